@@ -1,0 +1,1 @@
+//! capert: the CAPE runtime. See ARCHITECTURE.md.
