@@ -2,3 +2,4 @@
 
 pub mod diag;
 pub mod directive;
+pub mod driver;
