@@ -1,0 +1,170 @@
+//! Page protection and the raw memory the tracker reads and writes: tracked spans of the
+//! application's memory and the twin mappings that hold their before-images.
+
+use std::io;
+
+pub const PAGE_SIZE: usize = 4096;
+
+fn check(rc: libc::c_int) -> io::Result<()> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// A page-aligned span of application memory checked to be mapped when it was created.
+///
+/// Contract (documented on `Tracker::add_range`): the application keeps the span mapped while it
+/// is tracked. Reads happen only between regions or at region end, when no application code runs.
+#[derive(Debug)]
+pub struct TrackedSpan {
+    start: usize,
+    len: usize,
+}
+
+impl TrackedSpan {
+    /// Checks that [start, start+len) is fully mapped and makes it readable and writable
+    /// (`ENOMEM` from madvise/mprotect means a hole; `EACCES` a mapping that cannot be written).
+    pub fn checked(start: usize, len: usize) -> io::Result<TrackedSpan> {
+        let span = TrackedSpan { start, len };
+        span.set_writable(true)?;
+        Ok(span)
+    }
+
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `MADV_NOHUGEPAGE`: a write to a transparent huge page would be tracked (and split) as 512 pages.
+    pub fn no_huge_pages(&self) -> io::Result<()> {
+        // SAFETY: madvise with NOHUGEPAGE only changes a VMA flag of our checked span; it never
+        // changes contents.
+        check(unsafe {
+            libc::madvise(
+                self.start as *mut libc::c_void,
+                self.len,
+                libc::MADV_NOHUGEPAGE,
+            )
+        })
+    }
+
+    /// Read-only (`false`) or read/write (`true`) for the whole span.
+    pub fn set_writable(&self, writable: bool) -> io::Result<()> {
+        protect(self.start, self.len, writable)
+    }
+
+    /// `len` bytes of the span at byte `offset`.
+    pub fn bytes(&self, offset: usize, len: usize) -> &[u8] {
+        assert!(
+            offset <= self.len && len <= self.len - offset,
+            "read outside a tracked span"
+        );
+        // SAFETY: in bounds of a span that was checked mapped and that the tracker's contract keeps
+        // mapped; no application code runs while the returned borrow of the tracker is alive.
+        unsafe { std::slice::from_raw_parts((self.start + offset) as *const u8, len) }
+    }
+
+    /// Writes `bytes` at byte `offset` (the span must be writable at that moment).
+    pub fn write(&self, offset: usize, bytes: &[u8]) {
+        assert!(
+            offset <= self.len && bytes.len() <= self.len - offset,
+            "write outside a tracked span"
+        );
+        // SAFETY: in bounds of a mapped span (see `bytes`); `bytes` is a Rust slice and cannot
+        // overlap application memory that the tracker owns exclusively at this point.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                (self.start + offset) as *mut u8,
+                bytes.len(),
+            )
+        }
+    }
+}
+
+/// mprotect of a page-aligned range; `ENOMEM` can mean the `vm.max_map_count` limit.
+pub fn protect(start: usize, len: usize, writable: bool) -> io::Result<()> {
+    let prot = if writable {
+        libc::PROT_READ | libc::PROT_WRITE
+    } else {
+        libc::PROT_READ
+    };
+    // SAFETY: changes protections only; callers pass page-aligned ranges of tracked memory.
+    check(unsafe { libc::mprotect(start as *mut libc::c_void, len, prot) })
+}
+
+/// An anonymous `MAP_NORESERVE` mapping with the layout of one tracked span: untouched twin
+/// pages read as zero and cost neither memory nor commit charge.
+#[derive(Debug)]
+pub struct TwinMapping {
+    base: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping is owned exclusively by this value; no thread-affine state.
+unsafe impl Send for TwinMapping {}
+
+impl TwinMapping {
+    pub fn new(len: usize) -> io::Result<TwinMapping> {
+        // SAFETY: a fresh anonymous mapping at an address the kernel chooses; nothing aliases it.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: advisory only, on the mapping just created.
+        unsafe { libc::madvise(base, len, libc::MADV_NOHUGEPAGE) };
+        Ok(TwinMapping {
+            base: base as *mut u8,
+            len,
+        })
+    }
+
+    pub fn base(&self) -> usize {
+        self.base as usize
+    }
+
+    pub fn bytes(&self, offset: usize, len: usize) -> &[u8] {
+        assert!(
+            offset <= self.len && len <= self.len - offset,
+            "read outside a twin"
+        );
+        // SAFETY: in bounds of our own live mapping; `&self` keeps writers (`&mut self`) away.
+        // The mprotect signal handler writes twin pages only while a region runs, when the tracker
+        // is not borrowed.
+        unsafe { std::slice::from_raw_parts(self.base.add(offset), len) }
+    }
+
+    pub fn bytes_mut(&mut self, offset: usize, len: usize) -> &mut [u8] {
+        assert!(
+            offset <= self.len && len <= self.len - offset,
+            "write outside a twin"
+        );
+        // SAFETY: in bounds of our own live mapping, borrowed exclusively through `&mut self`.
+        unsafe { std::slice::from_raw_parts_mut(self.base.add(offset), len) }
+    }
+}
+
+impl Drop for TwinMapping {
+    fn drop(&mut self) {
+        // SAFETY: unmaps exactly the mapping this value created; no borrow can outlive `self`.
+        unsafe { libc::munmap(self.base as *mut libc::c_void, self.len) };
+    }
+}

@@ -1,0 +1,239 @@
+//! SIGSEGV handler of the mprotect tracker.
+//!
+//! The handler is async-signal-safe: it only reads a fixed static table of tracked ranges
+//! (published by the tracker while no region runs), sets a bit in a preallocated bitmap, copies the
+//! page into its preallocated twin and unprotects it. No allocation, no locks, no panics. Faults it
+//! does not own go to the previous handler (Open MPI, Rust's stack-overflow handler, ...) or, if
+//! there was none, to the default action.
+
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Once;
+
+use super::mprotect::PAGE_SIZE;
+
+/// Capacity of the handler's range table (the arena grows in few, large steps).
+pub const MAX_RANGES: usize = 1024;
+
+/// One tracked range as the handler sees it.
+pub struct RangeSlot {
+    start: AtomicUsize,
+    end: AtomicUsize,
+    twin: AtomicUsize,
+    bitmap: AtomicPtr<AtomicU64>,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_SLOT: RangeSlot = RangeSlot {
+    start: AtomicUsize::new(0),
+    end: AtomicUsize::new(0),
+    twin: AtomicUsize::new(0),
+    bitmap: AtomicPtr::new(std::ptr::null_mut()),
+};
+
+static SLOTS: [RangeSlot; MAX_RANGES] = [EMPTY_SLOT; MAX_RANGES];
+static SLOT_COUNT: AtomicUsize = AtomicUsize::new(0);
+static ARMED: AtomicBool = AtomicBool::new(false);
+/// errno of the first failed per-page unprotect of the current region (0: none).
+static FAILED_ERRNO: AtomicI32 = AtomicI32::new(0);
+
+struct PreviousAction(UnsafeCell<MaybeUninit<libc::sigaction>>);
+// SAFETY: written once inside `INSTALL` before our handler is installed, read-only afterwards.
+unsafe impl Sync for PreviousAction {}
+static PREVIOUS: PreviousAction = PreviousAction(UnsafeCell::new(MaybeUninit::uninit()));
+static INSTALL: Once = Once::new();
+static INSTALL_ERRNO: AtomicI32 = AtomicI32::new(0);
+
+/// A range handed to `publish`: the bitmap has one bit per page and lives until `clear`.
+pub struct PublishedRange<'a> {
+    pub start: usize,
+    pub end: usize,
+    pub twin: usize,
+    pub bitmap: &'a [AtomicU64],
+}
+
+/// Installs the handler once per process (later calls report the first result). The previous
+/// action is kept for chaining; it is never restored, so that handlers installed later (Open MPI)
+/// that chain to ours keep working.
+pub fn install() -> std::io::Result<()> {
+    INSTALL.call_once(|| {
+        let previous = PREVIOUS.0.get() as *mut libc::sigaction;
+        // SAFETY: reads the current SIGSEGV action into our static (inside the Once, before
+        // installation, so the handler cannot observe it half-written).
+        let rc = unsafe { libc::sigaction(libc::SIGSEGV, std::ptr::null(), previous) };
+        if rc != 0 {
+            INSTALL_ERRNO.store(errno(), Ordering::Relaxed);
+            return;
+        }
+        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" starting point; the handler
+        // has the SA_SIGINFO signature.
+        let rc = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigsegv as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGSEGV, &action, std::ptr::null_mut())
+        };
+        if rc != 0 {
+            INSTALL_ERRNO.store(errno(), Ordering::Relaxed);
+        }
+    });
+    match INSTALL_ERRNO.load(Ordering::Relaxed) {
+        0 => Ok(()),
+        e => Err(std::io::Error::from_raw_os_error(e)),
+    }
+}
+
+/// Replaces the handler's range table. Call only while disarmed; `ranges` sorted by start.
+pub fn publish(ranges: &[PublishedRange<'_>]) -> Result<(), usize> {
+    if ranges.len() > MAX_RANGES {
+        return Err(MAX_RANGES);
+    }
+    SLOT_COUNT.store(0, Ordering::Release);
+    for (slot, range) in SLOTS.iter().zip(ranges) {
+        slot.start.store(range.start, Ordering::Relaxed);
+        slot.end.store(range.end, Ordering::Relaxed);
+        slot.twin.store(range.twin, Ordering::Relaxed);
+        slot.bitmap
+            .store(range.bitmap.as_ptr() as *mut AtomicU64, Ordering::Relaxed);
+    }
+    SLOT_COUNT.store(ranges.len(), Ordering::Release);
+    Ok(())
+}
+
+/// Empties the table (before the bitmaps it points to are freed).
+pub fn clear() {
+    ARMED.store(false, Ordering::SeqCst);
+    SLOT_COUNT.store(0, Ordering::Release);
+}
+
+/// From now on, write faults in published ranges are recorded.
+pub fn arm() {
+    FAILED_ERRNO.store(0, Ordering::Relaxed);
+    ARMED.store(true, Ordering::SeqCst);
+}
+
+pub fn disarm() {
+    ARMED.store(false, Ordering::SeqCst);
+}
+
+/// errno of a per-page unprotect that failed during the region, if any.
+pub fn failure() -> Option<i32> {
+    match FAILED_ERRNO.load(Ordering::Acquire) {
+        0 => None,
+        e => Some(e),
+    }
+}
+
+fn errno() -> i32 {
+    // SAFETY: __errno_location returns this thread's errno slot; always valid.
+    unsafe { *libc::__errno_location() }
+}
+
+fn set_errno(value: i32) {
+    // SAFETY: as in `errno`.
+    unsafe { *libc::__errno_location() = value };
+}
+
+fn find_slot(addr: usize) -> Option<&'static RangeSlot> {
+    let count = SLOT_COUNT.load(Ordering::Acquire).min(MAX_RANGES);
+    let slots = &SLOTS[..count];
+    let index = slots.partition_point(|s| s.end.load(Ordering::Relaxed) <= addr);
+    slots
+        .get(index)
+        .filter(|s| s.start.load(Ordering::Relaxed) <= addr)
+}
+
+/// Records the first write to `addr`'s page: before-image into the twin, then unprotect.
+fn record_write(slot: &RangeSlot, addr: usize) {
+    let start = slot.start.load(Ordering::Relaxed);
+    let page = addr & !(PAGE_SIZE - 1);
+    let index = (page - start) / PAGE_SIZE;
+    let bitmap = slot.bitmap.load(Ordering::Relaxed);
+    let bit = 1u64 << (index % 64);
+    // SAFETY: the bitmap has one bit per page of the slot's range and outlives the publication.
+    let word = unsafe { &*bitmap.add(index / 64) };
+    if word.fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+        let twin = slot.twin.load(Ordering::Relaxed) + (page - start);
+        // SAFETY: the page is mapped read-only (that is why we fault), the twin page belongs to
+        // the same slot and nothing else writes it during a region; regions do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(page as *const u8, twin as *mut u8, PAGE_SIZE) };
+    }
+    // SAFETY: unprotects one page of a tracked range.
+    let rc = unsafe {
+        libc::mprotect(
+            page as *mut libc::c_void,
+            PAGE_SIZE,
+            libc::PROT_READ | libc::PROT_WRITE,
+        )
+    };
+    if rc == 0 {
+        return;
+    }
+    // Usually ENOMEM: splitting the mapping would exceed vm.max_map_count. Give up tracking this
+    // range (end_region reports the error) so that the program can still reach end_region.
+    let _ = FAILED_ERRNO.compare_exchange(0, errno(), Ordering::AcqRel, Ordering::Relaxed);
+    let end = slot.end.load(Ordering::Relaxed);
+    // SAFETY: unprotects the whole tracked range (merging its mappings again).
+    let rc = unsafe {
+        libc::mprotect(
+            start as *mut libc::c_void,
+            end - start,
+            libc::PROT_READ | libc::PROT_WRITE,
+        )
+    };
+    if rc != 0 {
+        const MSG: &[u8] = b"capert: error: cannot unprotect a tracked page (too many mappings: \
+raise `vm.max_map_count` or use `CAPE_TRACKER=uffd`)\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+        unsafe {
+            libc::write(2, MSG.as_ptr() as *const libc::c_void, MSG.len());
+            libc::_exit(1);
+        }
+    }
+}
+
+extern "C" fn on_sigsegv(
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    context: *mut libc::c_void,
+) {
+    let saved_errno = errno();
+    // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    if ARMED.load(Ordering::Acquire) {
+        if let Some(slot) = find_slot(addr) {
+            record_write(slot, addr);
+            set_errno(saved_errno);
+            return;
+        }
+    }
+    set_errno(saved_errno);
+    chain(signal, info, context);
+}
+
+fn chain(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+    // SAFETY: PREVIOUS was fully written before this handler was installed.
+    let previous = unsafe { (*PREVIOUS.0.get()).assume_init_ref() };
+    let target = previous.sa_sigaction;
+    if target == libc::SIG_DFL || target == libc::SIG_IGN {
+        // Restore the default action and return: the faulting instruction runs again and the
+        // kernel kills the process with SIGSEGV, as without us.
+        // SAFETY: sigaction is async-signal-safe; a zeroed action is SIG_DFL with no flags.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(libc::SIGSEGV, &action, std::ptr::null_mut());
+        }
+    } else if previous.sa_flags & libc::SA_SIGINFO != 0 {
+        // SAFETY: the previous action declared SA_SIGINFO, so `target` has this signature.
+        let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+            unsafe { std::mem::transmute(target) };
+        handler(signal, info, context);
+    } else {
+        // SAFETY: without SA_SIGINFO, `target` is a plain `void (*)(int)` handler.
+        let handler: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(target) };
+        handler(signal);
+    }
+}

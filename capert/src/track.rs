@@ -1,0 +1,542 @@
+//! Page tracking: which pages of the shared ranges a rank wrote during a region, and their
+//! before-images ("twins").
+//!
+//! Two backends (see docs/tracker.md):
+//! - `Uffd`: userfaultfd `WP_ASYNC` + `PAGEMAP_SCAN`. Writes are recorded by the kernel without a
+//!   signal; one ioctl reads the written pages and re-arms them. Twins are kept incrementally: at
+//!   region begin only pages written since the last sync are copied. Kernel writes (`read(2)`, MPI
+//!   receives) are recorded like user writes.
+//! - `Mprotect`: ranges are read-only during a region; the SIGSEGV handler copies the page into
+//!   its twin and unprotects it. Outside regions everything is writable, so kernel writes work
+//!   there; a kernel write into a not-yet-written tracked page *inside* a region fails with EFAULT.
+//!   Twins are filled lazily by the handler; `twin()` of a page not written in the region is the
+//!   page itself, which is its before-image because it was read-only all region long.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::sys::mprotect::{TrackedSpan, TwinMapping};
+use crate::sys::signals::{self, PublishedRange};
+use crate::sys::uffd::{PagemapScan, Uffd};
+
+pub const PAGE_SIZE: usize = crate::sys::mprotect::PAGE_SIZE;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackerKind {
+    Uffd,
+    Mprotect,
+}
+
+impl TrackerKind {
+    /// Parses a `CAPE_TRACKER` value: `uffd`, `mprotect`, or `auto`/empty for the best available.
+    pub fn parse_env(value: &str) -> Result<Option<TrackerKind>, TrackError> {
+        match value.trim() {
+            "" | "auto" => Ok(None),
+            "uffd" => Ok(Some(TrackerKind::Uffd)),
+            "mprotect" => Ok(Some(TrackerKind::Mprotect)),
+            other => Err(TrackError(format!(
+                "unknown `CAPE_TRACKER` value `{other}`: use `uffd`, `mprotect` or `auto`"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TrackerKind::Uffd => "uffd",
+            TrackerKind::Mprotect => "mprotect",
+        }
+    }
+}
+
+impl fmt::Display for TrackerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug)]
+pub struct TrackError(pub String);
+
+impl fmt::Display for TrackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TrackError {}
+
+fn err(message: String) -> TrackError {
+    TrackError(message)
+}
+
+/// Only one tracker per process: the SIGSEGV handler's table is a static.
+static TRACKER_ALIVE: AtomicBool = AtomicBool::new(false);
+
+struct Range {
+    span: TrackedSpan,
+    twin: TwinMapping,
+    /// mprotect only: one bit per page, set by the signal handler on the first write in a region.
+    written: Box<[AtomicU64]>,
+}
+
+impl Range {
+    fn start(&self) -> usize {
+        self.span.start()
+    }
+    fn end(&self) -> usize {
+        self.span.start() + self.span.len()
+    }
+    fn written_in_region(&self, page: usize) -> bool {
+        let index = (page - self.start()) / PAGE_SIZE;
+        self.written[index / 64].load(Ordering::Relaxed) & (1 << (index % 64)) != 0
+    }
+}
+
+enum Backend {
+    Uffd { uffd: Uffd, scan: PagemapScan },
+    Mprotect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Outside a region: memory writable, ranges may be added.
+    Idle,
+    /// Between begin_region and end_region.
+    Running,
+    /// Between end_region and finish_region.
+    Ended,
+}
+
+/// Process-wide page tracker (only one may exist: the SIGSEGV handler finds it through a static).
+pub struct Tracker {
+    backend: Backend,
+    /// Sorted by start, disjoint.
+    ranges: Vec<Range>,
+    phase: Phase,
+}
+
+impl fmt::Debug for Tracker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tracker")
+            .field("kind", &self.kind())
+            .field("ranges", &self.ranges.len())
+            .field("phase", &self.phase)
+            .finish()
+    }
+}
+
+impl Tracker {
+    /// Must be called BEFORE MPI_Init (installs the SIGSEGV handler for the mprotect backend,
+    /// chaining to any previous handler). `want`: None = best available (uffd if the kernel offers
+    /// WP_ASYNC and PAGEMAP_SCAN and we may open a userfaultfd, else mprotect). Returns the tracker
+    /// and a one-line reason for the choice (printed under CAPE_VERBOSE=1).
+    pub fn new(want: Option<TrackerKind>) -> Result<(Tracker, String), TrackError> {
+        if TRACKER_ALIVE.swap(true, Ordering::AcqRel) {
+            return Err(err("a page tracker already exists in this process".into()));
+        }
+        let made = Self::choose(want);
+        if made.is_err() {
+            TRACKER_ALIVE.store(false, Ordering::Release);
+        }
+        made
+    }
+
+    fn choose(want: Option<TrackerKind>) -> Result<(Tracker, String), TrackError> {
+        let uffd_failure = match want {
+            Some(TrackerKind::Mprotect) => None,
+            _ => match probe_uffd() {
+                Ok((backend, how)) => {
+                    let tracker = Tracker {
+                        backend,
+                        ranges: Vec::new(),
+                        phase: Phase::Idle,
+                    };
+                    let why = format!(
+                        "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
+                    );
+                    return Ok((tracker, why));
+                }
+                Err(reason) if want == Some(TrackerKind::Uffd) => {
+                    return Err(err(format!(
+                        "`CAPE_TRACKER=uffd` is not available: {reason}; use `CAPE_TRACKER=mprotect`"
+                    )));
+                }
+                Err(reason) => Some(reason),
+            },
+        };
+        signals::install().map_err(|e| {
+            err(format!(
+                "cannot install the SIGSEGV handler of the mprotect page tracker: {e}"
+            ))
+        })?;
+        let tracker = Tracker {
+            backend: Backend::Mprotect,
+            ranges: Vec::new(),
+            phase: Phase::Idle,
+        };
+        let why = match uffd_failure {
+            None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
+            Some(reason) => format!("page tracker: mprotect (uffd unavailable: {reason})"),
+        };
+        Ok((tracker, why))
+    }
+
+    pub fn kind(&self) -> TrackerKind {
+        match self.backend {
+            Backend::Uffd { .. } => TrackerKind::Uffd,
+            Backend::Mprotect => TrackerKind::Mprotect,
+        }
+    }
+
+    /// Start tracking [start, start+len): page aligned, mapped read/write, and kept mapped while
+    /// the tracker lives. The twin is initialised to the current content (untouched anonymous pages
+    /// read as zero and need no copy). Ranges may be added at any time outside a region.
+    pub fn add_range(&mut self, start: usize, len: usize) -> Result<(), TrackError> {
+        if self.phase != Phase::Idle {
+            return Err(err(
+                "tracked ranges can only be added outside a parallel region".into(),
+            ));
+        }
+        if len == 0 || start % PAGE_SIZE != 0 || len % PAGE_SIZE != 0 {
+            return Err(err(format!(
+                "tracked range {start:#x}+{len:#x} is not a non-empty page-aligned range"
+            )));
+        }
+        let end = start
+            .checked_add(len)
+            .ok_or_else(|| err(format!("tracked range {start:#x}+{len:#x} overflows")))?;
+        let index = self.ranges.partition_point(|r| r.end() <= start);
+        if self.ranges.get(index).is_some_and(|r| r.start() < end) {
+            return Err(err(format!(
+                "tracked range {start:#x}..{end:#x} overlaps a tracked range"
+            )));
+        }
+        let span = TrackedSpan::checked(start, len).map_err(|e| {
+            err(format!(
+                "cannot track {start:#x}..{end:#x}: not mapped read/write ({e})"
+            ))
+        })?;
+        // EINVAL only when the kernel has no transparent huge pages at all: nothing to avoid.
+        if let Err(e) = span.no_huge_pages() {
+            if e.raw_os_error() != Some(libc::EINVAL) {
+                return Err(err(format!(
+                    "cannot track {start:#x}..{end:#x}: madvise: {e}"
+                )));
+            }
+        }
+        let mut twin = TwinMapping::new(len).map_err(|e| {
+            err(format!(
+                "cannot map a {len}-byte twin for tracked memory: {e}"
+            ))
+        })?;
+        let pages = len / PAGE_SIZE;
+        let written: Box<[AtomicU64]> = match self.backend {
+            Backend::Mprotect => (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+            Backend::Uffd { .. } => Box::new([]),
+        };
+        match &mut self.backend {
+            Backend::Uffd { uffd, scan } => {
+                let uffd_err = |what: &str, e: std::io::Error| {
+                    err(format!("cannot track {start:#x}..{end:#x} with userfaultfd: {what}: {e}; try `CAPE_TRACKER=mprotect`"))
+                };
+                uffd.register_wp(start, len)
+                    .map_err(|e| uffd_err("register", e))?;
+                // Protect first, copy second: a write in between is seen at the next sync.
+                let copied = uffd
+                    .write_protect(start, len)
+                    .map_err(|e| uffd_err("write-protect", e))
+                    .and_then(|()| {
+                        scan.populated(start, end, |from, to| {
+                            twin.bytes_mut(from - start, to - from)
+                                .copy_from_slice(span.bytes(from - start, to - from));
+                        })
+                        .map_err(|e| uffd_err("PAGEMAP_SCAN", e))
+                    });
+                if let Err(e) = copied {
+                    let _ = uffd.unregister(start, len);
+                    return Err(e);
+                }
+            }
+            Backend::Mprotect => {
+                // Twins are filled by the signal handler at the first write of each region.
+            }
+        }
+        self.ranges.insert(
+            index,
+            Range {
+                span,
+                twin,
+                written,
+            },
+        );
+        if let Err(e) = self.publish() {
+            let range = self.ranges.remove(index);
+            if let Backend::Uffd { uffd, .. } = &self.backend {
+                let _ = uffd.unregister(range.start(), range.span.len());
+            }
+            self.publish().ok();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn publish(&self) -> Result<(), TrackError> {
+        if !matches!(self.backend, Backend::Mprotect) {
+            return Ok(());
+        }
+        let table: Vec<PublishedRange<'_>> = self
+            .ranges
+            .iter()
+            .map(|r| PublishedRange {
+                start: r.start(),
+                end: r.end(),
+                twin: r.twin.base(),
+                bitmap: &r.written,
+            })
+            .collect();
+        signals::publish(&table).map_err(|max| {
+            err(format!(
+                "too many tracked ranges for the mprotect page tracker (at most {max}); use `CAPE_TRACKER=uffd`"
+            ))
+        })
+    }
+
+    /// Region begin: bring twins up to date with writes made since the last sync (only those
+    /// pages) and arm write detection on all tracked ranges.
+    pub fn begin_region(&mut self) -> Result<(), TrackError> {
+        if self.phase != Phase::Idle {
+            return Err(err("begin_region called inside a parallel region".into()));
+        }
+        match &mut self.backend {
+            Backend::Uffd { scan, .. } => {
+                for range in &mut self.ranges {
+                    let (start, end) = (range.start(), range.end());
+                    let (span, twin) = (&range.span, &mut range.twin);
+                    scan.written(start, end, true, |from, to| {
+                        twin.bytes_mut(from - start, to - from)
+                            .copy_from_slice(span.bytes(from - start, to - from));
+                    })
+                    .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
+                }
+            }
+            Backend::Mprotect => {
+                for range in &self.ranges {
+                    for word in range.written.iter() {
+                        word.store(0, Ordering::Relaxed);
+                    }
+                }
+                signals::arm();
+                for (i, range) in self.ranges.iter().enumerate() {
+                    if let Err(e) = range.span.set_writable(false) {
+                        for earlier in &self.ranges[..i] {
+                            let _ = earlier.span.set_writable(true);
+                        }
+                        signals::disarm();
+                        return Err(protect_error(e));
+                    }
+                }
+            }
+        }
+        self.phase = Phase::Running;
+        Ok(())
+    }
+
+    /// Region end: append to `written` the start addresses (sorted, ascending) of the pages written
+    /// since begin_region. Twins still hold the before-image of those pages.
+    pub fn end_region(&mut self, written: &mut Vec<usize>) -> Result<(), TrackError> {
+        if self.phase != Phase::Running {
+            return Err(err("end_region called outside a parallel region".into()));
+        }
+        self.phase = Phase::Ended;
+        match &mut self.backend {
+            Backend::Uffd { scan, .. } => {
+                for range in &self.ranges {
+                    scan.written(range.start(), range.end(), true, |from, to| {
+                        written.extend((from..to).step_by(PAGE_SIZE));
+                    })
+                    .map_err(|e| err(format!("PAGEMAP_SCAN failed at region end: {e}")))?;
+                }
+            }
+            Backend::Mprotect => {
+                // Stay armed until finish_region: unwritten pages remain read-only, so a write
+                // between end and finish would still be caught, but none is expected.
+                if let Some(errno) = signals::failure() {
+                    return Err(protect_error(std::io::Error::from_raw_os_error(errno)));
+                }
+                for range in &self.ranges {
+                    for (w, word) in range.written.iter().enumerate() {
+                        let mut bits = word.load(Ordering::Relaxed);
+                        while bits != 0 {
+                            let index = w * 64 + bits.trailing_zeros() as usize;
+                            written.push(range.start() + index * PAGE_SIZE);
+                            bits &= bits - 1;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn range_of(&self, addr: usize) -> Option<&Range> {
+        let index = self.ranges.partition_point(|r| r.end() <= addr);
+        self.ranges.get(index).filter(|r| r.start() <= addr)
+    }
+
+    fn range_of_page(&self, page: usize) -> &Range {
+        assert!(
+            page % PAGE_SIZE == 0,
+            "page address {page:#x} is not page aligned"
+        );
+        match self.range_of(page) {
+            Some(range) => range,
+            None => panic!("page {page:#x} is not tracked"),
+        }
+    }
+
+    /// The before-image of tracked page `page` (page-aligned address), PAGE_SIZE bytes.
+    pub fn twin(&self, page: usize) -> &[u8] {
+        let range = self.range_of_page(page);
+        let offset = page - range.start();
+        match self.backend {
+            Backend::Mprotect if !range.written_in_region(page) => {
+                range.span.bytes(offset, PAGE_SIZE)
+            }
+            _ => range.twin.bytes(offset, PAGE_SIZE),
+        }
+    }
+
+    /// The current content of tracked page `page`.
+    pub fn memory(&self, page: usize) -> &[u8] {
+        let range = self.range_of_page(page);
+        range.span.bytes(page - range.start(), PAGE_SIZE)
+    }
+
+    /// After the diff: the twins of `written` become copies of current memory.
+    pub fn commit(&mut self, written: &[usize]) {
+        match self.backend {
+            Backend::Uffd { .. } => {
+                for &page in written {
+                    let index = self.ranges.partition_point(|r| r.end() <= page);
+                    let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page)
+                    else {
+                        panic!("committed page {page:#x} is not tracked");
+                    };
+                    let offset = page - range.start();
+                    range
+                        .twin
+                        .bytes_mut(offset, PAGE_SIZE)
+                        .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
+                }
+            }
+            Backend::Mprotect => {
+                // A page not marked written has memory as its twin: clearing the marks is the copy.
+                for &page in written {
+                    let range = self.range_of_page(page);
+                    let index = (page - range.start()) / PAGE_SIZE;
+                    range.written[index / 64].fetch_and(!(1 << (index % 64)), Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Disarm after end_region (mprotect: unprotect everything so sequential code and the kernel
+    /// can write freely; uffd: nothing, WP_ASYNC keeps recording).
+    pub fn finish_region(&mut self) {
+        if self.phase == Phase::Idle {
+            return;
+        }
+        self.phase = Phase::Idle;
+        if let Backend::Mprotect = self.backend {
+            signals::disarm();
+            for range in &self.ranges {
+                if let Err(e) = range.span.set_writable(true) {
+                    panic!("cannot unprotect tracked memory after a region: {e}");
+                }
+            }
+        }
+    }
+
+    /// Injection of merged bytes from other ranks, after finish_region: writes `bytes` at `addr` in
+    /// memory AND in the twin so that twin == memory stays true for those bytes.
+    pub fn inject(&mut self, addr: usize, bytes: &[u8]) {
+        let mut done = 0;
+        while done < bytes.len() {
+            let at = addr + done;
+            let index = self.ranges.partition_point(|r| r.end() <= at);
+            let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= at) else {
+                panic!("injected bytes at {at:#x} are not in tracked memory");
+            };
+            let count = (range.end() - at).min(bytes.len() - done);
+            let chunk = &bytes[done..done + count];
+            let offset = at - range.start();
+            range.span.write(offset, chunk);
+            // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
+            // keep a real twin that must follow.
+            range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
+            done += count;
+        }
+    }
+
+    /// Is `addr` inside a tracked range?
+    pub fn contains(&self, addr: usize) -> bool {
+        self.range_of(addr).is_some()
+    }
+
+    /// Total tracked bytes (for statistics).
+    pub fn tracked_bytes(&self) -> usize {
+        self.ranges.iter().map(|r| r.span.len()).sum()
+    }
+}
+
+fn protect_error(e: std::io::Error) -> TrackError {
+    if e.raw_os_error() == Some(libc::ENOMEM) {
+        err(
+            "mprotect page tracker ran out of memory mappings (`vm.max_map_count` reached): \
+             raise it with `sysctl vm.max_map_count=...` or use `CAPE_TRACKER=uffd`"
+                .into(),
+        )
+    } else {
+        err(format!("mprotect page tracker failed: {e}"))
+    }
+}
+
+/// Opens a userfaultfd with WP_ASYNC and checks PAGEMAP_SCAN on a scratch page.
+fn probe_uffd() -> Result<(Backend, &'static str), String> {
+    let uffd = Uffd::open()?;
+    let mut scan =
+        PagemapScan::open().map_err(|e| format!("cannot open `/proc/self/pagemap`: {e}"))?;
+    let scratch =
+        TwinMapping::new(PAGE_SIZE).map_err(|e| format!("cannot map a probe page: {e}"))?;
+    let start = scratch.base();
+    let probe = uffd
+        .register_wp(start, PAGE_SIZE)
+        .map_err(|e| format!("userfaultfd write-protect registration failed: {e}"))
+        .and_then(|()| {
+            scan.written(start, start + PAGE_SIZE, true, |_, _| {})
+                .map_err(|e| format!("kernel lacks `PAGEMAP_SCAN` (Linux >= 6.7): {e}"))
+        });
+    let _ = uffd.unregister(start, PAGE_SIZE);
+    probe?;
+    let how = uffd.how;
+    Ok((Backend::Uffd { uffd, scan }, how))
+}
+
+impl Drop for Tracker {
+    fn drop(&mut self) {
+        match &self.backend {
+            Backend::Uffd { uffd, .. } => {
+                for range in &self.ranges {
+                    let _ = uffd.unregister(range.start(), range.span.len());
+                }
+            }
+            Backend::Mprotect => {
+                signals::clear();
+                for range in &self.ranges {
+                    let _ = range.span.set_writable(true);
+                }
+            }
+        }
+        TRACKER_ALIVE.store(false, Ordering::Release);
+    }
+}

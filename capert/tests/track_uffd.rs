@@ -1,0 +1,59 @@
+//! The userfaultfd WP_ASYNC + PAGEMAP_SCAN tracker.
+
+mod track_shared;
+
+use capert::track::{Tracker, TrackerKind, PAGE_SIZE};
+use track_shared::*;
+
+const KIND: TrackerKind = TrackerKind::Uffd;
+
+#[test]
+fn uffd_is_the_default_on_this_kernel() {
+    let _serial = serial();
+    let (tracker, why) = Tracker::new(None).expect("tracker");
+    eprintln!("{why}");
+    assert_eq!(tracker.kind(), KIND, "{why}");
+}
+
+#[test]
+fn exact_pages_seed_1() {
+    exact_pages_over_many_regions(KIND, 1);
+}
+
+#[test]
+fn exact_pages_seed_2() {
+    exact_pages_over_many_regions(KIND, 2);
+}
+
+#[test]
+fn empty() {
+    empty_region(KIND);
+}
+
+#[test]
+fn kernel_writes_outside_regions_work() {
+    kernel_write_outside_region(KIND);
+}
+
+#[test]
+fn kernel_write_inside_region_is_reported() {
+    let (n, errno, written, map) = kernel_write_inside_region(KIND);
+    assert_eq!(n, 15, "read(2) into a tracked page failed: errno {errno}");
+    assert_eq!(written, vec![map.page(1)]);
+    assert_eq!(
+        &map.bytes()[PAGE_SIZE + 10..PAGE_SIZE + 25],
+        b"from the kernel"
+    );
+}
+
+static DATA: PageAligned = PageAligned([7; 4 * PAGE_SIZE]);
+
+#[test]
+fn data_section() {
+    static_data(KIND, &DATA);
+}
+
+#[test]
+fn misuse() {
+    bad_ranges(KIND);
+}
