@@ -235,19 +235,35 @@ pub enum ClauseArgs {
     None,
     /// `if(expr)`, `num_threads(expr)`, `collapse(n)`, `final(e)`, `hint(e)`, ... The span covers
     /// the expression text only. `if` may carry a directive-name modifier.
-    Expr { expr: Span, modifier: Option<String> },
+    Expr {
+        expr: Span,
+        modifier: Option<String>,
+    },
     /// `private(a, b)`, `shared(...)`, `copyin(...)`, `uniform(...)`, `flush(...)`, ...
     List(Vec<ListItem>),
     Default(DefaultKind),
-    Reduction { op: ReductionOp, op_span: Span, items: Vec<ListItem> },
+    Reduction {
+        op: ReductionOp,
+        op_span: Span,
+        items: Vec<ListItem>,
+    },
     /// `schedule([modifier[, modifier]:] kind [, chunk])`
-    Schedule { kind: ScheduleKind, modifiers: Vec<String>, chunk: Option<Span> },
+    Schedule {
+        kind: ScheduleKind,
+        modifiers: Vec<String>,
+        chunk: Option<Span>,
+    },
     /// `linear(list [: step])`, `aligned(list [: n])`
-    ListWithExpr { items: Vec<ListItem>, expr: Option<Span> },
+    ListWithExpr {
+        items: Vec<ListItem>,
+        expr: Option<Span>,
+    },
     /// `ordered` without argument is `None`; `ordered(n)` is `Expr`.
     /// Anything else kept as raw text: `proc_bind(close)`, `depend(in: a)`, `map(to: a[0:n])`,
     /// `defaultmap(tofrom: scalar)`, `dist_schedule(static, 4)`, `initializer(...)`.
-    Raw { text: String },
+    Raw {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,67 @@
 //! `#pragma omp ...` lines: lexer, parser and the directive syntax tree.
 
 pub mod ast;
+mod lexer;
+mod parser;
+mod rules;
+
 pub use ast::*;
+pub use rules::{allowed_clauses, clause_allowed};
+
+use crate::diag::Diagnostic;
+
+/// Parse one pragma line of the preprocessed text. `line` is the whole line starting at `#`
+/// (e.g. `#pragma omp parallel for private(i) reduction(+:s)`), `offset` the byte offset of that
+/// `#` in the preprocessed text; every span produced is absolute (offset + position in line).
+/// Returns `Ok(None)` for non-OpenMP pragmas (`#pragma once`, `#pragma GCC ...`), which pass
+/// through untouched.
+pub fn parse_pragma(line: &str, offset: usize) -> Result<Option<Directive>, Diagnostic> {
+    parser::parse_pragma(line, offset)
+}
+
+/// Every `#pragma omp` line of a preprocessed translation unit (lines starting with `#pragma`
+/// or `# pragma` at column 0), parsed, in order. Errors for bad ones are collected, not fatal
+/// for the scan. A pragma line ending in `\` continues on the next line.
+pub fn scan(preprocessed: &str) -> (Vec<Directive>, Vec<Diagnostic>) {
+    let mut directives = Vec::new();
+    let mut errors = Vec::new();
+    let mut offset = 0;
+    let mut rest = preprocessed;
+    while !rest.is_empty() {
+        let mut len = pragma_line_len(rest);
+        let is_pragma = is_pragma_line(rest);
+        if is_pragma {
+            // join backslash-newline continuations; the lexer treats them as whitespace
+            while rest[..len].trim_end_matches(['\n', '\r']).ends_with('\\') && len < rest.len() {
+                len += pragma_line_len(&rest[len..]);
+            }
+            let line = rest[..len].trim_end_matches(['\n', '\r']);
+            match parse_pragma(line, offset) {
+                Ok(Some(d)) => directives.push(d),
+                Ok(None) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+        offset += len;
+        rest = &rest[len..];
+    }
+    (directives, errors)
+}
+
+/// Length of the first line of `text`, newline included.
+fn pragma_line_len(text: &str) -> usize {
+    text.find('\n').map_or(text.len(), |i| i + 1)
+}
+
+/// `#pragma` or `# pragma` (spaces or tabs between) at the start of `text`.
+fn is_pragma_line(text: &str) -> bool {
+    text.strip_prefix('#')
+        .map(|t| t.trim_start_matches([' ', '\t']))
+        .is_some_and(|t| {
+            t.strip_prefix("pragma")
+                .is_some_and(|r| r.is_empty() || r.starts_with(|c: char| c.is_whitespace()))
+        })
+}
+
+#[cfg(test)]
+mod tests;
