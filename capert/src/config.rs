@@ -1,0 +1,336 @@
+//! `CAPE_*` (and the relevant `OMP_*`) environment variables, parsed once at start-up.
+//!
+//! Parsing is pure: [`Config::from_lookup`] takes a lookup function so tests need no
+//! environment. A bad value is an error naming the variable and what it accepts.
+
+use std::fmt;
+
+/// Default fixed address of the application heap arena.
+pub const DEFAULT_ARENA_BASE: u64 = 0x2000_0000_0000;
+/// Default arena size (reserved with `MAP_NORESERVE`; only touched pages cost memory).
+pub const DEFAULT_ARENA_SIZE: u64 = 32 << 30;
+/// Default fixed address of the user stack mapping (its lowest address).
+pub const DEFAULT_STACK_BASE: u64 = 0x1000_0000_0000;
+/// Default user stack size.
+pub const DEFAULT_STACK_SIZE: u64 = 256 << 20;
+
+/// Which page tracker the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackerChoice {
+    /// The best one the kernel offers.
+    Auto,
+    Uffd,
+    Mprotect,
+}
+
+/// Which ranks' output is visible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputMode {
+    /// Sequential output from rank 0 only; region output from every rank.
+    Rank0,
+    /// Every rank's output everywhere (`CAPE_OUTPUT=all`).
+    All,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub arena_base: u64,
+    pub arena_size: u64,
+    pub stack_base: u64,
+    pub stack_size: u64,
+    pub tracker: TrackerChoice,
+    pub verbose: bool,
+    pub check_races: bool,
+    pub stats: bool,
+    pub output: OutputMode,
+    /// `OMP_NUM_THREADS`: None when unset.
+    pub num_threads: Option<u32>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            arena_base: DEFAULT_ARENA_BASE,
+            arena_size: DEFAULT_ARENA_SIZE,
+            stack_base: DEFAULT_STACK_BASE,
+            stack_size: DEFAULT_STACK_SIZE,
+            tracker: TrackerChoice::Auto,
+            verbose: false,
+            check_races: false,
+            stats: false,
+            output: OutputMode::Rank0,
+            num_threads: None,
+        }
+    }
+}
+
+/// A bad environment variable value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+const PAGE: u64 = 4096;
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Parses the configuration from `lookup(name) -> value`.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let mut cfg = Config::default();
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+
+        if let Some(v) = get("CAPE_ARENA_BASE") {
+            cfg.arena_base = parse_page_aligned("CAPE_ARENA_BASE", &v)?;
+        }
+        if let Some(v) = get("CAPE_ARENA_SIZE") {
+            cfg.arena_size = parse_page_aligned("CAPE_ARENA_SIZE", &v)?;
+        }
+        if let Some(v) = get("CAPE_STACK_BASE") {
+            cfg.stack_base = parse_page_aligned("CAPE_STACK_BASE", &v)?;
+        }
+        if let Some(v) = get("CAPE_STACK_SIZE") {
+            cfg.stack_size = parse_page_aligned("CAPE_STACK_SIZE", &v)?;
+        }
+        for (name, size) in [
+            ("CAPE_ARENA_SIZE", cfg.arena_size),
+            ("CAPE_STACK_SIZE", cfg.stack_size),
+        ] {
+            if size < 16 * PAGE {
+                return Err(ConfigError(format!(
+                    "`{name}` is too small ({size} bytes): give at least 64K"
+                )));
+            }
+        }
+        let arena = (cfg.arena_base, cfg.arena_base.checked_add(cfg.arena_size));
+        let stack = (cfg.stack_base, cfg.stack_base.checked_add(cfg.stack_size));
+        match (arena, stack) {
+            ((_, None), _) => {
+                return Err(ConfigError(
+                    "`CAPE_ARENA_BASE` + `CAPE_ARENA_SIZE` overflows the address space: choose smaller values".into(),
+                ))
+            }
+            (_, (_, None)) => {
+                return Err(ConfigError(
+                    "`CAPE_STACK_BASE` + `CAPE_STACK_SIZE` overflows the address space: choose smaller values".into(),
+                ))
+            }
+            ((ab, Some(ae)), (sb, Some(se))) => {
+                if ab < se && sb < ae {
+                    return Err(ConfigError(format!(
+                        "the arena [{ab:#x}, {ae:#x}) overlaps the stack [{sb:#x}, {se:#x}): change `CAPE_ARENA_BASE` or `CAPE_STACK_BASE`"
+                    )));
+                }
+            }
+        }
+
+        if let Some(v) = get("CAPE_TRACKER") {
+            cfg.tracker = match v.trim().to_ascii_lowercase().as_str() {
+                "auto" => TrackerChoice::Auto,
+                "uffd" | "userfaultfd" => TrackerChoice::Uffd,
+                "mprotect" => TrackerChoice::Mprotect,
+                other => {
+                    return Err(ConfigError(format!(
+                        "`CAPE_TRACKER={other}` is not a tracker: use `uffd`, `mprotect` or `auto`"
+                    )))
+                }
+            };
+        }
+        if let Some(v) = get("CAPE_VERBOSE") {
+            cfg.verbose = parse_bool("CAPE_VERBOSE", &v)?;
+        }
+        if let Some(v) = get("CAPE_STATS") {
+            cfg.stats = parse_bool("CAPE_STATS", &v)?;
+        }
+        if let Some(v) = get("CAPE_CHECK") {
+            for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                match item.to_ascii_lowercase().as_str() {
+                    "races" => cfg.check_races = true,
+                    "none" | "0" => {}
+                    other => {
+                        return Err(ConfigError(format!(
+                            "`CAPE_CHECK` does not know the check `{other}`: use `races`"
+                        )))
+                    }
+                }
+            }
+        }
+        if let Some(v) = get("CAPE_OUTPUT") {
+            cfg.output = match v.trim().to_ascii_lowercase().as_str() {
+                "all" => OutputMode::All,
+                "rank0" | "0" | "default" => OutputMode::Rank0,
+                other => {
+                    return Err(ConfigError(format!(
+                        "`CAPE_OUTPUT={other}` is not an output mode: use `all` or `rank0`"
+                    )))
+                }
+            };
+        }
+        if let Some(v) = get("OMP_NUM_THREADS") {
+            // OpenMP allows a list for nested levels; only the first level matters here.
+            let first = v.split(',').next().unwrap_or("").trim();
+            match first.parse::<u32>() {
+                Ok(n) if n > 0 => cfg.num_threads = Some(n),
+                _ => {
+                    return Err(ConfigError(format!(
+                        "`OMP_NUM_THREADS={v}` is not a positive integer: give a number like `4`"
+                    )))
+                }
+            }
+        }
+        Ok(cfg)
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool, ConfigError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "yes" | "true" | "on" => Ok(true),
+        "0" | "no" | "false" | "off" => Ok(false),
+        _ => Err(ConfigError(format!(
+            "`{name}={value}` is not a boolean: use `1` or `0`"
+        ))),
+    }
+}
+
+fn parse_page_aligned(name: &str, value: &str) -> Result<u64, ConfigError> {
+    let n = parse_size(value).ok_or_else(|| {
+        ConfigError(format!(
+            "`{name}={value}` is not a size or address: use decimal or 0x hex, optionally with a K, M, G or T suffix"
+        ))
+    })?;
+    if n % PAGE != 0 {
+        return Err(ConfigError(format!(
+            "`{name}={value}` is not a multiple of the page size (4096): round it"
+        )));
+    }
+    Ok(n)
+}
+
+/// Parses `123`, `0x1f000`, `64K`, `256M`, `32G`, `1T` (binary multiples, case-insensitive,
+/// optional trailing `B`/`iB`). None on anything else or on overflow.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    let (digits, radix) = match lower.strip_prefix("0x") {
+        Some(hex) => (hex.to_string(), 16),
+        None => (lower.clone(), 10),
+    };
+    let digits = digits.replace('_', "");
+    let split = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
+    let (num, suffix) = digits.split_at(split);
+    if num.is_empty() {
+        return None;
+    }
+    let base = u64::from_str_radix(num, radix).ok()?;
+    let shift = match suffix {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return None,
+    };
+    base.checked_mul(1u64 << shift)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("4096"), Some(4096));
+        assert_eq!(parse_size("0x200000000000"), Some(0x2000_0000_0000));
+        assert_eq!(parse_size("0X1000"), Some(4096));
+        assert_eq!(parse_size("64K"), Some(65536));
+        assert_eq!(parse_size("256m"), Some(256 << 20));
+        assert_eq!(parse_size("32G"), Some(32 << 30));
+        assert_eq!(parse_size("1GiB"), Some(1 << 30));
+        assert_eq!(parse_size("2T"), Some(2 << 40));
+        assert_eq!(parse_size("1_000"), Some(1000));
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("G"), None);
+        assert_eq!(parse_size("12Q"), None);
+        assert_eq!(parse_size("-5"), None);
+        assert_eq!(parse_size("99999999999999999999"), None);
+        assert_eq!(parse_size("16777216T"), None);
+    }
+
+    #[test]
+    fn defaults() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c, Config::default());
+        assert_eq!(c.arena_base, 0x2000_0000_0000);
+        assert_eq!(c.arena_size, 32 << 30);
+    }
+
+    #[test]
+    fn values() {
+        let c = cfg(&[
+            ("CAPE_ARENA_BASE", "0x300000000000"),
+            ("CAPE_ARENA_SIZE", "1G"),
+            ("CAPE_STACK_SIZE", "8M"),
+            ("CAPE_TRACKER", "mprotect"),
+            ("CAPE_VERBOSE", "1"),
+            ("CAPE_CHECK", "races"),
+            ("CAPE_STATS", "yes"),
+            ("CAPE_OUTPUT", "all"),
+            ("OMP_NUM_THREADS", "3,2"),
+        ])
+        .unwrap();
+        assert_eq!(c.arena_base, 0x3000_0000_0000);
+        assert_eq!(c.arena_size, 1 << 30);
+        assert_eq!(c.stack_size, 8 << 20);
+        assert_eq!(c.tracker, TrackerChoice::Mprotect);
+        assert!(c.verbose && c.check_races && c.stats);
+        assert_eq!(c.output, OutputMode::All);
+        assert_eq!(c.num_threads, Some(3));
+    }
+
+    #[test]
+    fn errors_name_the_variable() {
+        for (k, v) in [
+            ("CAPE_ARENA_BASE", "nowhere"),
+            ("CAPE_ARENA_BASE", "0x1001"),
+            ("CAPE_ARENA_SIZE", "4K"),
+            ("CAPE_TRACKER", "magic"),
+            ("CAPE_VERBOSE", "maybe"),
+            ("CAPE_CHECK", "everything"),
+            ("CAPE_OUTPUT", "some"),
+            ("OMP_NUM_THREADS", "0"),
+            ("OMP_NUM_THREADS", "four"),
+        ] {
+            let e = cfg(&[(k, v)]).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+            assert!(!e.0.ends_with('.'), "{e}");
+        }
+    }
+
+    #[test]
+    fn overlap_and_overflow() {
+        let e = cfg(&[("CAPE_ARENA_BASE", "0x100000000000")]).unwrap_err();
+        assert!(e.0.contains("overlaps"), "{e}");
+        let e = cfg(&[("CAPE_ARENA_BASE", "0xfffffffffffff000")]).unwrap_err();
+        assert!(e.0.contains("overflows"), "{e}");
+    }
+}

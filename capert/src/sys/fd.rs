@@ -1,0 +1,151 @@
+//! File-descriptor plumbing for io.rs: output redirection and the stdin memfd.
+
+use std::io;
+
+/// Flushes every C stdio output stream (`fflush(NULL)`), so that buffered output goes to
+/// the descriptor it was written for before fds are switched.
+pub fn flush_c_stdio() {
+    // SAFETY: fflush(NULL) is always valid; it only flushes libc's own buffers.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
+}
+
+/// Is `fd` an open descriptor?
+pub fn is_open(fd: i32) -> bool {
+    // SAFETY: F_GETFD on any integer is harmless; it only queries.
+    unsafe { libc::fcntl(fd, libc::F_GETFD) != -1 }
+}
+
+/// Is `fd` a terminal?
+pub fn is_terminal(fd: i32) -> bool {
+    // SAFETY: isatty only queries.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+/// `dup(fd)` with close-on-exec, so children of the program do not inherit our copies.
+pub fn dup_cloexec(fd: i32) -> io::Result<i32> {
+    // SAFETY: F_DUPFD_CLOEXEC creates a new descriptor; no memory is involved.
+    let r = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+/// `dup2(src, dst)`, retried on EINTR.
+pub fn dup2(src: i32, dst: i32) -> io::Result<()> {
+    loop {
+        // SAFETY: dup2 only manipulates the descriptor table.
+        let r = unsafe { libc::dup2(src, dst) };
+        if r >= 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Opens `/dev/null` for writing, close-on-exec.
+pub fn open_dev_null() -> io::Result<i32> {
+    // SAFETY: the path is a NUL-terminated literal.
+    let r = unsafe {
+        libc::open(
+            c"/dev/null".as_ptr(),
+            libc::O_RDWR | libc::O_CLOEXEC,
+        )
+    };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+/// Writes all of `bytes` to `fd`, ignoring errors (used for diagnostics only).
+pub fn write_all(fd: i32, mut bytes: &[u8]) {
+    while !bytes.is_empty() {
+        // SAFETY: the pointer and length come from a valid slice.
+        let r = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if r < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        if r == 0 {
+            return;
+        }
+        bytes = &bytes[r as usize..];
+    }
+}
+
+/// Reads `fd` to end of file.
+pub fn read_to_end(fd: i32) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        // SAFETY: the buffer is a valid, writable slice of the given length.
+        let r = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if r == 0 {
+            return Ok(out);
+        }
+        out.extend_from_slice(&buf[..r as usize]);
+    }
+}
+
+/// A memfd holding `bytes`, positioned at offset 0.
+pub fn memfd_with(bytes: &[u8]) -> io::Result<i32> {
+    // SAFETY: the name is a NUL-terminated literal.
+    let fd = unsafe { libc::memfd_create(c"capert-stdin".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // SAFETY: pointer and length come from a valid slice.
+        let r = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            close(fd);
+            return Err(e);
+        }
+        rest = &rest[r as usize..];
+    }
+    // SAFETY: lseek on our own descriptor.
+    if unsafe { libc::lseek(fd, 0, libc::SEEK_SET) } != 0 {
+        let e = io::Error::last_os_error();
+        close(fd);
+        return Err(e);
+    }
+    Ok(fd)
+}
+
+/// Closes `fd`, ignoring errors.
+pub fn close(fd: i32) {
+    // SAFETY: closing a descriptor we own.
+    unsafe { libc::close(fd) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memfd_round_trip() {
+        let fd = memfd_with(b"hello\n42\n").unwrap();
+        assert_eq!(read_to_end(fd).unwrap(), b"hello\n42\n");
+        close(fd);
+    }
+}
