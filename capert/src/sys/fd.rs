@@ -50,12 +50,7 @@ pub fn dup2(src: i32, dst: i32) -> io::Result<()> {
 /// Opens `/dev/null` for writing, close-on-exec.
 pub fn open_dev_null() -> io::Result<i32> {
     // SAFETY: the path is a NUL-terminated literal.
-    let r = unsafe {
-        libc::open(
-            c"/dev/null".as_ptr(),
-            libc::O_RDWR | libc::O_CLOEXEC,
-        )
-    };
+    let r = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
     if r < 0 {
         Err(io::Error::last_os_error())
     } else {

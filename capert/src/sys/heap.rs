@@ -156,7 +156,10 @@ impl Heap {
         // SAFETY: `total`/`align` were validated when the block was allocated.
         let layout = unsafe { Layout::from_size_align_unchecked(total, align) };
         // SAFETY: raw = user - align is the non-null pointer talc returned.
-        (unsafe { NonNull::new_unchecked((user - align) as *mut u8) }, layout)
+        (
+            unsafe { NonNull::new_unchecked((user - align) as *mut u8) },
+            layout,
+        )
     }
 
     /// Claims more of the arena: at least `need` more bytes, at least doubling, page aligned.
@@ -198,7 +201,9 @@ mod tests {
         let mut ptrs = Vec::new();
         let mut out = Vec::new();
         for i in 0..500usize {
-            let p = h.alloc(1 + (i * 7919) % 5000, if i % 5 == 0 { 64 } else { 8 }).unwrap();
+            let p = h
+                .alloc(1 + (i * 7919) % 5000, if i % 5 == 0 { 64 } else { 8 })
+                .unwrap();
             out.push(p.as_ptr() as usize);
             ptrs.push(p);
             if i % 3 == 0 {

@@ -7,10 +7,8 @@ use std::io;
 /// (`MAP_NORESERVE`): only pages that are touched cost memory. `what` names the mapping
 /// and `var` the environment variable that moves it, for the error message.
 pub fn map_fixed(base: usize, len: usize, what: &str, var: &str) -> Result<(), String> {
-    let flags = libc::MAP_PRIVATE
-        | libc::MAP_ANONYMOUS
-        | libc::MAP_NORESERVE
-        | libc::MAP_FIXED_NOREPLACE;
+    let flags =
+        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED_NOREPLACE;
     // SAFETY: MAP_FIXED_NOREPLACE never replaces an existing mapping, so no memory that Rust
     // or C code references can be affected; the result is checked below.
     let got = unsafe {
