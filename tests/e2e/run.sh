@@ -33,6 +33,8 @@ OUT=${E2E_OUT:-$ROOT/tests/out/e2e}
 # Open MPI refuses root and more ranks than cores unless told otherwise
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# the capecc team size comes from -np; OMP_NUM_THREADS is set per reference run only
+unset OMP_NUM_THREADS
 
 procs="1 2 3 4 5 8"
 ref_only=0
