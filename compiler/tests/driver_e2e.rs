@@ -1,0 +1,537 @@
+//! End-to-end driver tests: the built `capecc` binary with the real backend (`mpicc`).
+//! Oracles are gcc itself and readelf, never capecc's own earlier output.
+//! Tests that link need `libcapert.a`; without it they say so and skip.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const CAPECC: &str = env!("CARGO_BIN_EXE_capecc");
+
+/// A fresh scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "capecc-driver-test-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+fn capecc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(CAPECC)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("CAPECC_CC")
+        .output()
+        .expect("capecc runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn assert_ok(output: &Output) {
+    assert!(
+        output.status.success(),
+        "capecc failed: {:?}\n{}",
+        output.status,
+        stderr(output)
+    );
+}
+
+fn have_mpicc() -> bool {
+    Command::new("mpicc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// libcapert.a where capecc itself looks (beside the binary) or `$CAPECC_RUNTIME`.
+fn runtime_available() -> bool {
+    if std::env::var_os("CAPECC_RUNTIME").is_some() {
+        return true;
+    }
+    let exe = Path::new(CAPECC);
+    let found = exe
+        .parent()
+        .is_some_and(|d| d.join("libcapert.a").is_file());
+    if !found {
+        eprintln!("SKIPPED: libcapert.a not built next to {CAPECC} (run `cargo build` first)");
+    }
+    found
+}
+
+/// Runs a program built by capecc as a 1-rank MPI job (singleton init).
+fn run_program(path: &Path) -> Output {
+    Command::new(path)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("program runs")
+}
+
+/// The same program built by `gcc -fopenmp`, run with 1 thread: the oracle.
+fn gcc_reference(dir: &Path, sources: &[&str], extra: &[&str]) -> String {
+    let out = dir.join("reference");
+    let status = Command::new("gcc")
+        .arg("-fopenmp")
+        .args(extra)
+        .args(sources)
+        .arg("-o")
+        .arg(&out)
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = Command::new(&out)
+        .env("OMP_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+const MAIN_C: &str = r#"#include <stdio.h>
+#include "sum.h"
+int data[1000];
+int main(void) {
+    long total = 0;
+    #pragma omp parallel for reduction(+:total)
+    for (int i = 0; i < 1000; i++) {
+        data[i] = i * SCALE;
+        total += data[i];
+    }
+    printf("total %ld check %ld\n", total, checksum(data, 1000));
+    return 0;
+}
+"#;
+
+const SUM_C: &str = r#"#include "sum.h"
+long checksum(const int *v, int n) {
+    long s = 0;
+    for (int i = 0; i < n; i++) s += v[i] % 7;
+    return s;
+}
+"#;
+
+const SUM_H: &str = "long checksum(const int *v, int n);\n";
+
+fn two_file_project(dir: &Path) {
+    write(dir, "main.c", MAIN_C);
+    write(dir, "sum.c", SUM_C);
+    write(dir, "include/sum.h", SUM_H);
+}
+
+/// Section names of an object, as readelf (an independent tool) reads them.
+fn readelf_sections(path: &Path) -> String {
+    let output = Command::new("readelf")
+        .arg("-SW")
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn compile_only_renames_data_and_bss_and_keeps_bss_nobits() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("sections");
+    write(&dir, "g.c", "int a = 1; int b; static int c[64]; _Thread_local int t = 2;\nint f(void) { c[0]++; return a + b + c[0] + t; }\n");
+    let output = capecc(&dir, &["-O2", "-fdata-sections", "-c", "g.c"]);
+    assert_ok(&output);
+    let sections = readelf_sections(&dir.join("g.o"));
+    assert!(sections.contains("cape_data"), "{sections}");
+    assert!(
+        sections
+            .lines()
+            .any(|l| l.contains("cape_bss") && l.contains("NOBITS")),
+        "{sections}"
+    );
+    assert!(
+        sections.contains(".tdata"),
+        "thread-locals stay: {sections}"
+    );
+    assert!(
+        !sections
+            .lines()
+            .any(|l| l.contains(" .data") || l.contains(" .bss")),
+        "{sections}"
+    );
+}
+
+#[test]
+fn defines_and_include_dirs_reach_the_preprocessor() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("cpp");
+    write(&dir, "inc/val.h", "#define FROM_HEADER 17\n");
+    write(&dir, "x.c", "#include <val.h>\nint a = FROM_HEADER + FROM_CMDLINE;\n#ifdef _OPENMP\nint openmp = _OPENMP;\n#endif\n");
+    let output = capecc(&dir, &["-E", "-I", "inc", "-DFROM_CMDLINE=25", "x.c"]);
+    assert_ok(&output);
+    let text = stdout(&output);
+    assert!(text.contains("int a = 17 + 25;"), "{text}");
+    assert!(text.contains("int openmp = 201511;"), "{text}");
+    // The glued forms too, through the full compile.
+    let output = capecc(
+        &dir,
+        &["-Iinc", "-DFROM_CMDLINE=25", "-c", "x.c", "-o", "x.o"],
+    );
+    assert_ok(&output);
+    assert!(dir.join("x.o").is_file());
+}
+
+#[test]
+fn our_omp_h_comes_first() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("omph");
+    write(
+        &dir,
+        "x.c",
+        "#include <omp.h>\nint n(void) { return omp_get_num_threads(); }\n",
+    );
+    let output = capecc(&dir, &["-E", "x.c"]);
+    assert_ok(&output);
+    let text = stdout(&output);
+    let omp_line = text
+        .lines()
+        .find(|l| l.starts_with("# ") && l.contains("omp.h"))
+        .unwrap_or("");
+    assert!(omp_line.contains("/capecc-"), "omp.h from {omp_line}");
+}
+
+#[test]
+fn compile_separately_then_link_matches_gcc() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("link");
+    two_file_project(&dir);
+    assert_ok(&capecc(
+        &dir,
+        &["-Iinclude", "-DSCALE=3", "-O2", "-c", "main.c"],
+    ));
+    assert_ok(&capecc(
+        &dir,
+        &["-I", "include", "-c", "sum.c", "-o", "sum-obj.o"],
+    ));
+    assert_ok(&capecc(&dir, &["main.o", "sum-obj.o", "-o", "prog", "-lm"]));
+    let got = run_program(&dir.join("prog"));
+    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
+    assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
+}
+
+#[test]
+fn several_inputs_in_one_command_match_gcc() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("multi");
+    two_file_project(&dir);
+    assert_ok(&capecc(
+        &dir,
+        &[
+            "-fopenmp",
+            "-Iinclude",
+            "-DSCALE=5",
+            "main.c",
+            "sum.c",
+            "-o",
+            "prog",
+        ],
+    ));
+    let got = run_program(&dir.join("prog"));
+    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=5"]);
+    assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
+    // Default output name.
+    assert_ok(&capecc(
+        &dir,
+        &["-Iinclude", "-DSCALE=5", "main.c", "sum.c"],
+    ));
+    assert!(dir.join("a.out").is_file());
+}
+
+#[test]
+fn make_with_cc_capecc_builds_a_two_file_project() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("make");
+    two_file_project(&dir);
+    write(
+        &dir,
+        "Makefile",
+        "CFLAGS = -O2 -fopenmp -Iinclude -DSCALE=2\n\
+         prog: main.o sum.o\n\t$(CC) $(CFLAGS) -o $@ main.o sum.o $(LDLIBS)\n\
+         %.o: %.c include/sum.h\n\t$(CC) $(CFLAGS) -MMD -c $< -o $@\n",
+    );
+    let status = Command::new("make")
+        .arg(format!("CC={CAPECC}"))
+        .current_dir(&dir)
+        .status()
+        .expect("make runs");
+    assert!(status.success());
+    assert!(dir.join("main.d").is_file(), "-MMD wrote main.d");
+    let deps = std::fs::read_to_string(dir.join("main.d")).unwrap();
+    assert!(
+        deps.starts_with("main.o:") && deps.contains("include/sum.h"),
+        "{deps}"
+    );
+    let got = run_program(&dir.join("prog"));
+    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=2"]);
+    assert_eq!(stdout(&got), expected);
+}
+
+#[test]
+fn emit_c_to_stdout_and_file_and_back() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("emit");
+    two_file_project(&dir);
+    let output = capecc(&dir, &["--emit-c", "-Iinclude", "-DSCALE=4", "main.c"]);
+    assert_ok(&output);
+    let to_stdout = stdout(&output);
+    assert!(to_stdout.contains("checksum"), "{to_stdout}");
+    let output = capecc(
+        &dir,
+        &[
+            "--emit-c",
+            "-Iinclude",
+            "-DSCALE=4",
+            "main.c",
+            "-o",
+            "main.emitted.c",
+        ],
+    );
+    assert_ok(&output);
+    let to_file = std::fs::read_to_string(dir.join("main.emitted.c")).unwrap();
+    assert_eq!(to_stdout, to_file);
+    // Given back to capecc, the emitted file compiles (not translated twice).
+    assert_ok(&capecc(&dir, &["-c", "main.emitted.c", "-o", "emitted.o"]));
+    assert!(readelf_sections(&dir.join("emitted.o")).contains("cape_bss"));
+    if runtime_available() {
+        assert_ok(&capecc(&dir, &["-Iinclude", "-c", "sum.c"]));
+        assert_ok(&capecc(&dir, &["emitted.o", "sum.o", "-o", "prog"]));
+        let got = run_program(&dir.join("prog"));
+        let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=4"]);
+        assert_eq!(stdout(&got), expected);
+    }
+}
+
+#[test]
+fn save_temps_keeps_intermediates_in_the_current_directory() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("temps");
+    two_file_project(&dir);
+    assert_ok(&capecc(
+        &dir,
+        &["--save-temps", "-Iinclude", "-DSCALE=1", "-c", "main.c"],
+    ));
+    assert!(dir.join("main.i").is_file());
+    assert!(dir.join("main.cape.c").is_file());
+    assert!(dir.join("main.o").is_file());
+}
+
+#[test]
+fn verbose_prints_each_command() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("verbose");
+    two_file_project(&dir);
+    let output = capecc(&dir, &["-v", "-Iinclude", "-DSCALE=1", "-c", "main.c"]);
+    assert_ok(&output);
+    let text = stderr(&output);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mpicc -E -dD") && l.contains("main.c")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("mpicc -c") && l.contains("-fno-common")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("objcopy --rename-section")),
+        "{text}"
+    );
+}
+
+#[test]
+fn backend_can_be_chosen() {
+    let dir = scratch("backend");
+    write(&dir, "x.c", "int x = 1;\n");
+    let output = capecc(&dir, &["-v", "--cc=gcc", "-c", "x.c"]);
+    assert_ok(&output);
+    assert!(stderr(&output).lines().any(|l| l.starts_with("gcc -c")));
+    let output = Command::new(CAPECC)
+        .args(["-v", "-c", "x.c"])
+        .current_dir(&dir)
+        .env("CAPECC_CC", "gcc -std=gnu11")
+        .output()
+        .unwrap();
+    assert_ok(&output);
+    assert!(stderr(&output)
+        .lines()
+        .any(|l| l.starts_with("gcc -std=gnu11 -c")));
+    let output = capecc(&dir, &["--cc=no-such-compiler-here", "-c", "x.c"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("cannot run `no-such-compiler-here`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn error_in_a_pragma_points_at_the_original_line_and_column() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("pragma-error");
+    // Extra spaces that `gcc -E` collapses: the column must still be the original one.
+    let source = "#include <stdio.h>\nint main(void) {\n    int s = 0;\n    #pragma omp parallel for   reduction(+:s)   bogus_clause(3)\n    for (int i = 0; i < 4; i++) s += i;\n    printf(\"%d\\n\", s);\n}\n";
+    write(&dir, "bad.c", source);
+    let output = capecc(&dir, &["-c", "bad.c"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stderr(&output);
+    let line4 = source.lines().nth(3).unwrap();
+    let column = line4.find("bogus_clause").unwrap() + 1;
+    assert!(
+        text.contains(&format!("bad.c:4:{column}")),
+        "expected bad.c:4:{column} in:\n{text}"
+    );
+    // The caret line sits under the clause in the quoted original line.
+    let lines: Vec<&str> = text.lines().collect();
+    let quoted = lines
+        .iter()
+        .position(|l| l.ends_with(line4.trim_start()) && l.contains(" 4 │"))
+        .expect(&text);
+    let caret_line = lines.get(quoted + 1).copied().unwrap_or("");
+    let bar = lines[quoted].find('│').unwrap();
+    let quoted_text_start = bar + '│'.len_utf8() + 1;
+    let caret = caret_line.find('^').expect(&text);
+    assert_eq!(
+        caret - quoted_text_start,
+        column - 1,
+        "caret column:\n{text}"
+    );
+    assert!(!dir.join("bad.o").exists());
+}
+
+#[test]
+fn c_syntax_error_shows_the_backend_message_at_the_user_file() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("syntax");
+    write(
+        &dir,
+        "broken.c",
+        "int main(void) {\n    int x = ;\n    return 0;\n}\n",
+    );
+    let output = capecc(&dir, &["-c", "broken.c"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    let gcc = Command::new("gcc")
+        .args(["-fsyntax-only", "broken.c"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let gcc_text = String::from_utf8_lossy(&gcc.stderr);
+    // gcc's own first error line, at the user's file and line.
+    let gcc_first = gcc_text.lines().find(|l| l.contains("error:")).unwrap();
+    assert!(gcc_first.starts_with("broken.c:2:"), "{gcc_text}");
+    let message = gcc_first.split("error:").nth(1).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("broken.c:2:") && l.contains(message)),
+        "{text}"
+    );
+}
+
+#[test]
+fn preprocessor_failure_shows_the_backend_message() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("cpp-fail");
+    write(&dir, "x.c", "#include \"missing_header.h\"\nint x;\n");
+    let output = capecc(&dir, &["-c", "x.c"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("missing_header.h"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn exit_statuses_like_gcc() {
+    let dir = scratch("status");
+    let output = capecc(&dir, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("error: no input files"));
+    let output = capecc(&dir, &["--version"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout(&output).starts_with("capecc "));
+    assert_eq!(capecc(&dir, &["--help"]).status.code(), Some(0));
+    let output = capecc(&dir, &["-shared", "x.c"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("error: `-shared` is not supported"));
+    if have_mpicc() {
+        // The backend's status for a missing input file (gcc: 1).
+        let output = capecc(&dir, &["-c", "does_not_exist.c"]);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(stderr(&output).contains("does_not_exist.c"));
+    }
+}
+
+#[test]
+fn missing_runtime_is_a_clear_error() {
+    if !have_mpicc() {
+        return eprintln!("SKIPPED: no mpicc");
+    }
+    let dir = scratch("noruntime");
+    write(&dir, "x.c", "int main(void) { return 0; }\n");
+    let output = Command::new(CAPECC)
+        .arg("x.c")
+        .current_dir(&dir)
+        .env("CAPECC_RUNTIME", dir.join("nowhere"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    assert!(
+        text.contains("error: cannot find the capert runtime (libcapert.a)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("CAPECC_RUNTIME") && text.contains("cargo build --release"),
+        "{text}"
+    );
+}
