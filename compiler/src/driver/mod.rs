@@ -631,7 +631,9 @@ fn is_emitted_file(path: &Path) -> bool {
     let Ok(n) = reader.read(&mut head) else {
         return false;
     };
-    EMITTED_MARKERS.iter().any(|marker| head[..n].starts_with(marker.as_bytes()))
+    EMITTED_MARKERS
+        .iter()
+        .any(|marker| head[..n].starts_with(marker.as_bytes()))
 }
 
 fn objcopy() -> String {

@@ -193,20 +193,48 @@ pub fn map_range(
         .count();
     let first = pre_chars.iter().position(|&(offset, _)| offset >= start);
     let last = pre_chars.iter().rposition(|&(offset, _)| offset < end);
-    if let (Some(first), Some(last)) = (first, last) {
-        if first <= last && last < common {
-            let from = orig_chars[first].0;
-            let (offset, c) = orig_chars[last];
-            return from..offset + c.len_utf8();
+    let common_suffix = pre_chars
+        .iter()
+        .rev()
+        .zip(orig_chars.iter().rev())
+        .take_while(|((_, a), (_, b))| a == b)
+        .count()
+        .min(pre_chars.len().saturating_sub(common))
+        .min(orig_chars.len().saturating_sub(common));
+    // The original character of pre character `index`, if it lies in the common prefix or, when
+    // a macro was expanded in the middle (`num_threads(N)`), in the common suffix.
+    let aligned = |index: usize| -> Option<(usize, char)> {
+        if index < common {
+            return orig_chars.get(index).copied();
+        }
+        let from_end = pre_chars.len().checked_sub(index)?;
+        if from_end <= common_suffix {
+            return orig_chars
+                .get(orig_chars.len().checked_sub(from_end)?)
+                .copied();
+        }
+        None
+    };
+    let (Some(first), Some(last)) = (first, last) else {
+        return column_fallback(
+            original,
+            original_line_start,
+            column,
+            end.saturating_sub(start),
+        );
+    };
+    if let (Some((from, _)), Some((to, c))) = (aligned(first), aligned(last)) {
+        if from <= to {
+            return from..to + c.len_utf8();
         }
     }
-    // Macro expansion changed the line: look for the same text, the same occurrence.
+    // The same text, the same occurrence, in the logical line.
+    let logical_end = orig_chars
+        .last()
+        .map_or(original_line_start, |&(o, c)| o + c.len_utf8());
     if let Some(text) = pre_line.get(start..end).filter(|t| !t.trim().is_empty()) {
         let occurrence = pre_line[..start].matches(text).count();
-        let line_end = original[original_line_start..]
-            .find('\n')
-            .map_or(original.len(), |i| original_line_start + i);
-        let line = &original[original_line_start..line_end];
+        let line = &original[original_line_start..logical_end];
         let found = line
             .match_indices(text)
             .nth(occurrence)
@@ -215,7 +243,34 @@ pub fn map_range(
             return original_line_start + i..original_line_start + i + text.len();
         }
     }
-    // Last resort: the line map's column, kept inside the line and on character boundaries.
+    // Inside the expanded part: from the first to the last original character that differs.
+    let middle_start = aligned(first)
+        .map(|(o, _)| o)
+        .or_else(|| orig_chars.get(common).map(|&(o, _)| o));
+    let middle_end = aligned(last).or_else(|| {
+        let index = orig_chars.len().checked_sub(common_suffix + 1)?;
+        orig_chars.get(index).copied()
+    });
+    if let (Some(from), Some((to, c))) = (middle_start, middle_end) {
+        if from <= to {
+            return from..to + c.len_utf8();
+        }
+    }
+    column_fallback(
+        original,
+        original_line_start,
+        column,
+        end.saturating_sub(start),
+    )
+}
+
+/// The line map's column, kept inside the line and on character boundaries.
+fn column_fallback(
+    original: &str,
+    original_line_start: usize,
+    column: usize,
+    len: usize,
+) -> Range<usize> {
     let line_end = original[original_line_start..]
         .find('\n')
         .map_or(original.len(), |i| original_line_start + i);
@@ -223,7 +278,7 @@ pub fn map_range(
     while !original.is_char_boundary(from) {
         from -= 1;
     }
-    let mut to = (from + end.saturating_sub(start)).min(line_end);
+    let mut to = (from + len).min(line_end);
     while !original.is_char_boundary(to) {
         to -= 1;
     }
@@ -261,6 +316,25 @@ mod tests {
         let start = pre_line.find("bogus").unwrap();
         let range = map_range(pre_line, start, start + 5, original, 0, start + 1);
         assert_eq!(&original[range], "bogus");
+    }
+
+    #[test]
+    fn clause_after_a_macro_on_a_continued_line() {
+        let original = "#pragma omp parallel for \\\n    num_threads(NT)   bogus(1)\nfor(;;);\n";
+        let pre_line = "#pragma omp parallel for num_threads(4) bogus(1)";
+        let start = pre_line.find("bogus").unwrap();
+        let range = map_range(pre_line, start, start + 5, original, 0, start + 1);
+        assert_eq!(range.start, original.find("bogus").unwrap());
+        assert_eq!(&original[range], "bogus");
+    }
+
+    #[test]
+    fn span_inside_an_expanded_macro_covers_the_macro_use() {
+        let original = "#pragma omp parallel for num_threads(NT) if(c)\n";
+        let pre_line = "#pragma omp parallel for num_threads(-1) if(c)";
+        let start = pre_line.find("-1").unwrap();
+        let range = map_range(pre_line, start, start + 2, original, 0, start + 1);
+        assert_eq!(&original[range], "NT");
     }
 
     #[test]
