@@ -1,5 +1,15 @@
 //! capecc: OpenMP C in, C calling the capert runtime out. See ARCHITECTURE.md.
 
+pub mod attach;
 pub mod diag;
 pub mod directive;
 pub mod driver;
+pub mod emit;
+pub mod lower;
+pub mod parse;
+pub mod preprocess;
+pub mod sharing;
+pub mod template;
+pub mod translate;
+
+pub use translate::{translate, TranslateOptions, Translated};

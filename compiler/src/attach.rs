@@ -1,0 +1,28 @@
+//! Binds each directive to the statement that follows it in the same block (DESIGN.md 2.4).
+
+use crate::diag::Span;
+use crate::sharing::Item;
+
+/// The statement a directive at `pragma` (the pragma line's span) applies to: the item with the
+/// smallest start after the pragma, outermost on ties, provided its parent also contains the
+/// pragma. `Err(Some(item))` when the next item is not a statement (a declaration), `Err(None)`
+/// when nothing follows in the same block.
+pub fn attach<'a, 'b>(
+    pragma: Span,
+    items: &'b [Item<'a>],
+) -> Result<&'b Item<'a>, Option<&'b Item<'a>>> {
+    let next = items
+        .iter()
+        .filter(|i| i.span.start >= pragma.end)
+        .min_by_key(|i| (i.span.start, usize::MAX - i.span.end));
+    match next {
+        Some(item) if item.parent.start <= pragma.start && pragma.end <= item.parent.end => {
+            if item.statement.is_some() {
+                Ok(item)
+            } else {
+                Err(Some(item))
+            }
+        }
+        _ => Err(None),
+    }
+}

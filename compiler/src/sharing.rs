@@ -1,0 +1,896 @@
+//! Name resolution for data sharing: every variable declaration of the translation unit, every
+//! identifier use with the declaration it resolves to (C block scoping), every statement with the
+//! node that contains it (for attaching directives), and the function definitions.
+
+use std::collections::HashMap;
+
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+use crate::diag::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    Global,
+    Param,
+    Auto,
+    Static,
+    Extern,
+}
+
+/// What kind of type a variable has, as far as data-sharing checks care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeClass {
+    Integer,
+    Floating,
+    /// `_Complex` and other arithmetic types that have no order
+    OtherArithmetic,
+    Pointer,
+    Array,
+    Record,
+    Function,
+    /// `__typeof__`, `_Atomic(...)`: not classified, accepted
+    Unknown,
+}
+
+impl TypeClass {
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            TypeClass::Integer
+                | TypeClass::Floating
+                | TypeClass::OtherArithmetic
+                | TypeClass::Unknown
+        )
+    }
+}
+
+/// One variable (object) declaration.
+#[derive(Debug, Clone)]
+pub struct Var {
+    pub name: String,
+    pub ident_span: Span,
+    pub storage: Storage,
+    pub class: TypeClass,
+    pub is_const: bool,
+    /// where the name is visible: from after its declarator to the end of its block
+    pub scope: Span,
+    /// the declaration specifiers that name the type (storage class and `inline` left out)
+    pub type_specifiers: Vec<Span>,
+    /// the declarator, without its initializer
+    pub declarator: Span,
+    /// for an array parameter: the outermost `[...]` (the parameter is really a pointer)
+    pub param_array_dim: Option<Span>,
+    /// identifier uses inside the type (VLA sizes, `__typeof__` operands)
+    pub type_uses: Vec<Use>,
+    /// a use of a typedef or tag declared inside a function: the type cannot be named at file scope
+    pub local_type: Option<Span>,
+    /// index into `Program::functions` for locals and parameters
+    pub function: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// index into `Program::vars`
+    Var(usize),
+    /// a function, an enumeration constant, or an undeclared name
+    Other,
+}
+
+/// An identifier in an expression.
+#[derive(Debug, Clone)]
+pub struct Use {
+    pub name: String,
+    pub span: Span,
+    pub binding: Binding,
+}
+
+/// A statement or block-item declaration inside a function body, for attaching directives.
+#[derive(Debug, Clone, Copy)]
+pub struct Item<'a> {
+    pub span: Span,
+    /// the innermost statement, block or function that contains it
+    pub parent: Span,
+    pub statement: Option<&'a Node<Statement>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    pub name_span: Span,
+    /// the whole definition, specifiers included
+    pub span: Span,
+    pub body: Span,
+    pub parameter_count: usize,
+    pub returns_void: bool,
+    pub is_system: bool,
+}
+
+#[derive(Default)]
+pub struct Program<'a> {
+    pub vars: Vec<Var>,
+    pub uses: Vec<Use>,
+    pub items: Vec<Item<'a>>,
+    pub functions: Vec<Function>,
+    /// declarator identifiers of functions (definitions and prototypes), for renaming `main`
+    pub function_names: Vec<(String, Span)>,
+}
+
+#[derive(Clone, Copy)]
+enum Entry {
+    Var(usize),
+    Typedef(TypeClass, bool),
+    Other,
+}
+
+struct Walker<'a> {
+    program: Program<'a>,
+    scopes: Vec<HashMap<String, Entry>>,
+    /// tags declared in each scope (true = inside a function)
+    tag_scopes: Vec<Vec<String>>,
+    function: Option<usize>,
+    /// end of the innermost block, for the scope of declarations
+    block_end: Vec<usize>,
+    /// collects the uses inside a type while one is being walked
+    type_uses: Option<Vec<Use>>,
+    parents: Vec<Span>,
+}
+
+fn span_of(s: lang_c::span::Span) -> Span {
+    Span::new(s.start, s.end)
+}
+
+/// Analyse a translation unit. `is_system(offset)` tells whether a position is in a system header.
+pub fn analyse<'a>(unit: &'a TranslationUnit, is_system: &dyn Fn(usize) -> bool) -> Program<'a> {
+    let mut w = Walker {
+        program: Program::default(),
+        scopes: vec![HashMap::new()],
+        tag_scopes: vec![Vec::new()],
+        function: None,
+        block_end: vec![usize::MAX],
+        type_uses: None,
+        parents: Vec::new(),
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => w.declaration(d, false),
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(f) => w.function_definition(f, is_system),
+        }
+    }
+    w.program.uses.sort_by_key(|u| u.span.start);
+    w.program
+}
+
+impl<'a> Walker<'a> {
+    fn lookup(&self, name: &str) -> Option<Entry> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn bind(&mut self, name: &str, entry: Entry) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), entry);
+        }
+    }
+
+    fn push_scope(&mut self, end: usize) {
+        self.scopes.push(HashMap::new());
+        self.tag_scopes.push(Vec::new());
+        self.block_end.push(end);
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+        self.tag_scopes.pop();
+        self.block_end.pop();
+    }
+
+    fn in_function(&self) -> bool {
+        self.function.is_some()
+    }
+
+    fn record_use(&mut self, name: &str, span: Span) {
+        let binding = match self.lookup(name) {
+            Some(Entry::Var(i)) => Binding::Var(i),
+            _ => Binding::Other,
+        };
+        let u = Use {
+            name: name.to_string(),
+            span,
+            binding,
+        };
+        if let Some(buffer) = self.type_uses.as_mut() {
+            buffer.push(u.clone());
+        }
+        self.program.uses.push(u);
+    }
+
+    fn function_definition(
+        &mut self,
+        f: &'a Node<FunctionDefinition>,
+        is_system: &dyn Fn(usize) -> bool,
+    ) {
+        let def = &f.node;
+        let name = declarator_name(&def.declarator.node);
+        let returns_void = def.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+        }) && def.declarator.node.derived.len() == 1;
+        let params = function_params(&def.declarator.node);
+        let parameter_count = params.map_or(0, |p| {
+            let void_only = p.len() == 1
+                && p.first().is_some_and(|p| {
+                    p.node.declarator.is_none()
+                        && p.node.specifiers.iter().any(|s| {
+                            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+                        })
+                });
+            if void_only {
+                0
+            } else {
+                p.len()
+            }
+        });
+        if let Some((n, s)) = &name {
+            self.program.function_names.push((n.clone(), *s));
+            self.bind(n, Entry::Other);
+        }
+        let index = self.program.functions.len();
+        self.program.functions.push(Function {
+            name: name.as_ref().map(|n| n.0.clone()).unwrap_or_default(),
+            name_span: name.as_ref().map_or(span_of(f.span), |n| n.1),
+            span: span_of(f.span),
+            body: span_of(def.statement.span),
+            parameter_count,
+            returns_void,
+            is_system: is_system(f.span.start),
+        });
+        self.function = Some(index);
+        self.push_scope(def.statement.span.end);
+        self.parents.push(span_of(def.statement.span));
+        // specifiers may define tags; walk them for uses in typeof
+        let spec_class = self.specifiers_class(&def.specifiers);
+        let _ = spec_class;
+        if let Some(params) = params {
+            for p in params {
+                self.parameter(p, def.statement.span.end);
+            }
+        }
+        // the body's braces do not open a new scope beyond the parameters' (C 6.2.1)
+        if let Statement::Compound(items) = &def.statement.node {
+            for item in items {
+                self.block_item(item);
+            }
+        } else {
+            self.statement(&def.statement);
+        }
+        self.parents.pop();
+        self.pop_scope();
+        self.function = None;
+    }
+
+    fn parameter(&mut self, p: &'a Node<ParameterDeclaration>, scope_end: usize) {
+        let Some(decl) = &p.node.declarator else {
+            return;
+        };
+        self.type_uses = Some(Vec::new());
+        let (class, is_const, local_type) = self.specifiers_info(&p.node.specifiers);
+        self.declarator_uses(&decl.node);
+        let type_uses = self.type_uses.take().unwrap_or_default();
+        let Some((name, ident_span)) = declarator_name(&decl.node) else {
+            return;
+        };
+        let class = derive_class(class, &decl.node, true);
+        let param_array_dim = param_array_dim(&decl.node);
+        let var = Var {
+            name: name.clone(),
+            ident_span,
+            storage: Storage::Param,
+            class,
+            is_const: is_const && !has_pointer(&decl.node),
+            scope: Span::new(ident_span.end, scope_end),
+            type_specifiers: type_specifier_spans(&p.node.specifiers),
+            declarator: span_of(decl.span),
+            param_array_dim,
+            type_uses,
+            local_type,
+            function: self.function,
+        };
+        let index = self.program.vars.len();
+        self.program.vars.push(var);
+        self.bind(&name, Entry::Var(index));
+    }
+
+    /// Class, const-ness and any function-local type used by a specifier list; walks typeof operands.
+    fn specifiers_info(
+        &mut self,
+        specs: &'a [Node<DeclarationSpecifier>],
+    ) -> (TypeClass, bool, Option<Span>) {
+        let class = self.specifiers_class(specs);
+        let is_const = specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const)
+        });
+        let local_type = specs.iter().find_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => self.local_type_of(t),
+            _ => None,
+        });
+        (class.0, is_const || class.1, local_type)
+    }
+
+    fn local_type_of(&self, t: &Node<TypeSpecifier>) -> Option<Span> {
+        match &t.node {
+            TypeSpecifier::TypedefName(name) => match self.lookup(&name.node.name) {
+                Some(Entry::Typedef(_, true)) => Some(span_of(t.span)),
+                _ => None,
+            },
+            TypeSpecifier::Struct(s) => {
+                let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
+                let declared_here = s.node.declarations.is_some();
+                let local_tag = tag.as_ref().is_some_and(|tag| {
+                    self.tag_scopes
+                        .iter()
+                        .skip(1)
+                        .any(|scope| scope.contains(tag))
+                });
+                (self.in_function() && (declared_here || local_tag)).then(|| span_of(t.span))
+            }
+            TypeSpecifier::Enum(e) => {
+                let tag = e.node.identifier.as_ref().map(|i| i.node.name.clone());
+                let declared_here = !e.node.enumerators.is_empty();
+                let local_tag = tag.as_ref().is_some_and(|tag| {
+                    self.tag_scopes
+                        .iter()
+                        .skip(1)
+                        .any(|scope| scope.contains(tag))
+                });
+                (self.in_function() && (declared_here || local_tag)).then(|| span_of(t.span))
+            }
+            _ => None,
+        }
+    }
+
+    /// Returns (class, const from a typedef).
+    fn specifiers_class(&mut self, specs: &'a [Node<DeclarationSpecifier>]) -> (TypeClass, bool) {
+        let mut class = None;
+        let mut floating = false;
+        let mut complex = false;
+        let mut typedef_const = false;
+        for s in specs {
+            if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
+                match &t.node {
+                    TypeSpecifier::Void => class = Some(TypeClass::Unknown),
+                    TypeSpecifier::Float
+                    | TypeSpecifier::Double
+                    | TypeSpecifier::TS18661Float(_) => floating = true,
+                    TypeSpecifier::Complex => complex = true,
+                    TypeSpecifier::Char
+                    | TypeSpecifier::Short
+                    | TypeSpecifier::Int
+                    | TypeSpecifier::Long
+                    | TypeSpecifier::Signed
+                    | TypeSpecifier::Unsigned
+                    | TypeSpecifier::Bool => {}
+                    TypeSpecifier::Atomic(_) => class = Some(TypeClass::Unknown),
+                    TypeSpecifier::Struct(st) => {
+                        self.struct_type(st);
+                        class = Some(TypeClass::Record)
+                    }
+                    TypeSpecifier::Enum(e) => {
+                        self.enum_type(e);
+                        class = Some(TypeClass::Integer)
+                    }
+                    TypeSpecifier::TypedefName(name) => {
+                        class = Some(match self.lookup(&name.node.name) {
+                            Some(Entry::Typedef(c, _)) => c,
+                            _ => TypeClass::Unknown,
+                        })
+                    }
+                    TypeSpecifier::TypeOf(t) => {
+                        match &t.node {
+                            TypeOf::Expression(e) => self.expression(e),
+                            TypeOf::Type(tn) => self.type_name(tn),
+                        }
+                        class = Some(TypeClass::Unknown)
+                    }
+                }
+            }
+        }
+        let class = class.unwrap_or(if complex {
+            TypeClass::OtherArithmetic
+        } else if floating {
+            TypeClass::Floating
+        } else {
+            TypeClass::Integer
+        });
+        if let Some(Entry::Typedef(_, _)) = None::<Entry> {
+            typedef_const = true;
+        }
+        (class, typedef_const)
+    }
+
+    fn struct_type(&mut self, st: &'a Node<StructType>) {
+        if let Some(tag) = &st.node.identifier {
+            if st.node.declarations.is_some() {
+                if let Some(scope) = self.tag_scopes.last_mut() {
+                    scope.push(tag.node.name.clone());
+                }
+            }
+        }
+        for d in st.node.declarations.iter().flatten() {
+            if let StructDeclaration::Field(f) = &d.node {
+                for s in &f.node.specifiers {
+                    if let SpecifierQualifier::TypeSpecifier(t) = &s.node {
+                        match &t.node {
+                            TypeSpecifier::Struct(inner) => self.struct_type(inner),
+                            TypeSpecifier::Enum(e) => self.enum_type(e),
+                            TypeSpecifier::TypeOf(t) => match &t.node {
+                                TypeOf::Expression(e) => self.expression(e),
+                                TypeOf::Type(tn) => self.type_name(tn),
+                            },
+                            _ => {}
+                        }
+                    }
+                }
+                for d in &f.node.declarators {
+                    if let Some(decl) = &d.node.declarator {
+                        self.declarator_uses(&decl.node);
+                    }
+                    if let Some(w) = &d.node.bit_width {
+                        self.expression(w);
+                    }
+                }
+            }
+        }
+    }
+
+    fn enum_type(&mut self, e: &'a Node<EnumType>) {
+        if let Some(tag) = &e.node.identifier {
+            if !e.node.enumerators.is_empty() {
+                if let Some(scope) = self.tag_scopes.last_mut() {
+                    scope.push(tag.node.name.clone());
+                }
+            }
+        }
+        for en in &e.node.enumerators {
+            if let Some(x) = &en.node.expression {
+                self.expression(x);
+            }
+            self.bind(&en.node.identifier.node.name, Entry::Other);
+        }
+    }
+
+    fn declaration(&mut self, d: &'a Node<Declaration>, _block_item: bool) {
+        let specs = &d.node.specifiers;
+        let storage = specs.iter().find_map(|s| match &s.node {
+            DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
+            _ => None,
+        });
+        self.type_uses = Some(Vec::new());
+        let (class, is_const, local_type) = self.specifiers_info(specs);
+        let spec_uses = self.type_uses.take().unwrap_or_default();
+        for init in &d.node.declarators {
+            let decl = &init.node.declarator;
+            self.type_uses = Some(spec_uses.clone());
+            self.declarator_uses(&decl.node);
+            let type_uses = self.type_uses.take().unwrap_or_default();
+            let Some((name, ident_span)) = declarator_name(&decl.node) else {
+                continue;
+            };
+            let full_class = derive_class(class, &decl.node, false);
+            let is_function = matches!(full_class, TypeClass::Function);
+            if storage == Some(StorageClassSpecifier::Typedef) {
+                self.bind(&name, Entry::Typedef(full_class, self.in_function()));
+                continue;
+            }
+            if is_function {
+                self.program.function_names.push((name.clone(), ident_span));
+                self.bind(&name, Entry::Other);
+                continue;
+            }
+            let var_storage = if !self.in_function() {
+                Storage::Global
+            } else {
+                match storage {
+                    Some(StorageClassSpecifier::Static)
+                    | Some(StorageClassSpecifier::ThreadLocal) => Storage::Static,
+                    Some(StorageClassSpecifier::Extern) => Storage::Extern,
+                    _ => Storage::Auto,
+                }
+            };
+            let scope_end = self.block_end.last().copied().unwrap_or(usize::MAX);
+            let var = Var {
+                name: name.clone(),
+                ident_span,
+                storage: var_storage,
+                class: full_class,
+                is_const: is_const && !has_pointer(&decl.node),
+                scope: Span::new(ident_span.end, scope_end),
+                type_specifiers: type_specifier_spans(specs),
+                declarator: span_of(decl.span),
+                param_array_dim: None,
+                type_uses,
+                local_type,
+                function: self.function,
+            };
+            let index = self.program.vars.len();
+            self.program.vars.push(var);
+            self.bind(&name, Entry::Var(index));
+            if let Some(i) = &init.node.initializer {
+                self.initializer(i);
+            }
+        }
+    }
+
+    fn initializer(&mut self, i: &'a Node<Initializer>) {
+        match &i.node {
+            Initializer::Expression(e) => self.expression(e),
+            Initializer::List(items) => {
+                for item in items {
+                    for d in &item.node.designation {
+                        match &d.node {
+                            Designator::Index(e) => self.expression(e),
+                            Designator::Range(r) => {
+                                self.expression(&r.node.from);
+                                self.expression(&r.node.to);
+                            }
+                            Designator::Member(_) => {}
+                        }
+                    }
+                    self.initializer(&item.node.initializer);
+                }
+            }
+        }
+    }
+
+    /// Uses inside a declarator: array sizes (and parameter lists of function declarators).
+    fn declarator_uses(&mut self, d: &'a Declarator) {
+        if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+            self.declarator_uses(&inner.node);
+        }
+        for derived in &d.derived {
+            match &derived.node {
+                DerivedDeclarator::Array(a) => match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        self.expression(e)
+                    }
+                    _ => {}
+                },
+                DerivedDeclarator::Function(_) => {}
+                _ => {}
+            }
+        }
+    }
+
+    fn type_name(&mut self, t: &'a Node<TypeName>) {
+        for s in &t.node.specifiers {
+            if let SpecifierQualifier::TypeSpecifier(ts) = &s.node {
+                match &ts.node {
+                    TypeSpecifier::Struct(st) => self.struct_type(st),
+                    TypeSpecifier::Enum(e) => self.enum_type(e),
+                    TypeSpecifier::TypeOf(t) => match &t.node {
+                        TypeOf::Expression(e) => self.expression(e),
+                        TypeOf::Type(tn) => self.type_name(tn),
+                    },
+                    _ => {}
+                }
+            }
+        }
+        if let Some(d) = &t.node.declarator {
+            self.declarator_uses(&d.node);
+        }
+    }
+
+    fn block_item(&mut self, item: &'a Node<BlockItem>) {
+        let parent = self.parents.last().copied().unwrap_or(Span::new(0, 0));
+        match &item.node {
+            BlockItem::Declaration(d) => {
+                self.program.items.push(Item {
+                    span: span_of(item.span),
+                    parent,
+                    statement: None,
+                });
+                self.declaration(d, true);
+            }
+            BlockItem::StaticAssert(_) => {}
+            BlockItem::Statement(s) => self.statement(s),
+        }
+    }
+
+    fn statement(&mut self, s: &'a Node<Statement>) {
+        let parent = self.parents.last().copied().unwrap_or(Span::new(0, 0));
+        self.program.items.push(Item {
+            span: span_of(s.span),
+            parent,
+            statement: Some(s),
+        });
+        self.parents.push(span_of(s.span));
+        match &s.node {
+            Statement::Labeled(l) => {
+                if let Label::Case(e) = &l.node.label.node {
+                    self.expression(e);
+                }
+                self.statement(&l.node.statement);
+            }
+            Statement::Compound(items) => {
+                self.push_scope(s.span.end);
+                for item in items {
+                    self.block_item(item);
+                }
+                self.pop_scope();
+            }
+            Statement::Expression(e) => {
+                if let Some(e) = e {
+                    self.expression(e);
+                }
+            }
+            Statement::If(i) => {
+                self.expression(&i.node.condition);
+                self.statement(&i.node.then_statement);
+                if let Some(e) = &i.node.else_statement {
+                    self.statement(e);
+                }
+            }
+            Statement::Switch(sw) => {
+                self.expression(&sw.node.expression);
+                self.statement(&sw.node.statement);
+            }
+            Statement::While(w) => {
+                self.expression(&w.node.expression);
+                self.statement(&w.node.statement);
+            }
+            Statement::DoWhile(d) => {
+                self.statement(&d.node.statement);
+                self.expression(&d.node.expression);
+            }
+            Statement::For(f) => {
+                self.push_scope(s.span.end);
+                match &f.node.initializer.node {
+                    ForInitializer::Expression(e) => self.expression(e),
+                    ForInitializer::Declaration(d) => self.declaration(d, false),
+                    _ => {}
+                }
+                if let Some(c) = &f.node.condition {
+                    self.expression(c);
+                }
+                if let Some(c) = &f.node.step {
+                    self.expression(c);
+                }
+                self.statement(&f.node.statement);
+                self.pop_scope();
+            }
+            Statement::Return(Some(e)) => self.expression(e),
+            Statement::Asm(a) => {
+                if let AsmStatement::GnuExtended(g) = &a.node {
+                    for op in g.outputs.iter().chain(g.inputs.iter()) {
+                        self.expression(&op.node.variable_name);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.parents.pop();
+    }
+
+    fn expression(&mut self, e: &'a Node<Expression>) {
+        match &e.node {
+            Expression::Identifier(i) => self.record_use(&i.node.name, span_of(i.span)),
+            Expression::Constant(_) | Expression::StringLiteral(_) => {}
+            Expression::GenericSelection(g) => {
+                self.expression(&g.node.expression);
+                for a in &g.node.associations {
+                    match &a.node {
+                        GenericAssociation::Type(t) => {
+                            self.type_name(&t.node.type_name);
+                            self.expression(&t.node.expression);
+                        }
+                        GenericAssociation::Default(x) => self.expression(x),
+                    }
+                }
+            }
+            Expression::Member(m) => self.expression(&m.node.expression),
+            Expression::Call(c) => {
+                self.expression(&c.node.callee);
+                for a in &c.node.arguments {
+                    self.expression(a);
+                }
+            }
+            Expression::CompoundLiteral(c) => {
+                self.type_name(&c.node.type_name);
+                for item in &c.node.initializer_list {
+                    self.initializer(&item.node.initializer);
+                }
+            }
+            Expression::SizeOfTy(t) => self.type_name(&t.node.0),
+            Expression::SizeOfVal(v) => self.expression(&v.node.0),
+            Expression::AlignOf(t) => self.type_name(&t.node.0),
+            Expression::UnaryOperator(u) => self.expression(&u.node.operand),
+            Expression::Cast(c) => {
+                self.type_name(&c.node.type_name);
+                self.expression(&c.node.expression);
+            }
+            Expression::BinaryOperator(b) => {
+                self.expression(&b.node.lhs);
+                self.expression(&b.node.rhs);
+            }
+            Expression::Conditional(c) => {
+                self.expression(&c.node.condition);
+                self.expression(&c.node.then_expression);
+                self.expression(&c.node.else_expression);
+            }
+            Expression::Comma(list) => {
+                for x in list.iter() {
+                    self.expression(x);
+                }
+            }
+            Expression::OffsetOf(o) => {
+                self.type_name(&o.node.type_name);
+                for m in &o.node.designator.node.members {
+                    if let OffsetMember::Index(x) = &m.node {
+                        self.expression(x);
+                    }
+                }
+            }
+            Expression::VaArg(v) => {
+                self.expression(&v.node.va_list);
+                self.type_name(&v.node.type_name);
+            }
+            Expression::Statement(s) => self.statement(s),
+        }
+    }
+}
+
+pub fn declarator_name(d: &Declarator) -> Option<(String, Span)> {
+    match &d.kind.node {
+        DeclaratorKind::Identifier(i) => Some((i.node.name.clone(), span_of(i.span))),
+        DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+fn function_params(d: &Declarator) -> Option<&Vec<Node<ParameterDeclaration>>> {
+    // the function declarator applied directly to the name
+    if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+        if let Some(p) = function_params(&inner.node) {
+            return Some(p);
+        }
+    }
+    d.derived.iter().find_map(|x| match &x.node {
+        DerivedDeclarator::Function(f) => Some(&f.node.parameters),
+        _ => None,
+    })
+}
+
+fn has_pointer(d: &Declarator) -> bool {
+    let inner = match &d.kind.node {
+        DeclaratorKind::Declarator(i) => has_pointer(&i.node),
+        _ => false,
+    };
+    inner
+        || d.derived
+            .iter()
+            .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+}
+
+/// The class of the declared object: derived declarators override the specifiers' class. The
+/// innermost derived declarator (closest to the name) decides.
+fn derive_class(base: TypeClass, d: &Declarator, parameter: bool) -> TypeClass {
+    let mut all: Vec<(usize, &DerivedDeclarator)> = Vec::new();
+    collect_derived(d, &mut all);
+    let Some((_, first)) = innermost(d, &all) else {
+        return base;
+    };
+    match first {
+        DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => TypeClass::Pointer,
+        DerivedDeclarator::Array(_) if parameter => TypeClass::Pointer,
+        DerivedDeclarator::Array(_) => TypeClass::Array,
+        DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) if parameter => {
+            TypeClass::Pointer
+        }
+        DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => TypeClass::Function,
+    }
+}
+
+fn collect_derived<'d>(d: &'d Declarator, out: &mut Vec<(usize, &'d DerivedDeclarator)>) {
+    if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+        collect_derived(&inner.node, out);
+    }
+    for x in &d.derived {
+        out.push((x.span.start, &x.node));
+    }
+}
+
+/// The derived declarator applied first to the name: in the innermost declarator that has any,
+/// a suffix (array, function) right after the name binds tighter than a prefix pointer.
+fn innermost<'d>(
+    d: &'d Declarator,
+    _all: &[(usize, &'d DerivedDeclarator)],
+) -> Option<(usize, &'d DerivedDeclarator)> {
+    if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+        if let Some(x) = innermost(&inner.node, _all) {
+            return Some(x);
+        }
+    }
+    let name_end = match &d.kind.node {
+        DeclaratorKind::Identifier(i) => i.span.end,
+        DeclaratorKind::Declarator(i) => i.span.end,
+        DeclaratorKind::Abstract => 0,
+    };
+    let suffix = d
+        .derived
+        .iter()
+        .filter(|x| x.span.start >= name_end && !matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .min_by_key(|x| x.span.start);
+    if let Some(s) = suffix {
+        return Some((s.span.start, &s.node));
+    }
+    d.derived
+        .iter()
+        .filter(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .max_by_key(|x| x.span.start)
+        .map(|x| (x.span.start, &x.node))
+}
+
+fn param_array_dim(d: &Declarator) -> Option<Span> {
+    let DeclaratorKind::Identifier(i) = &d.kind.node else {
+        return None;
+    };
+    d.derived
+        .iter()
+        .filter(|x| x.span.start >= i.span.end && matches!(x.node, DerivedDeclarator::Array(_)))
+        .min_by_key(|x| x.span.start)
+        .map(|x| span_of(x.span))
+}
+
+fn type_specifier_spans(specs: &[Node<DeclarationSpecifier>]) -> Vec<Span> {
+    specs
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.node,
+                DeclarationSpecifier::TypeSpecifier(_)
+                    | DeclarationSpecifier::TypeQualifier(_)
+                    | DeclarationSpecifier::Extension(_)
+            )
+        })
+        .map(|s| span_of(s.span))
+        .collect()
+}
+
+impl<'a> Program<'a> {
+    /// The variable named `name` visible at `offset` inside function `function` (or at file scope).
+    pub fn visible(&self, name: &str, offset: usize, function: Option<usize>) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, v) in self.vars.iter().enumerate() {
+            if v.name != name || v.ident_span.start > offset {
+                continue;
+            }
+            let visible = match v.storage {
+                Storage::Global => true,
+                _ => {
+                    v.function == function
+                        && function.is_some()
+                        && v.scope.start <= offset
+                        && offset < v.scope.end
+                }
+            };
+            if !visible {
+                continue;
+            }
+            // innermost = declared last among the visible ones (locals are declared after globals)
+            if best.is_none_or(|b| {
+                self.vars
+                    .get(b)
+                    .is_none_or(|bv| bv.ident_span.start <= v.ident_span.start)
+            }) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// The function whose body contains `offset`.
+    pub fn function_at(&self, offset: usize) -> Option<usize> {
+        self.functions
+            .iter()
+            .position(|f| f.body.start <= offset && offset < f.body.end)
+    }
+}

@@ -1,0 +1,249 @@
+//! The translator's entry point: preprocessed OpenMP C in, C calling capert out.
+
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{self, DirectiveKind};
+use crate::emit::{self, Edit};
+use crate::lower::{self, Context};
+use crate::preprocess::LineMap;
+use crate::sharing::{self, Binding, Storage};
+use crate::template::{render, MAIN, PRELUDE};
+
+pub struct TranslateOptions {
+    /// keep `# N "file"` line markers (builds: yes, so cc errors point at the user's file; --emit-c: no)
+    pub line_markers: bool,
+    /// collapse system-header content back into `#include <...>` lines. Both settings produce C
+    /// that compiles; builds may use either (collapsing makes the backend re-read the headers).
+    pub collapse_system_headers: bool,
+}
+
+pub struct Translated {
+    pub c: String,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Allocation functions served by the capert arena (same addresses on every rank).
+const ARENA_FUNCTIONS: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "posix_memalign",
+    "aligned_alloc",
+    "memalign",
+    "valloc",
+    "strdup",
+    "strndup",
+];
+
+/// Names whose use must first make stdin identical on every rank.
+const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];
+
+/// `preprocessed`: output of `cc -E -dD` (line markers included) of the user's file, with our
+/// omp.h dir first on the include path and -D_OPENMP=201511. `read_source`: returns the text of
+/// an original file by the name used in line markers (used to copy `#include` lines back).
+pub fn translate(
+    preprocessed: &str,
+    opts: &TranslateOptions,
+    read_source: &dyn Fn(&str) -> Option<String>,
+) -> Result<Translated, Vec<Diagnostic>> {
+    let lines = LineMap::new(preprocessed);
+    let (directives, mut errors) = directive::scan(preprocessed);
+    let unit = match crate::parse::parse(preprocessed) {
+        Ok(unit) => unit,
+        Err(e) => {
+            errors.push(e);
+            return Err(errors);
+        }
+    };
+    let is_system = |offset: usize| lines.is_system(offset);
+    let program = sharing::analyse(&unit, &is_system);
+
+    // Edits that also apply inside copied region bodies.
+    let mut base_edits = lines.layout_edits(
+        preprocessed,
+        opts.line_markers,
+        opts.collapse_system_headers,
+        read_source,
+    );
+    base_edits.extend(rename_edits(&program, &lines));
+
+    // Directives that are not lowered: `simd` is ignored, everything else is an error for now.
+    let mut regions = Vec::new();
+    for d in &directives {
+        match d.kind {
+            DirectiveKind::Simd => base_edits.push(Edit::replace(d.span, String::new())),
+            DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => regions.push(d),
+            other => errors.push(
+                Diagnostic::error(format!(
+                    "`#pragma omp {}` is not supported yet",
+                    other.name()
+                ))
+                .with_primary(d.name_span, "not supported by capecc yet")
+                .with_note(
+                    "capecc supports `#pragma omp parallel for` (and ignores `#pragma omp simd`)",
+                ),
+            ),
+        }
+    }
+
+    let cx = Context {
+        source: preprocessed,
+        lines: &lines,
+        program: &program,
+        base_edits: &base_edits,
+        line_markers: opts.line_markers,
+    };
+    let mut region_edits: Vec<Edit> = Vec::new();
+    let mut region_spans: Vec<Span> = Vec::new();
+    for (index, d) in regions.iter().enumerate() {
+        let item = match crate::attach::attach(d.span, &program.items) {
+            Ok(item) => item,
+            Err(next) => {
+                let mut diag = Diagnostic::error(format!(
+                    "`#pragma omp {}` must be followed by a loop",
+                    d.kind.name()
+                ))
+                .with_primary(
+                    d.name_span,
+                    "no statement follows this directive in its block",
+                );
+                if let Some(next) = next {
+                    diag = diag.with_secondary(next.span, "a declaration is not a loop");
+                }
+                errors.push(diag);
+                continue;
+            }
+        };
+        let Some(stmt) = item.statement else { continue };
+        if region_spans
+            .iter()
+            .any(|r| r.start <= d.span.start && d.span.start < r.end)
+        {
+            errors.push(
+                Diagnostic::error(format!(
+                    "nested `#pragma omp {}` is not supported yet",
+                    d.kind.name()
+                ))
+                .with_primary(d.name_span, "inside another parallel region"),
+            );
+            continue;
+        }
+        let nested = regions
+            .iter()
+            .find(|o| o.span.start > d.span.start && o.span.start < item.span.end);
+        if let Some(o) = nested {
+            errors.push(
+                Diagnostic::error(format!(
+                    "nested `#pragma omp {}` is not supported yet",
+                    o.kind.name()
+                ))
+                .with_primary(o.name_span, "inside another parallel region")
+                .with_secondary(d.name_span, "the enclosing region"),
+            );
+            region_spans.push(Span::new(d.span.start, item.span.end));
+            continue;
+        }
+        region_spans.push(Span::new(d.span.start, item.span.end));
+        match lower::parallel_for::lower(&cx, d, stmt, index + 1) {
+            Ok(lowered) => region_edits.extend(lowered.edits),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // The whole file: base edits outside the regions, the regions, the prelude and main.
+    let mut edits: Vec<Edit> = base_edits
+        .iter()
+        .filter(|e| {
+            !region_spans
+                .iter()
+                .any(|r| r.start < e.span.end && e.span.start < r.end)
+        })
+        .cloned()
+        .collect();
+    edits.extend(region_edits);
+    edits.push(Edit::insert(
+        0,
+        render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?,
+    ));
+    if let Some(main) = program
+        .functions
+        .iter()
+        .find(|f| f.name == "main" && !f.is_system)
+    {
+        edits.push(Edit::insert(
+            preprocessed.len(),
+            main_adapter(main).map_err(|d| vec![d])?,
+        ));
+    }
+    let c = emit::apply(preprocessed, &edits).map_err(|d| vec![d])?;
+    Ok(Translated {
+        c,
+        warnings: Vec::new(),
+    })
+}
+
+fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
+    let arguments = match main.parameter_count {
+        0 => "",
+        1 => "argc",
+        2 => "argc, argv",
+        _ => "argc, argv, envp",
+    };
+    let section = if main.returns_void {
+        "call_void"
+    } else {
+        "call_int"
+    };
+    let call = render(
+        MAIN,
+        section,
+        &[("user_main", "__cape_user_main"), ("arguments", arguments)],
+    )?;
+    render(MAIN, "main", &[("call", call.trim_end())])
+}
+
+/// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first.
+/// Only in user code, and not when the user defines a function of that name.
+fn rename_edits(program: &sharing::Program, lines: &LineMap) -> Vec<Edit> {
+    let user_defines = |name: &str| {
+        program
+            .functions
+            .iter()
+            .any(|f| f.name == name && !f.is_system)
+    };
+    let mut edits = Vec::new();
+    for (name, span) in &program.function_names {
+        if name == "main" && !lines.is_system(span.start) {
+            edits.push(Edit::replace(*span, "__cape_user_main".to_string()));
+        }
+    }
+    for u in &program.uses {
+        if lines.is_system(u.span.start) {
+            continue;
+        }
+        let refers_to_library = match u.binding {
+            Binding::Other => true,
+            Binding::Var(v) => program.vars.get(v).is_some_and(|var| {
+                var.storage == Storage::Global && lines.is_system(var.ident_span.start)
+            }),
+        };
+        if !refers_to_library {
+            continue;
+        }
+        let name = u.name.as_str();
+        if name == "main" && user_defines("main") {
+            edits.push(Edit::replace(u.span, "__cape_user_main".to_string()));
+        } else if ARENA_FUNCTIONS.contains(&name) && !user_defines(name) {
+            edits.push(Edit::replace(u.span, format!("__cape_{name}")));
+        } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
+            edits.push(Edit::replace(
+                u.span,
+                format!("(__cape_stdin_sync(), {name})"),
+            ));
+        }
+    }
+    edits
+}

@@ -1,0 +1,74 @@
+//! Translated programs, built against a sequential fake runtime (tests/run/fake_runtime.c, a
+//! harness that runs each region as 3 threads one after another), must print exactly what the
+//! gcc -fopenmp build prints.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+#[allow(dead_code)]
+mod support;
+use support as golden;
+
+#[test]
+fn translated_programs_match_gcc_openmp() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/run");
+    let tmp = std::env::temp_dir().join(format!("capecc-run-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/run")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".c") && n != "fake_runtime.c")
+        .collect();
+    names.sort();
+    for name in names {
+        let stem = name.trim_end_matches(".c");
+        let reference = tmp.join(format!("{stem}.omp"));
+        let status = Command::new("gcc")
+            .args(["-fopenmp", "-O1", "-o"])
+            .arg(&reference)
+            .arg(dir.join(&name))
+            .status()
+            .expect("gcc runs");
+        assert!(status.success(), "gcc -fopenmp {name}");
+        let expected = Command::new(&reference)
+            .env("OMP_NUM_THREADS", "3")
+            .output()
+            .expect("runs");
+
+        let pre = golden::preprocess(&dir, &name);
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+        let opts = capecc::TranslateOptions {
+            line_markers: true,
+            collapse_system_headers: true,
+        };
+        let translated = match capecc::translate(&pre, &opts, &read) {
+            Ok(t) => t,
+            Err(d) => panic!("{name}: {}", golden::render_diagnostics(&pre, &d)),
+        };
+        let c_file = tmp.join(format!("{stem}.cape.c"));
+        std::fs::write(&c_file, &translated.c).expect("write");
+        let binary = tmp.join(format!("{stem}.cape"));
+        let mut cc = Command::new("gcc");
+        cc.current_dir(&dir)
+            .args(["-O1", "-std=gnu11", "-o"])
+            .arg(&binary)
+            .arg(&c_file)
+            .arg(dir.join("fake_runtime.c"));
+        for d in golden::include_dirs() {
+            cc.arg("-I").arg(d);
+        }
+        let out = cc.output().expect("gcc runs");
+        assert!(
+            out.status.success(),
+            "{name} translated does not build:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let actual = Command::new(&binary).output().expect("runs");
+        assert_eq!(
+            String::from_utf8_lossy(&actual.stdout),
+            String::from_utf8_lossy(&expected.stdout),
+            "{name}: translated output differs from gcc -fopenmp"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

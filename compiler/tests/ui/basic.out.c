@@ -1,0 +1,184 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
+#define __CAPE_LOWEST(x) _Generic((x), \
+    _Bool: 0, \
+    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
+    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
+    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
+    int: -__INT_MAX__ - 1, unsigned int: 0U, \
+    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
+    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
+    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
+#define __CAPE_HIGHEST(x) _Generic((x), \
+    _Bool: 1, \
+    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
+    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
+    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
+    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
+    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
+    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
+    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 100
+
+
+double global_sum;
+int g[100];
+
+/* capecc: data of the #pragma omp parallel for at basic.c:12 */
+struct __cape_data_1 {
+    long long __cape_chunk;
+    void *a;
+    void *n;
+    void *f;
+    void *i;
+};
+static void __cape_fn_1(void *__cape_arg);
+
+static void scale(double *a, int n, double f)
+{
+    int i;
+    {
+        /* capecc: #pragma omp parallel for at basic.c:12 */
+        struct __cape_data_1 __cape_data = {
+            .__cape_chunk = 0,
+            .a = (void *)&a,
+            .n = (void *)&n,
+            .f = (void *)&f,
+            .i = (void *)&i,
+        };
+        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+}
+
+/* capecc: #pragma omp parallel for at basic.c:12 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    int (*__cape_shared_n) = __cape_d->n;
+    double (*__cape_shared_f) = __cape_d->f;
+    int (*__cape_shared_i) = __cape_d->i;
+    __typeof__(*__cape_shared_i) i;
+    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
+    __typeof__(i) __cape_lb = (0);
+    __typeof__(__cape_lb + (((*__cape_shared_n)))) __cape_ub = ((*__cape_shared_n));
+    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
+    long long __cape_step = 1;
+    unsigned long long __cape_n = 0;
+    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+    if (__cape_step > 0 && __cape_lbc < __cape_ub)
+        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
+                   / (unsigned long long)__cape_step + 1;
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+            i = (__typeof__(i))((unsigned long long)__cape_lb
+                                            + __cape_k * (unsigned long long)__cape_step);
+            (*__cape_shared_a)[i] *= (*__cape_shared_f);
+        }
+    __cape_loop_end(&__cape_l, 0);
+}
+
+
+
+/* capecc: data of the #pragma omp parallel for at basic.c:25 */
+struct __cape_data_2 {
+    long long __cape_chunk;
+    void *a;
+    void *s;
+    void *k;
+};
+static void __cape_fn_2(void *__cape_arg);
+static void __cape_combine_2_s(void *__cape_inout, const void *__cape_in);
+
+int __cape_user_main(int argc, char **argv)
+{
+    double *a = __cape_malloc(100 * sizeof(double));
+    double s = 0.0;
+    int k = 3;
+    for (int i = 0; i < 100; i++)
+        a[i] = i;
+    scale(a, 100, 2.0);
+    {
+        /* capecc: #pragma omp parallel for at basic.c:25 */
+        struct __cape_data_2 __cape_data = {
+            .__cape_chunk = (long long)(4),
+            .a = (void *)&a,
+            .s = (void *)&s,
+            .k = (void *)&k,
+        };
+        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    printf("%f %d\n", s, g[100 - 1]);
+    __cape_free(a);
+    return 0;
+}
+
+/* capecc: #pragma omp parallel for at basic.c:25 */
+static void __cape_fn_2(void *__cape_arg)
+{
+    struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    double (*__cape_shared_s) = __cape_d->s;
+    int (*__cape_shared_k) = __cape_d->k;
+    int i;
+    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
+    __typeof__(i) __cape_lb = (0);
+    __typeof__(__cape_lb + ((100))) __cape_ub = (100);
+    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
+    long long __cape_step = 1;
+    unsigned long long __cape_n = 0;
+    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+    if (__cape_step > 0 && __cape_lbc < __cape_ub)
+        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
+                   / (unsigned long long)__cape_step + 1;
+    __typeof__(*__cape_shared_s) s = 0;
+    __typeof__(*__cape_shared_k) k;
+    __builtin_memcpy(&k, __cape_d->k, sizeof k);
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+            i = (__typeof__(i))((unsigned long long)__cape_lb
+                                            + __cape_k * (unsigned long long)__cape_step);
+                                  {
+        if (i % 7 == 0)
+            continue;
+        s += (*__cape_shared_a)[i] * k;
+        g[i] = i;
+    }
+        }
+    __cape_reduce(__cape_d->s, &s, sizeof s, __cape_combine_2_s);
+    __cape_loop_end(&__cape_l, 0);
+}
+
+/* capecc: reduction(+: s) of the #pragma omp parallel for at basic.c:25 */
+static void __cape_combine_2_s(void *__cape_inout, const void *__cape_in)
+{
+    double (*__cape_a) = __cape_inout;
+    double (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a + *__cape_b;
+}
+
+
+
+/* capecc: the program starts in the runtime, which runs the user's main on every rank */
+static int __cape_main_adapter(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    return __cape_user_main(argc, argv);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    return __cape_start(argc, argv, envp, __cape_main_adapter);
+}
