@@ -1,0 +1,475 @@
+//! Recursive-doubling allreduce of TICKPTs over any point-to-point [`Transport`].
+//!
+//! Every rank ends with the merge of all ranks' TICKPTs. With `p2` the largest power of two
+//! `<= size`: the extra ranks (`rank >= p2`) first fold their TICKPT into `rank - p2`; the first
+//! `p2` ranks then run `log2(p2)` exchange rounds (partner `rank ^ mask`), each merging what it
+//! holds with its partner's; finally the folded ranks receive the result back. No master rank:
+//! the merge work is spread over all ranks, and the number of rounds is `log2(size)` rounded up
+//! plus one for non-powers of two.
+//!
+//! Both partners of an exchange compute the same merge, with the lower rank's side as the first
+//! operand, so all ranks end byte-identical.
+//!
+//! # Who reports a race
+//! Each merge is computed by several ranks; only one of them records races, so every racy merge
+//! is reported exactly once across the job: the fold-in merge by its receiving rank
+//! (`rank < size - p2`), and the exchange round with mask `m` by the ranks with
+//! `rank % (2 * m) == 0` (the lowest rank of the group of `2 * m` ranks that all compute that
+//! merge). So the races are spread over the ranks; gather them (or their count) to report them
+//! in one place. Each address where two ranks wrote different values is reported at least once
+//! (see `merge` for why a racy address cannot slip through a merge tree).
+
+use crate::merge::{merge, Race};
+use crate::tickpt::{Tickpt, TickptError};
+use std::fmt;
+
+pub trait Transport {
+    fn rank(&self) -> usize;
+    fn size(&self) -> usize;
+    /// Send `data` to `peer` and receive that peer's message (deadlock-free pairwise exchange).
+    fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String>;
+    fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String>;
+    fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String>;
+}
+
+/// One communication step of the allreduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    SendTo(usize),
+    RecvFrom(usize),
+    Exchange(usize),
+}
+
+/// Largest power of two `<= size` (`size >= 1`).
+fn pow2_floor(size: usize) -> usize {
+    1 << (usize::BITS - 1 - size.leading_zeros())
+}
+
+/// The communication steps of `rank` among `size` ranks: non-power-of-two P folds the extra
+/// ranks (rank >= p2) into rank - p2 first (they SendTo, partner RecvFrom), then log2(p2)
+/// Exchange rounds among the first p2 ranks (partner = rank ^ mask), then the partners SendTo
+/// back the final result. Empty when `rank >= size`.
+pub fn steps(size: usize, rank: usize) -> Vec<Step> {
+    if rank >= size {
+        return Vec::new();
+    }
+    let p2 = pow2_floor(size);
+    if rank >= p2 {
+        return vec![Step::SendTo(rank - p2), Step::RecvFrom(rank - p2)];
+    }
+    let extra = rank + p2 < size;
+    let mut steps = Vec::with_capacity(p2.trailing_zeros() as usize + 2);
+    if extra {
+        steps.push(Step::RecvFrom(rank + p2));
+    }
+    let mut mask = 1;
+    while mask < p2 {
+        steps.push(Step::Exchange(rank ^ mask));
+        mask <<= 1;
+    }
+    if extra {
+        steps.push(Step::SendTo(rank + p2));
+    }
+    steps
+}
+
+#[derive(Debug)]
+pub enum AllreduceError {
+    Transport(String),
+    Decode(TickptError),
+    /// A peer sent the TICKPT of another region: the ranks no longer run the same program path.
+    RegionMismatch {
+        local: u64,
+        remote: u64,
+        peer: usize,
+    },
+}
+
+impl fmt::Display for AllreduceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AllreduceError::Transport(why) => write!(f, "checkpoint exchange failed: {why}"),
+            AllreduceError::Decode(e) => write!(f, "bad checkpoint from a peer: {e}"),
+            AllreduceError::RegionMismatch {
+                local,
+                remote,
+                peer,
+            } => write!(
+                f,
+                "ranks diverged: this rank is in region {local}, rank {peer} sent region {remote}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AllreduceError {}
+
+impl From<TickptError> for AllreduceError {
+    fn from(e: TickptError) -> Self {
+        AllreduceError::Decode(e)
+    }
+}
+
+/// Every rank ends with the merge of all ranks' TICKPTs (identical on every rank).
+/// Races are recorded into `races` as described in the module documentation.
+pub fn allreduce<T: Transport>(
+    t: &mut T,
+    local: Tickpt,
+    mut races: Option<&mut Vec<Race>>,
+) -> Result<Tickpt, AllreduceError> {
+    let (rank, size) = (t.rank(), t.size());
+    if rank >= size {
+        return Err(AllreduceError::Transport(format!(
+            "rank {rank} out of range for {size} ranks"
+        )));
+    }
+    let p2 = pow2_floor(size);
+    let mut acc = local;
+    let mut buf = Vec::new();
+    for step in steps(size, rank) {
+        match step {
+            Step::SendTo(peer) => {
+                buf.clear();
+                acc.encode_into(&mut buf);
+                t.send(peer, &buf).map_err(AllreduceError::Transport)?;
+            }
+            Step::RecvFrom(peer) => {
+                let other = receive(&t.recv(peer), acc.region, peer)?;
+                acc = if rank >= p2 {
+                    // The final result, computed by `peer`.
+                    other
+                } else {
+                    merge(&acc, &other, races.as_deref_mut())
+                };
+            }
+            Step::Exchange(peer) => {
+                buf.clear();
+                acc.encode_into(&mut buf);
+                let reply = t.exchange(peer, &buf);
+                let other = receive(&reply, acc.region, peer)?;
+                let mask = rank ^ peer;
+                let recorder = rank % (2 * mask) == 0;
+                let races = if recorder { races.as_deref_mut() } else { None };
+                acc = if rank < peer {
+                    merge(&acc, &other, races)
+                } else {
+                    merge(&other, &acc, races)
+                };
+            }
+        }
+    }
+    Ok(acc)
+}
+
+fn receive(
+    message: &Result<Vec<u8>, String>,
+    region: u64,
+    peer: usize,
+) -> Result<Tickpt, AllreduceError> {
+    let bytes = message
+        .as_ref()
+        .map_err(|e| AllreduceError::Transport(e.clone()))?;
+    let other = Tickpt::decode(bytes)?;
+    if other.region != region {
+        return Err(AllreduceError::RegionMismatch {
+            local: region,
+            remote: other.region,
+            peer,
+        });
+    }
+    Ok(other)
+}
+
+/// In-process transport over threads and channels, for tests of code built on `allreduce`.
+#[cfg(test)]
+pub(crate) mod channels {
+    use super::Transport;
+    use std::sync::mpsc::{channel, Receiver, Sender};
+
+    pub struct ChannelTransport {
+        rank: usize,
+        /// `to[p]` sends to rank p; `from[p]` receives from rank p (one channel per ordered pair).
+        to: Vec<Sender<Vec<u8>>>,
+        from: Vec<Receiver<Vec<u8>>>,
+    }
+
+    /// One transport per rank, fully connected.
+    pub fn mesh(size: usize) -> Vec<ChannelTransport> {
+        let mut senders: Vec<Vec<Option<Sender<Vec<u8>>>>> = (0..size)
+            .map(|_| (0..size).map(|_| None).collect())
+            .collect();
+        let mut receivers: Vec<Vec<Option<Receiver<Vec<u8>>>>> = (0..size)
+            .map(|_| (0..size).map(|_| None).collect())
+            .collect();
+        for src in 0..size {
+            for dst in 0..size {
+                let (tx, rx) = channel();
+                senders[src][dst] = Some(tx);
+                receivers[dst][src] = Some(rx);
+            }
+        }
+        senders
+            .into_iter()
+            .zip(receivers)
+            .enumerate()
+            .map(|(rank, (to, from))| ChannelTransport {
+                rank,
+                to: to.into_iter().flatten().collect(),
+                from: from.into_iter().flatten().collect(),
+            })
+            .collect()
+    }
+
+    impl Transport for ChannelTransport {
+        fn rank(&self) -> usize {
+            self.rank
+        }
+        fn size(&self) -> usize {
+            self.to.len()
+        }
+        fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String> {
+            // Channels are unbounded, so send-then-receive cannot deadlock.
+            self.send(peer, data)?;
+            self.recv(peer)
+        }
+        fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
+            let tx = self.to.get(peer).ok_or(format!("no rank {peer}"))?;
+            tx.send(data.to_vec()).map_err(|e| e.to_string())
+        }
+        fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
+            let rx = self.from.get(peer).ok_or(format!("no rank {peer}"))?;
+            rx.recv().map_err(|e| e.to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::channels::mesh;
+    use super::*;
+    use crate::tickpt::testutil::{oracle, random_tickpt, Rng};
+    use crate::tickpt::Stamp;
+
+    #[test]
+    fn steps_are_consistent_for_1_to_9_ranks() {
+        for size in 1..=64 {
+            let all: Vec<Vec<Step>> = (0..size).map(|r| steps(size, r)).collect();
+            let p2 = pow2_floor(size);
+            let rounds = p2.trailing_zeros() as usize;
+            assert_eq!(1 << rounds, p2);
+            assert!(p2 <= size && size < 2 * p2);
+            for (rank, rank_steps) in all.iter().enumerate() {
+                let exchanges: Vec<usize> = rank_steps
+                    .iter()
+                    .filter_map(|s| match s {
+                        Step::Exchange(p) => Some(*p),
+                        _ => None,
+                    })
+                    .collect();
+                if rank < p2 {
+                    assert_eq!(exchanges.len(), rounds, "size {size} rank {rank}");
+                    assert!(rank_steps.len() <= rounds + 2);
+                } else {
+                    assert_eq!(
+                        rank_steps,
+                        &vec![Step::SendTo(rank - p2), Step::RecvFrom(rank - p2)]
+                    );
+                }
+                // Matching: the k-th step that involves a given peer pairs with the peer's k-th
+                // step that involves this rank.
+                for (peer, peer_steps) in all.iter().enumerate() {
+                    let mine: Vec<Step> = involving(rank_steps, peer);
+                    let theirs: Vec<Step> = involving(peer_steps, rank);
+                    assert_eq!(mine.len(), theirs.len(), "size {size} {rank}<->{peer}");
+                    for (m, t) in mine.iter().zip(&theirs) {
+                        let ok = matches!(
+                            (m, t),
+                            (Step::SendTo(_), Step::RecvFrom(_))
+                                | (Step::RecvFrom(_), Step::SendTo(_))
+                                | (Step::Exchange(_), Step::Exchange(_))
+                        );
+                        assert!(ok, "size {size}: {rank} {m:?} vs {peer} {t:?}");
+                    }
+                }
+            }
+            assert_eq!(steps(size, size), vec![]);
+        }
+        assert_eq!(steps(1, 0), vec![]);
+        assert_eq!(
+            steps(5, 0),
+            vec![
+                Step::RecvFrom(4),
+                Step::Exchange(1),
+                Step::Exchange(2),
+                Step::SendTo(4)
+            ]
+        );
+        assert_eq!(steps(5, 3), vec![Step::Exchange(2), Step::Exchange(1)]);
+    }
+
+    fn involving(steps: &[Step], peer: usize) -> Vec<Step> {
+        steps
+            .iter()
+            .copied()
+            .filter(|s| matches!(s, Step::SendTo(p) | Step::RecvFrom(p) | Step::Exchange(p) if *p == peer))
+            .collect()
+    }
+
+    /// The steps are also deadlock-free when every send blocks until received (as a large MPI
+    /// message does): simulate all ranks in lock-step.
+    #[test]
+    fn steps_complete_with_rendezvous_sends() {
+        for size in 1..=33 {
+            let all: Vec<Vec<Step>> = (0..size).map(|r| steps(size, r)).collect();
+            let mut pc = vec![0usize; size];
+            loop {
+                let mut progressed = false;
+                for r in 0..size {
+                    let Some(&step) = all[r].get(pc[r]) else {
+                        continue;
+                    };
+                    let peer = match step {
+                        Step::SendTo(p) | Step::RecvFrom(p) | Step::Exchange(p) => p,
+                    };
+                    let Some(&peer_step) = all[peer].get(pc[peer]) else {
+                        continue;
+                    };
+                    let pairs = match (step, peer_step) {
+                        (Step::SendTo(a), Step::RecvFrom(b))
+                        | (Step::RecvFrom(a), Step::SendTo(b))
+                        | (Step::Exchange(a), Step::Exchange(b)) => a == peer && b == r,
+                        _ => false,
+                    };
+                    if pairs {
+                        pc[r] += 1;
+                        pc[peer] += 1;
+                        progressed = true;
+                    }
+                }
+                if !progressed {
+                    break;
+                }
+            }
+            for r in 0..size {
+                assert_eq!(pc[r], all[r].len(), "size {size}: rank {r} stuck");
+            }
+        }
+    }
+
+    fn run_allreduce(locals: Vec<Tickpt>, check: bool) -> Vec<(Tickpt, Vec<Race>)> {
+        let transports = mesh(locals.len());
+        let handles: Vec<_> = transports
+            .into_iter()
+            .zip(locals)
+            .map(|(mut t, local)| {
+                std::thread::spawn(move || {
+                    let mut races = Vec::new();
+                    let result = allreduce(&mut t, local, check.then_some(&mut races));
+                    (result.map_err(|e| e.to_string()), races)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                let (result, races) = h.join().expect("rank thread panicked");
+                (result.expect("allreduce failed"), races)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_rank_ends_with_the_oracle_for_1_to_9_ranks() {
+        let mut rng = Rng::new(30);
+        for size in 1..=9u32 {
+            for round in 0..25 {
+                let locals: Vec<Tickpt> = (0..size)
+                    .map(|r| {
+                        let span = 50 + rng.below(400);
+                        random_tickpt(&mut rng, 77, r, 0x10_0000, span)
+                    })
+                    .collect();
+                let want = oracle(77, &locals);
+                let results = run_allreduce(locals.clone(), true);
+                let mut all_races = Vec::new();
+                for (rank, (got, races)) in results.into_iter().enumerate() {
+                    if size == 1 {
+                        // Nothing to merge: the local TICKPT comes back as it was.
+                        assert_eq!(got, locals[0]);
+                    }
+                    assert_eq!(got, want, "size {size} round {round} rank {rank}");
+                    all_races.extend(races);
+                }
+                crate::merge::tests::check_races(&locals, &all_races);
+            }
+        }
+    }
+
+    #[test]
+    fn each_race_is_reported_once_across_ranks() {
+        // Every rank writes its own value to byte 0: each pair that meets in a merge races.
+        for size in 2..=9u32 {
+            let locals: Vec<Tickpt> = (0..size)
+                .map(|r| {
+                    let mut t = Tickpt::new(1);
+                    t.push(0, Stamp { order: 0, rank: r }, &[r as u8 + 1]);
+                    t
+                })
+                .collect();
+            let results = run_allreduce(locals, true);
+            let total: usize = results.iter().map(|(_, races)| races.len()).sum();
+            // A merge tree over `size` leaves has `size - 1` merges, each one racy here.
+            assert_eq!(total, size as usize - 1, "size {size}");
+            for (got, _) in &results {
+                let runs: Vec<_> = got.runs().collect();
+                assert_eq!(runs.len(), 1);
+                assert_eq!(runs[0].bytes, &[size as u8]);
+            }
+        }
+    }
+
+    #[test]
+    fn region_mismatch_is_an_error() {
+        let transports = mesh(2);
+        let handles: Vec<_> = transports
+            .into_iter()
+            .enumerate()
+            .map(|(r, mut t)| {
+                std::thread::spawn(move || {
+                    allreduce(&mut t, Tickpt::new(r as u64), None).map(|_| ())
+                })
+            })
+            .collect();
+        for h in handles {
+            let err = h.join().expect("rank thread panicked").unwrap_err();
+            assert!(
+                matches!(err, AllreduceError::RegionMismatch { .. }),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn transport_errors_surface() {
+        struct Broken;
+        impl Transport for Broken {
+            fn rank(&self) -> usize {
+                0
+            }
+            fn size(&self) -> usize {
+                2
+            }
+            fn exchange(&mut self, _: usize, _: &[u8]) -> Result<Vec<u8>, String> {
+                Err("peer vanished".into())
+            }
+            fn send(&mut self, _: usize, _: &[u8]) -> Result<(), String> {
+                Err("peer vanished".into())
+            }
+            fn recv(&mut self, _: usize) -> Result<Vec<u8>, String> {
+                Ok(b"garbage".to_vec())
+            }
+        }
+        let err = allreduce(&mut Broken, Tickpt::new(0), None).unwrap_err();
+        assert_eq!(err.to_string(), "checkpoint exchange failed: peer vanished");
+    }
+}

@@ -1,0 +1,357 @@
+//! Timestamp merge of two TICKPTs, with optional data-race detection.
+//!
+//! The merge is a two-pointer sweep over both run lists that splits runs where they partly
+//! overlap: linear in the number of runs plus bytes, no per-byte map. Where both inputs hold a
+//! byte, the larger [`Stamp`] wins, which is what sequential execution leaves in memory.
+
+use crate::tickpt::{RunRef, Runs, Tickpt};
+
+/// Two ranks wrote different values to the same bytes in one region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Race {
+    pub addr: u64,
+    pub len: u64,
+    /// The two ranks, smaller first.
+    pub ranks: (u32, u32),
+    pub region: u64,
+}
+
+/// Union of two TICKPTs of the same region. Where runs overlap, the byte with the larger Stamp
+/// wins (on equal stamps, which well-formed inputs never have, `b` wins).
+/// If `races` is Some: overlapping bytes written by different ranks with different values are
+/// reported (adjacent racy bytes of the same pair of ranks coalesce into one Race, also with a
+/// race already at the end of `races`). Identical values are not a race.
+///
+/// The result is canonical (adjacent runs with the same stamp are coalesced), so it depends only
+/// on which byte each input holds, not on how the inputs were split into runs.
+pub fn merge(a: &Tickpt, b: &Tickpt, mut races: Option<&mut Vec<Race>>) -> Tickpt {
+    let region = a.region;
+    let mut out = Tickpt::with_capacity(
+        region,
+        a.run_count() + b.run_count(),
+        a.data_bytes() + b.data_bytes(),
+    );
+    let mut ca = Cursor::new(a.runs());
+    let mut cb = Cursor::new(b.runs());
+    loop {
+        match (ca.cur, cb.cur) {
+            (None, None) => break,
+            (Some(x), None) => {
+                out.push(x.addr, x.stamp, x.bytes);
+                ca.advance(x.bytes.len());
+            }
+            (None, Some(y)) => {
+                out.push(y.addr, y.stamp, y.bytes);
+                cb.advance(y.bytes.len());
+            }
+            (Some(x), Some(y)) if x.addr != y.addr => {
+                // Emit the leading part of the run that starts first, up to where the other starts.
+                let (first, other_addr, cursor) = if x.addr < y.addr {
+                    (x, y.addr, &mut ca)
+                } else {
+                    (y, x.addr, &mut cb)
+                };
+                let n = (first.bytes.len() as u64).min(other_addr - first.addr) as usize;
+                out.push(first.addr, first.stamp, &first.bytes[..n]);
+                cursor.advance(n);
+            }
+            (Some(x), Some(y)) => {
+                let n = x.bytes.len().min(y.bytes.len());
+                let (xb, yb) = (&x.bytes[..n], &y.bytes[..n]);
+                if let Some(races) = races.as_deref_mut() {
+                    if x.stamp.rank != y.stamp.rank {
+                        report_races(races, region, x.addr, xb, yb, x.stamp.rank, y.stamp.rank);
+                    }
+                }
+                let winner = if x.stamp > y.stamp {
+                    (x.stamp, xb)
+                } else {
+                    (y.stamp, yb)
+                };
+                out.push(x.addr, winner.0, winner.1);
+                ca.advance(n);
+                cb.advance(n);
+            }
+        }
+    }
+    out
+}
+
+/// The not yet consumed part of the current run of one input.
+struct Cursor<'a> {
+    runs: Runs<'a>,
+    cur: Option<RunRef<'a>>,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(mut runs: Runs<'a>) -> Cursor<'a> {
+        let cur = runs.next();
+        Cursor { runs, cur }
+    }
+
+    /// Consume `n` bytes (at most the rest of the current run).
+    fn advance(&mut self, n: usize) {
+        if let Some(run) = self.cur {
+            self.cur = if n >= run.bytes.len() {
+                self.runs.next()
+            } else {
+                Some(RunRef {
+                    addr: run.addr + n as u64,
+                    stamp: run.stamp,
+                    bytes: &run.bytes[n..],
+                })
+            };
+        }
+    }
+}
+
+/// Report the maximal ranges where `xb` and `yb` (both at `addr`) differ.
+fn report_races(
+    races: &mut Vec<Race>,
+    region: u64,
+    addr: u64,
+    xb: &[u8],
+    yb: &[u8],
+    rank_x: u32,
+    rank_y: u32,
+) {
+    if xb == yb {
+        return;
+    }
+    let ranks = (rank_x.min(rank_y), rank_x.max(rank_y));
+    let mut i = 0;
+    while i < xb.len() {
+        if xb[i] == yb[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < xb.len() && xb[i] != yb[i] {
+            i += 1;
+        }
+        let race_addr = addr + start as u64;
+        let len = (i - start) as u64;
+        match races.last_mut() {
+            Some(last)
+                if last.region == region
+                    && last.ranks == ranks
+                    && last.addr + last.len == race_addr =>
+            {
+                last.len += len;
+            }
+            _ => races.push(Race {
+                addr: race_addr,
+                len,
+                ranks,
+                region,
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::tickpt::testutil::{byte_map, oracle, random_tickpt, Rng};
+    use crate::tickpt::Stamp;
+    use std::collections::BTreeMap;
+
+    fn st(order: u64, rank: u32) -> Stamp {
+        Stamp { order, rank }
+    }
+
+    #[test]
+    fn later_stamp_wins_where_runs_overlap() {
+        let mut a = Tickpt::new(1);
+        a.push(10, st(5, 0), &[1, 1, 1, 1]);
+        let mut b = Tickpt::new(1);
+        b.push(8, st(3, 1), &[2, 2, 2, 2, 2, 2, 2, 2]);
+        let m = merge(&a, &b, None);
+        let runs: Vec<_> = m
+            .runs()
+            .map(|r| (r.addr, r.stamp.rank, r.bytes.to_vec()))
+            .collect();
+        assert_eq!(
+            runs,
+            vec![
+                (8, 1, vec![2, 2]),
+                (10, 0, vec![1, 1, 1, 1]),
+                (14, 1, vec![2, 2]),
+            ]
+        );
+        assert_eq!(merge(&b, &a, None), m);
+    }
+
+    #[test]
+    fn races_are_reported_per_differing_range() {
+        let mut a = Tickpt::new(3);
+        a.push(100, st(0, 2), &[1, 2, 3, 4, 5, 6]);
+        let mut b = Tickpt::new(3);
+        b.push(101, st(1, 0), &[9, 3, 8]);
+        b.push(104, st(1, 0), &[7]); // adjacent, same stamp: coalesced into one run by push
+        b.push(106, st(1, 0), &[0]);
+        let mut races = Vec::new();
+        merge(&a, &b, Some(&mut races));
+        assert_eq!(
+            races,
+            vec![
+                Race {
+                    addr: 101,
+                    len: 1,
+                    ranks: (0, 2),
+                    region: 3
+                },
+                Race {
+                    addr: 103,
+                    len: 2,
+                    ranks: (0, 2),
+                    region: 3
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn identical_values_and_one_rank_are_not_races() {
+        let mut a = Tickpt::new(0);
+        a.push(0, st(0, 1), &[5, 5]);
+        let mut b = Tickpt::new(0);
+        b.push(0, st(1, 2), &[5, 5]);
+        let mut races = Vec::new();
+        merge(&a, &b, Some(&mut races));
+        assert!(races.is_empty());
+        let mut c = Tickpt::new(0);
+        c.push(0, st(9, 1), &[6, 6]);
+        merge(&a, &c, Some(&mut races));
+        assert!(races.is_empty());
+    }
+
+    #[test]
+    fn adjacent_races_coalesce_across_run_pieces() {
+        // b's two runs have different stamps, so the racy bytes come from two overlap pieces.
+        let mut a = Tickpt::new(0);
+        a.push(0, st(0, 1), &[1, 1, 1, 1]);
+        let mut b = Tickpt::new(0);
+        b.push(0, st(1, 2), &[2, 2]);
+        b.push(2, st(2, 2), &[2, 2]);
+        let mut races = Vec::new();
+        merge(&a, &b, Some(&mut races));
+        assert_eq!(
+            races,
+            vec![Race {
+                addr: 0,
+                len: 4,
+                ranks: (1, 2),
+                region: 0
+            }]
+        );
+    }
+
+    /// Merge a list of TICKPTs in a random tree order.
+    fn merge_random_tree(rng: &mut Rng, mut items: Vec<Tickpt>, races: &mut Vec<Race>) -> Tickpt {
+        while items.len() > 1 {
+            let i = rng.below(items.len() as u64) as usize;
+            let a = items.swap_remove(i);
+            let j = rng.below(items.len() as u64) as usize;
+            let b = items.swap_remove(j);
+            items.push(merge(&a, &b, Some(races)));
+        }
+        items.pop().unwrap_or_default()
+    }
+
+    #[test]
+    fn any_merge_tree_equals_applying_runs_in_stamp_order() {
+        let mut rng = Rng::new(20);
+        for case in 0..400 {
+            let ranks = 1 + rng.below(7) as u32;
+            let inputs: Vec<Tickpt> = (0..ranks)
+                .map(|r| {
+                    let span = 20 + rng.below(200);
+                    random_tickpt(&mut rng, 4, r, 1000, span)
+                })
+                .collect();
+            let want = oracle(4, &inputs);
+            let mut races = Vec::new();
+            let got = merge_random_tree(&mut rng, inputs.clone(), &mut races);
+            assert_eq!(got, want, "case {case}");
+            check_races(&inputs, &races);
+        }
+    }
+
+    /// Every reported race is real (both ranks wrote every byte of it, with different values),
+    /// and every byte where two ranks wrote different values is inside a reported race.
+    pub(crate) fn check_races(inputs: &[Tickpt], races: &[Race]) {
+        let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
+        for t in inputs {
+            for run in t.runs() {
+                for (i, &b) in run.bytes.iter().enumerate() {
+                    written
+                        .entry(run.addr + i as u64)
+                        .or_default()
+                        .insert(run.stamp.rank, b);
+                }
+            }
+        }
+        for race in races {
+            for addr in race.addr..race.addr + race.len {
+                let by_rank = &written[&addr];
+                let (r0, r1) = race.ranks;
+                assert!(r0 < r1);
+                assert_ne!(by_rank.get(&r0), None, "{race:?}");
+                assert_ne!(by_rank.get(&r1), None, "{race:?}");
+                assert_ne!(by_rank[&r0], by_rank[&r1], "{race:?}");
+            }
+        }
+        for (addr, by_rank) in &written {
+            let mut values: Vec<u8> = by_rank.values().copied().collect();
+            values.sort();
+            values.dedup();
+            if values.len() > 1 {
+                assert!(
+                    races
+                        .iter()
+                        .any(|r| (r.addr..r.addr + r.len).contains(addr)),
+                    "race at {addr} not reported"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn merge_is_commutative_and_associative() {
+        let mut rng = Rng::new(21);
+        for _ in 0..500 {
+            let [a, b, c] = [0, 1, 2].map(|r| random_tickpt(&mut rng, 0, r, 0, 150));
+            assert_eq!(merge(&a, &b, None), merge(&b, &a, None));
+            assert_eq!(
+                merge(&merge(&a, &b, None), &c, None),
+                merge(&a, &merge(&b, &c, None), None)
+            );
+            assert_eq!(merge(&a, &Tickpt::new(0), None), oracle(0, [&a]));
+            let m = merge(&a, &b, None);
+            assert_eq!(byte_map([&m]), byte_map([&a, &b]));
+        }
+    }
+
+    #[test]
+    #[ignore = "benchmark: cargo test --release -p capert --lib bench_ -- --ignored --nocapture"]
+    fn bench_merge() {
+        // Two ranks, interleaved 1 KiB runs over 64 MiB, half of them overlapping.
+        let run = vec![3u8; 1024];
+        let mut a = Tickpt::new(0);
+        let mut b = Tickpt::new(0);
+        for k in 0..32 * 1024u64 {
+            a.push(k * 2048, st(k, 0), &run);
+            b.push(k * 2048 + 512, st(k, 1), &run);
+        }
+        let start = std::time::Instant::now();
+        let mut races = Vec::new();
+        let m = merge(&a, &b, Some(&mut races));
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "merge: {:.2} GB/s of input, {} runs out",
+            (a.data_bytes() + b.data_bytes()) as f64 / secs / 1e9,
+            m.run_count()
+        );
+    }
+}

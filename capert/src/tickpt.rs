@@ -1,0 +1,802 @@
+//! Time-stamped incremental checkpoints (TICKPT): the runs of shared bytes one or more ranks
+//! changed during a region, each run tagged with the [`Stamp`] that orders it as sequential
+//! execution would.
+//!
+//! # Binary format, version 1
+//!
+//! The same encoding travels between ranks and will be written to disk, so it is versioned and
+//! carries a checksum. All integers are little-endian.
+//!
+//! | offset | size            | field                                                     |
+//! |--------|-----------------|-----------------------------------------------------------|
+//! | 0      | 8               | magic `b"CAPETKPT"`                                       |
+//! | 8      | 2               | version (`1`)                                             |
+//! | 10     | 2               | flags (`0`; any other bit is rejected by version 1)       |
+//! | 12     | 8               | region id                                                 |
+//! | 20     | 8               | run count `R`                                             |
+//! | 28     | 8               | data length `D` (sum of the run lengths)                  |
+//! | 36     | 24 × R          | run headers: u64 addr, u32 len, u64 stamp.order, u32 stamp.rank |
+//! | 36+24R | D               | the runs' bytes, concatenated in run order                |
+//! | end−8  | 8               | XXH64 (seed 0) of every byte before it                    |
+//!
+//! Runs are sorted by address, non-empty and non-overlapping (adjacent is allowed).
+//! [`Tickpt::decode`] checks all of that and never panics, whatever the input.
+
+use std::fmt;
+
+/// Orders writes as sequential execution would: larger wins where runs overlap.
+/// Compares `order` first, then `rank`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Stamp {
+    pub order: u64,
+    pub rank: u32,
+}
+
+/// One run as stored in a [`Tickpt`]; the bytes live in the shared data buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunHeader {
+    addr: u64,
+    len: u32,
+    stamp: Stamp,
+}
+
+/// A TICKPT: runs of changed bytes sorted by address, non-overlapping, non-empty.
+/// Flat storage (headers + one byte buffer) so that building and encoding never allocate per run.
+///
+/// Runs built with [`Tickpt::push`] are canonical: adjacent runs with the same stamp are always
+/// coalesced, so two TICKPTs built by `push` that describe the same bytes compare equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tickpt {
+    pub region: u64,
+    headers: Vec<RunHeader>,
+    data: Vec<u8>,
+}
+
+/// A borrowed view of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunRef<'a> {
+    pub addr: u64,
+    pub stamp: Stamp,
+    pub bytes: &'a [u8],
+}
+
+impl RunRef<'_> {
+    /// One past the last address of the run.
+    pub fn end(&self) -> u64 {
+        self.addr + self.bytes.len() as u64
+    }
+}
+
+/// Why a buffer is not a valid TICKPT.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TickptError {
+    BadMagic,
+    UnsupportedVersion(u16),
+    Truncated,
+    BadChecksum,
+    Malformed(&'static str),
+}
+
+impl fmt::Display for TickptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TickptError::BadMagic => write!(f, "not a TICKPT: bad magic number"),
+            TickptError::UnsupportedVersion(v) => write!(
+                f,
+                "unsupported TICKPT version {v} (this build reads version {VERSION})"
+            ),
+            TickptError::Truncated => write!(f, "truncated TICKPT"),
+            TickptError::BadChecksum => write!(f, "checksum mismatch in TICKPT"),
+            TickptError::Malformed(why) => write!(f, "malformed TICKPT: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TickptError {}
+
+pub const MAGIC: [u8; 8] = *b"CAPETKPT";
+pub const VERSION: u16 = 1;
+const FIXED_HEADER_LEN: usize = 36;
+const RUN_HEADER_LEN: usize = 24;
+const CHECKSUM_LEN: usize = 8;
+/// Longest run one header can describe; `push` splits longer ones.
+const MAX_RUN_LEN: usize = u32::MAX as usize;
+
+impl Tickpt {
+    pub fn new(region: u64) -> Tickpt {
+        Tickpt {
+            region,
+            headers: Vec::new(),
+            data: Vec::new(),
+        }
+    }
+
+    /// An empty TICKPT with room for `runs` runs holding `bytes` bytes in total.
+    pub fn with_capacity(region: u64, runs: usize, bytes: usize) -> Tickpt {
+        Tickpt {
+            region,
+            headers: Vec::with_capacity(runs),
+            data: Vec::with_capacity(bytes),
+        }
+    }
+
+    /// Drop every run, keep the allocations, set a new region id.
+    pub fn clear(&mut self, region: u64) {
+        self.region = region;
+        self.headers.clear();
+        self.data.clear();
+    }
+
+    /// One past the last byte of the last run (0 when empty).
+    pub fn end(&self) -> u64 {
+        self.headers
+            .last()
+            .map_or(0, |last| last.addr + u64::from(last.len))
+    }
+
+    /// Append a run; the caller guarantees `addr` is at or after the end of the previous run.
+    /// Empty runs are ignored; a run adjacent to the previous one with the same stamp extends it.
+    pub fn push(&mut self, addr: u64, stamp: Stamp, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        debug_assert!(
+            self.headers.is_empty() || addr >= self.end(),
+            "runs pushed out of order: {addr:#x} < {:#x}",
+            self.end()
+        );
+        debug_assert!(
+            addr.checked_add(bytes.len() as u64).is_some(),
+            "run at {addr:#x} wraps around the address space"
+        );
+        let mut addr = addr;
+        let mut rest = bytes;
+        if let Some(last) = self.headers.last_mut() {
+            if last.stamp == stamp && last.addr + u64::from(last.len) == addr {
+                let take = (MAX_RUN_LEN - last.len as usize).min(rest.len());
+                last.len += take as u32;
+                self.data.extend_from_slice(&rest[..take]);
+                addr += take as u64;
+                rest = &rest[take..];
+            }
+        }
+        while !rest.is_empty() {
+            let take = rest.len().min(MAX_RUN_LEN);
+            self.headers.push(RunHeader {
+                addr,
+                len: take as u32,
+                stamp,
+            });
+            self.data.extend_from_slice(&rest[..take]);
+            addr += take as u64;
+            rest = &rest[take..];
+        }
+    }
+
+    pub fn runs(&self) -> Runs<'_> {
+        Runs {
+            headers: self.headers.iter(),
+            data: &self.data,
+        }
+    }
+
+    pub fn run_count(&self) -> usize {
+        self.headers.len()
+    }
+
+    /// Sum of the run lengths.
+    pub fn data_bytes(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty()
+    }
+
+    /// Exact size of [`Tickpt::encode`]'s output.
+    pub fn encoded_len(&self) -> usize {
+        FIXED_HEADER_LEN + RUN_HEADER_LEN * self.headers.len() + self.data.len() + CHECKSUM_LEN
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.encode_into(&mut out);
+        out
+    }
+
+    /// Append the encoding to `out` (its earlier contents are kept and not checksummed).
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.reserve(self.encoded_len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&self.region.to_le_bytes());
+        out.extend_from_slice(&(self.headers.len() as u64).to_le_bytes());
+        out.extend_from_slice(&(self.data.len() as u64).to_le_bytes());
+        for h in &self.headers {
+            out.extend_from_slice(&h.addr.to_le_bytes());
+            out.extend_from_slice(&h.len.to_le_bytes());
+            out.extend_from_slice(&h.stamp.order.to_le_bytes());
+            out.extend_from_slice(&h.stamp.rank.to_le_bytes());
+        }
+        out.extend_from_slice(&self.data);
+        let sum = xxh64(&out[start..], 0);
+        out.extend_from_slice(&sum.to_le_bytes());
+    }
+
+    /// Parse and validate an encoded TICKPT. Never panics; rejects anything [`encode`] would not
+    /// produce from a valid TICKPT (except that adjacent same-stamp runs are accepted as they are).
+    ///
+    /// [`encode`]: Tickpt::encode
+    pub fn decode(buf: &[u8]) -> Result<Tickpt, TickptError> {
+        let mut reader = Reader { buf, pos: 0 };
+        let magic = reader.take(8).ok_or(TickptError::Truncated)?;
+        if magic != MAGIC {
+            return Err(TickptError::BadMagic);
+        }
+        let version = reader.u16().ok_or(TickptError::Truncated)?;
+        if version != VERSION {
+            return Err(TickptError::UnsupportedVersion(version));
+        }
+        let flags = reader.u16().ok_or(TickptError::Truncated)?;
+        let region = reader.u64().ok_or(TickptError::Truncated)?;
+        let run_count = reader.u64().ok_or(TickptError::Truncated)?;
+        let data_len = reader.u64().ok_or(TickptError::Truncated)?;
+
+        // The counts give the exact length; check it before trusting them with an allocation.
+        let expected_len = usize::try_from(run_count)
+            .ok()
+            .and_then(|runs| runs.checked_mul(RUN_HEADER_LEN))
+            .zip(usize::try_from(data_len).ok())
+            .and_then(|(headers, data)| headers.checked_add(data))
+            .and_then(|body| body.checked_add(FIXED_HEADER_LEN + CHECKSUM_LEN))
+            .ok_or(TickptError::Malformed(
+                "run count or data length out of range",
+            ))?;
+        if buf.len() < expected_len {
+            return Err(TickptError::Truncated);
+        }
+        if buf.len() > expected_len {
+            return Err(TickptError::Malformed("trailing bytes after the checksum"));
+        }
+        let (body, sum) = buf.split_at(expected_len - CHECKSUM_LEN);
+        if xxh64(body, 0).to_le_bytes() != sum {
+            return Err(TickptError::BadChecksum);
+        }
+        if flags != 0 {
+            return Err(TickptError::Malformed("unknown flags"));
+        }
+
+        let run_count = run_count as usize;
+        let mut headers = Vec::with_capacity(run_count);
+        let mut prev_end: Option<u64> = None;
+        let mut total: u64 = 0;
+        for _ in 0..run_count {
+            let (Some(addr), Some(len), Some(order), Some(rank)) =
+                (reader.u64(), reader.u32(), reader.u64(), reader.u32())
+            else {
+                return Err(TickptError::Truncated);
+            };
+            if len == 0 {
+                return Err(TickptError::Malformed("empty run"));
+            }
+            if prev_end.is_some_and(|end| addr < end) {
+                return Err(TickptError::Malformed("runs unsorted or overlapping"));
+            }
+            let end = addr
+                .checked_add(u64::from(len))
+                .ok_or(TickptError::Malformed("run wraps around the address space"))?;
+            prev_end = Some(end);
+            total += u64::from(len);
+            headers.push(RunHeader {
+                addr,
+                len,
+                stamp: Stamp { order, rank },
+            });
+        }
+        if total != data_len {
+            return Err(TickptError::Malformed(
+                "run lengths do not add up to the data length",
+            ));
+        }
+        let data = reader
+            .take(data_len as usize)
+            .ok_or(TickptError::Truncated)?
+            .to_vec();
+        Ok(Tickpt {
+            region,
+            headers,
+            data,
+        })
+    }
+}
+
+/// Iterator over the runs of a [`Tickpt`], in address order.
+#[derive(Clone, Debug)]
+pub struct Runs<'a> {
+    headers: std::slice::Iter<'a, RunHeader>,
+    data: &'a [u8],
+}
+
+impl<'a> Iterator for Runs<'a> {
+    type Item = RunRef<'a>;
+
+    fn next(&mut self) -> Option<RunRef<'a>> {
+        let h = self.headers.next()?;
+        let (bytes, rest) = self.data.split_at(h.len as usize);
+        self.data = rest;
+        Some(RunRef {
+            addr: h.addr,
+            stamp: h.stamp,
+            bytes,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.headers.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Runs<'_> {}
+impl std::iter::FusedIterator for Runs<'_> {}
+
+/// Bounds-checked little-endian reader; `None` means the buffer ended.
+struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.pos.checked_add(n)?;
+        let bytes = self.buf.get(self.pos..end)?;
+        self.pos = end;
+        Some(bytes)
+    }
+
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        self.take(N)?.try_into().ok()
+    }
+
+    fn u16(&mut self) -> Option<u16> {
+        self.array().map(u16::from_le_bytes)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.array().map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        self.array().map(u64::from_le_bytes)
+    }
+}
+
+const P1: u64 = 0x9E37_79B1_85EB_CA87;
+const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+const P3: u64 = 0x1656_67B1_9E37_79F9;
+const P4: u64 = 0x85EB_CA77_C2B2_AE63;
+const P5: u64 = 0x27D4_EB2F_1656_67C5;
+
+fn xxh_round(acc: u64, input: u64) -> u64 {
+    acc.wrapping_add(input.wrapping_mul(P2))
+        .rotate_left(31)
+        .wrapping_mul(P1)
+}
+
+fn xxh_merge_round(acc: u64, val: u64) -> u64 {
+    (acc ^ xxh_round(0, val)).wrapping_mul(P1).wrapping_add(P4)
+}
+
+/// XXH64 (the reference algorithm, bit-compatible with libxxhash): four independent lanes of
+/// 8-byte words, so it runs at memory speed rather than at one multiply latency per word.
+pub fn xxh64(input: &[u8], seed: u64) -> u64 {
+    let (stripes, mut tail) = input.as_chunks::<32>();
+    let mut h = if stripes.is_empty() {
+        seed.wrapping_add(P5)
+    } else {
+        let mut v = [
+            seed.wrapping_add(P1).wrapping_add(P2),
+            seed.wrapping_add(P2),
+            seed,
+            seed.wrapping_sub(P1),
+        ];
+        for stripe in stripes {
+            let (words, _) = stripe.as_chunks::<8>();
+            for (lane, word) in v.iter_mut().zip(words) {
+                *lane = xxh_round(*lane, u64::from_le_bytes(*word));
+            }
+        }
+        let mut h = v[0]
+            .rotate_left(1)
+            .wrapping_add(v[1].rotate_left(7))
+            .wrapping_add(v[2].rotate_left(12))
+            .wrapping_add(v[3].rotate_left(18));
+        for lane in v {
+            h = xxh_merge_round(h, lane);
+        }
+        h
+    };
+    h = h.wrapping_add(input.len() as u64);
+    while let Some((word, rest)) = tail.split_first_chunk::<8>() {
+        h ^= xxh_round(0, u64::from_le_bytes(*word));
+        h = h.rotate_left(27).wrapping_mul(P1).wrapping_add(P4);
+        tail = rest;
+    }
+    if let Some((word, rest)) = tail.split_first_chunk::<4>() {
+        h ^= u64::from(u32::from_le_bytes(*word)).wrapping_mul(P1);
+        h = h.rotate_left(23).wrapping_mul(P2).wrapping_add(P3);
+        tail = rest;
+    }
+    for &byte in tail {
+        h ^= u64::from(byte).wrapping_mul(P5);
+        h = h.rotate_left(11).wrapping_mul(P1);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(P2);
+    h ^= h >> 29;
+    h = h.wrapping_mul(P3);
+    h ^ (h >> 32)
+}
+
+/// Helpers shared by the core modules' tests: a seeded PRNG, random TICKPTs and the oracle
+/// (every byte keeps the value with the largest stamp).
+#[cfg(test)]
+pub(crate) mod testutil {
+    use super::{Stamp, Tickpt};
+    use std::collections::BTreeMap;
+
+    /// splitmix64: tiny, seedable, good enough for test data.
+    pub struct Rng(u64);
+
+    impl Rng {
+        pub fn new(seed: u64) -> Rng {
+            Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+        }
+        pub fn next_u64(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        /// Uniform in `[0, n)`; `n > 0`.
+        pub fn below(&mut self, n: u64) -> u64 {
+            self.next_u64() % n
+        }
+        pub fn bytes(&mut self, len: usize, alphabet: u8) -> Vec<u8> {
+            (0..len)
+                .map(|_| self.below(alphabet.into()) as u8)
+                .collect()
+        }
+    }
+
+    /// A random TICKPT of `rank` over `[base, base + span)`: random gaps, lengths, stamp orders
+    /// (few distinct ones, so ties on `order` happen) and bytes from a small alphabet (so that
+    /// ranks often write identical values).
+    pub fn random_tickpt(rng: &mut Rng, region: u64, rank: u32, base: u64, span: u64) -> Tickpt {
+        let mut t = Tickpt::new(region);
+        let mut addr = base + rng.below(8);
+        while addr < base + span {
+            let len = (1 + rng.below(12)).min(base + span - addr);
+            let stamp = Stamp {
+                order: rng.below(4),
+                rank,
+            };
+            t.push(addr, stamp, &rng.bytes(len as usize, 3));
+            addr += len + rng.below(10);
+        }
+        t
+    }
+
+    /// Address -> (winning stamp, byte) after applying every run of every input.
+    pub fn byte_map<'a>(
+        inputs: impl IntoIterator<Item = &'a Tickpt>,
+    ) -> BTreeMap<u64, (Stamp, u8)> {
+        let mut map: BTreeMap<u64, (Stamp, u8)> = BTreeMap::new();
+        for t in inputs {
+            for run in t.runs() {
+                for (i, &b) in run.bytes.iter().enumerate() {
+                    let slot = map.entry(run.addr + i as u64).or_insert((run.stamp, b));
+                    if run.stamp > slot.0 {
+                        *slot = (run.stamp, b);
+                    }
+                }
+            }
+        }
+        map
+    }
+
+    /// The canonical TICKPT of a byte map.
+    pub fn from_byte_map(region: u64, map: &BTreeMap<u64, (Stamp, u8)>) -> Tickpt {
+        let mut t = Tickpt::new(region);
+        for (&addr, &(stamp, b)) in map {
+            t.push(addr, stamp, &[b]);
+        }
+        t
+    }
+
+    /// Oracle: all runs applied in stamp order, as a canonical TICKPT.
+    pub fn oracle<'a>(region: u64, inputs: impl IntoIterator<Item = &'a Tickpt>) -> Tickpt {
+        from_byte_map(region, &byte_map(inputs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testutil::{random_tickpt, Rng};
+    use super::*;
+
+    fn st(order: u64, rank: u32) -> Stamp {
+        Stamp { order, rank }
+    }
+
+    #[test]
+    fn stamp_orders_by_order_then_rank() {
+        assert!(st(1, 0) > st(0, 5));
+        assert!(st(1, 2) > st(1, 1));
+        assert_eq!(st(3, 3), st(3, 3));
+    }
+
+    #[test]
+    fn xxh64_matches_libxxhash() {
+        // Produced by libxxhash 0.8.1's XXH64(buf, len, 0) with buf[i] = (i * 7 + 3) as u8.
+        let vectors: [(usize, u64); 15] = [
+            (0, 0xef46db3751d8e999),
+            (1, 0x1f25c8d0bc1f4bb6),
+            (3, 0x31d2363f52e564c9),
+            (4, 0x9bb64b7d66ee9fda),
+            (7, 0x9a7b149959ce60d8),
+            (8, 0xdab99d95c6f90092),
+            (9, 0x170bb6bf975b4c02),
+            (31, 0xa2aa5f33cc4a6119),
+            (32, 0x23c3c17ef790fd97),
+            (33, 0x50a7cfc7ba588784),
+            (63, 0x5e3e54b431c7493c),
+            (64, 0x0eb64b3ef6eeb01f),
+            (100, 0xa61f8d4c170fe531),
+            (255, 0x39ae55a29989206f),
+            (300, 0x240004dbee0ba6dc),
+        ];
+        let buf: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        for (len, want) in vectors {
+            assert_eq!(xxh64(&buf[..len], 0), want, "length {len}");
+        }
+        assert_eq!(xxh64(b"abc", 0), 0x44bc2cf5ad770999);
+    }
+
+    #[test]
+    fn push_coalesces_adjacent_runs_with_the_same_stamp_only() {
+        let mut t = Tickpt::new(7);
+        t.push(100, st(1, 0), &[1, 2]);
+        t.push(102, st(1, 0), &[3]);
+        t.push(103, st(2, 0), &[4]);
+        t.push(110, st(2, 0), &[5]);
+        t.push(111, st(2, 0), &[]);
+        let runs: Vec<_> = t.runs().collect();
+        assert_eq!(runs.len(), 3);
+        assert_eq!((runs[0].addr, runs[0].bytes), (100, &[1, 2, 3][..]));
+        assert_eq!((runs[1].addr, runs[1].bytes), (103, &[4][..]));
+        assert_eq!((runs[2].addr, runs[2].bytes), (110, &[5][..]));
+        assert_eq!(t.run_count(), 3);
+        assert_eq!(t.data_bytes(), 5);
+        assert_eq!(t.end(), 111);
+        assert!(!t.is_empty());
+        assert!(Tickpt::new(0).is_empty());
+    }
+
+    #[test]
+    fn encoding_has_the_documented_layout() {
+        let mut t = Tickpt::new(0x0102_0304_0506_0708);
+        t.push(0x1000, st(9, 3), &[0xAA, 0xBB]);
+        let enc = t.encode();
+        assert_eq!(enc.len(), 36 + 24 + 2 + 8);
+        assert_eq!(enc.len(), t.encoded_len());
+        assert_eq!(&enc[0..8], b"CAPETKPT");
+        assert_eq!(&enc[8..10], &[1, 0]);
+        assert_eq!(&enc[10..12], &[0, 0]);
+        assert_eq!(&enc[12..20], &0x0102_0304_0506_0708u64.to_le_bytes());
+        assert_eq!(&enc[20..28], &1u64.to_le_bytes());
+        assert_eq!(&enc[28..36], &2u64.to_le_bytes());
+        assert_eq!(&enc[36..44], &0x1000u64.to_le_bytes());
+        assert_eq!(&enc[44..48], &2u32.to_le_bytes());
+        assert_eq!(&enc[48..56], &9u64.to_le_bytes());
+        assert_eq!(&enc[56..60], &3u32.to_le_bytes());
+        assert_eq!(&enc[60..62], &[0xAA, 0xBB]);
+        assert_eq!(&enc[62..70], &xxh64(&enc[..62], 0).to_le_bytes());
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        let mut rng = Rng::new(1);
+        for case in 0..300 {
+            let span = [0, 1, 50, 2000][case % 4];
+            let t = random_tickpt(&mut rng, case as u64, (case % 5) as u32, 1 << 40, span);
+            let enc = t.encode();
+            assert_eq!(enc.len(), t.encoded_len());
+            assert_eq!(Tickpt::decode(&enc).as_ref(), Ok(&t));
+            // encode_into appends after existing contents
+            let mut buf = vec![1, 2, 3];
+            t.encode_into(&mut buf);
+            assert_eq!(&buf[3..], &enc[..]);
+        }
+    }
+
+    /// Build an encoding by hand, with a correct checksum, to reach the structural checks.
+    fn raw(
+        version: u16,
+        flags: u16,
+        runs: &[(u64, u32, u64, u32)],
+        data_len: u64,
+        data: &[u8],
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(b"CAPETKPT");
+        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&flags.to_le_bytes());
+        out.extend_from_slice(&5u64.to_le_bytes());
+        out.extend_from_slice(&(runs.len() as u64).to_le_bytes());
+        out.extend_from_slice(&data_len.to_le_bytes());
+        for &(addr, len, order, rank) in runs {
+            out.extend_from_slice(&addr.to_le_bytes());
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(&order.to_le_bytes());
+            out.extend_from_slice(&rank.to_le_bytes());
+        }
+        out.extend_from_slice(data);
+        let sum = xxh64(&out, 0);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn decode_rejects_structural_errors() {
+        use TickptError::*;
+        let ok = raw(1, 0, &[(10, 2, 0, 0), (12, 1, 0, 1)], 3, &[1, 2, 3]);
+        assert!(Tickpt::decode(&ok).is_ok(), "adjacent runs are valid");
+        let cases: Vec<(Vec<u8>, TickptError)> = vec![
+            (raw(2, 0, &[], 0, &[]), UnsupportedVersion(2)),
+            (raw(1, 4, &[], 0, &[]), Malformed("unknown flags")),
+            (raw(1, 0, &[(10, 0, 0, 0)], 0, &[]), Malformed("empty run")),
+            (
+                raw(1, 0, &[(10, 2, 0, 0), (11, 1, 0, 0)], 3, &[1, 2, 3]),
+                Malformed("runs unsorted or overlapping"),
+            ),
+            (
+                raw(1, 0, &[(10, 2, 0, 0), (5, 1, 0, 0)], 3, &[1, 2, 3]),
+                Malformed("runs unsorted or overlapping"),
+            ),
+            (
+                raw(1, 0, &[(u64::MAX - 1, 3, 0, 0)], 3, &[1, 2, 3]),
+                Malformed("run wraps around the address space"),
+            ),
+            (
+                raw(1, 0, &[(10, 2, 0, 0)], 3, &[1, 2, 3]),
+                Malformed("run lengths do not add up to the data length"),
+            ),
+            (raw(1, 0, &[(10, 2, 0, 0)], 2, &[1]), Truncated),
+            (
+                raw(1, 0, &[], u64::MAX, &[]),
+                Malformed("run count or data length out of range"),
+            ),
+        ];
+        for (buf, want) in cases {
+            assert_eq!(Tickpt::decode(&buf), Err(want));
+        }
+        let mut trailing = ok.clone();
+        trailing.push(0);
+        assert_eq!(
+            Tickpt::decode(&trailing),
+            Err(Malformed("trailing bytes after the checksum"))
+        );
+        let mut bad_magic = ok.clone();
+        bad_magic[0] = b'X';
+        assert_eq!(Tickpt::decode(&bad_magic), Err(BadMagic));
+    }
+
+    #[test]
+    fn decode_rejects_every_truncation_and_single_bit_flip() {
+        let mut rng = Rng::new(2);
+        for region in 0..20 {
+            let t = random_tickpt(&mut rng, region, 1, 4096, 120);
+            let enc = t.encode();
+            for cut in 0..enc.len() {
+                assert!(Tickpt::decode(&enc[..cut]).is_err(), "cut at {cut}");
+            }
+            for bit in 0..enc.len() * 8 {
+                let mut flipped = enc.clone();
+                flipped[bit / 8] ^= 1 << (bit % 8);
+                assert!(Tickpt::decode(&flipped).is_err(), "flip of bit {bit}");
+            }
+        }
+    }
+
+    #[test]
+    fn decode_never_panics_on_random_input() {
+        let mut rng = Rng::new(3);
+        for _ in 0..20_000 {
+            let len = rng.below(200) as usize;
+            let mut buf = rng.bytes(len, 255);
+            // Often give it a valid prefix so that the deeper checks run.
+            if rng.below(2) == 0 && len >= 12 {
+                buf[..8].copy_from_slice(b"CAPETKPT");
+                buf[8..10].copy_from_slice(&1u16.to_le_bytes());
+            }
+            let _ = Tickpt::decode(&buf);
+        }
+        // Random bodies with a valid header, counts and checksum reach the run checks.
+        for _ in 0..20_000 {
+            let runs: Vec<(u64, u32, u64, u32)> = (0..rng.below(5))
+                .map(|_| {
+                    (
+                        rng.below(40),
+                        rng.below(6) as u32,
+                        rng.next_u64(),
+                        rng.below(4) as u32,
+                    )
+                })
+                .collect();
+            let data_len = rng.below(20);
+            let data = rng.bytes(data_len as usize, 255);
+            let buf = raw(1, 0, &runs, data_len, &data);
+            if let Ok(t) = Tickpt::decode(&buf) {
+                let mut end = 0;
+                for run in t.runs() {
+                    assert!(!run.bytes.is_empty() && run.addr >= end);
+                    end = run.end();
+                }
+                assert_eq!(t.encode(), buf);
+            }
+        }
+    }
+
+    #[test]
+    fn errors_display_as_one_lowercase_line() {
+        let all = [
+            TickptError::BadMagic,
+            TickptError::UnsupportedVersion(9),
+            TickptError::Truncated,
+            TickptError::BadChecksum,
+            TickptError::Malformed("empty run"),
+        ];
+        for e in all {
+            let s = e.to_string();
+            assert!(!s.contains('\n') && !s.ends_with('.'), "{s}");
+            assert!(s.starts_with(|c: char| c.is_lowercase()), "{s}");
+        }
+    }
+
+    #[test]
+    #[ignore = "benchmark: cargo test --release -p capert --lib bench_ -- --ignored --nocapture"]
+    fn bench_checksum_and_encode() {
+        let data: Vec<u8> = (0..64u32 << 20).map(|i| (i * 31) as u8).collect();
+        let start = std::time::Instant::now();
+        let mut sum = 0;
+        for _ in 0..8 {
+            sum ^= xxh64(std::hint::black_box(&data), 0);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "xxh64: {:.2} GB/s ({sum:x})",
+            8.0 * data.len() as f64 / secs / 1e9
+        );
+        let mut t = Tickpt::new(1);
+        for (i, page) in data.chunks(4096).enumerate() {
+            t.push(i as u64 * 8192, st(0, 0), page);
+        }
+        let start = std::time::Instant::now();
+        let mut buf = Vec::new();
+        for _ in 0..8 {
+            buf.clear();
+            t.encode_into(&mut buf);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!("encode: {:.2} GB/s", 8.0 * buf.len() as f64 / secs / 1e9);
+        let start = std::time::Instant::now();
+        for _ in 0..8 {
+            assert_eq!(Tickpt::decode(&buf).as_ref(), Ok(&t));
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!("decode: {:.2} GB/s", 8.0 * buf.len() as f64 / secs / 1e9);
+    }
+}
