@@ -780,6 +780,10 @@ fn pointer_declaration(
         edits.push(Edit::replace(dim, String::new()));
     }
     for u in &var.type_uses {
+        // the outermost size of an array parameter is dropped with its brackets
+        if var.param_array_dim.is_some_and(|d| contains(d, u.span)) {
+            continue;
+        }
         if let Binding::Var(dep) = u.binding {
             if let Some(c) = pointers.get(&dep) {
                 edits.push(Edit::replace(u.span, format!("(*{})", c.pointer)));

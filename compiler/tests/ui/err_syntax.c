@@ -1,0 +1,5 @@
+int main(void)
+{
+    int s = 0
+    return s;
+}

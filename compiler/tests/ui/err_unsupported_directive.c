@@ -1,0 +1,9 @@
+int main(void)
+{
+    int x = 0;
+#pragma omp parallel
+    {
+        x = 1;
+    }
+    return x;
+}

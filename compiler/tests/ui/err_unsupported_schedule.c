@@ -1,0 +1,8 @@
+int a[10];
+int main(void)
+{
+#pragma omp parallel for schedule(dynamic, 2)
+    for (int i = 0; i < 10; i++)
+        a[i] = i;
+    return 0;
+}
