@@ -2,6 +2,8 @@
 # Installs what capecc needs on Debian/Ubuntu when it is missing: Open MPI (mpicc,
 # mpirun), clang + libclang, gcc, make, binutils (objcopy). Needs the Rust toolchain
 # already (https://rustup.rs). Does nothing when everything is present.
+# usage: scripts/deps.sh [package:command ...]   extra packages a script needs
+#        (e.g. `python3:python3` for bench.sh), each installed if the command is missing
 set -euo pipefail
 
 missing=()
@@ -22,6 +24,9 @@ need_pkg openmpi-bin mpirun
 need_pkg libopenmpi-dev mpicc
 need_pkg clang clang
 need_pkg libclang-dev
+for extra in "$@"; do
+    need_pkg "${extra%%:*}" "${extra#*:}"
+done
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "deps.sh: \`cargo\` not found: install the Rust toolchain first (https://rustup.rs)" >&2
