@@ -344,10 +344,14 @@ pub(crate) mod tests {
             a.push(k * 2048, st(k, 0), &run);
             b.push(k * 2048 + 512, st(k, 1), &run);
         }
-        let start = std::time::Instant::now();
-        let mut races = Vec::new();
-        let m = merge(&a, &b, Some(&mut races));
-        let secs = start.elapsed().as_secs_f64();
+        let mut m = Tickpt::new(0);
+        let mut secs = f64::MAX;
+        for _ in 0..10 {
+            let start = std::time::Instant::now();
+            let mut races = Vec::new();
+            m = merge(&a, &b, Some(&mut races));
+            secs = secs.min(start.elapsed().as_secs_f64());
+        }
         println!(
             "merge: {:.2} GB/s of input, {} runs out",
             (a.data_bytes() + b.data_bytes()) as f64 / secs / 1e9,

@@ -84,6 +84,26 @@ pub fn static_runs_last(n: u64, team: u64, tid: u64, chunk: u64) -> bool {
     tid == owner
 }
 
+/// The last iteration `tid` executes under that schedule, `None` if it runs none.
+/// A natural [`Stamp`](crate::tickpt::Stamp) order for a rank's writes: where two ranks wrote
+/// the same bytes, the one that ran the later iteration is the one sequential execution keeps
+/// (exact for the unchunked schedule, whose blocks are contiguous and in thread order).
+pub fn static_last_iteration(n: u64, team: u64, tid: u64, chunk: u64) -> Option<u64> {
+    if tid >= team || n == 0 {
+        return None;
+    }
+    if chunk == 0 {
+        return static_chunks(n, team, tid, 0).next().map(|(_, hi)| hi - 1);
+    }
+    let chunks = n.div_ceil(chunk);
+    if tid >= chunks {
+        return None;
+    }
+    let last_chunk = tid + (chunks - 1 - tid) / team * team;
+    let hi = (last_chunk * chunk).saturating_add(chunk).min(n);
+    Some(hi - 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +172,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn last_iteration_agrees_with_the_chunks() {
+        for n in [0u64, 1, 2, 5, 17, 100, 1 << 63, u64::MAX] {
+            for team in [1u64, 2, 3, 7, 64] {
+                for chunk in [0u64, 1, 3, 16, n / 2 + 1, u64::MAX] {
+                    for tid in 0..team + 1 {
+                        // Only where there are few enough chunks to walk them all.
+                        if n > 1000 && chunk != 0 && chunk <= n / team {
+                            continue;
+                        }
+                        let want = static_chunks(n, team, tid, chunk)
+                            .last()
+                            .map(|(_, hi)| hi - 1);
+                        assert_eq!(
+                            static_last_iteration(n, team, tid, chunk),
+                            want,
+                            "n {n} team {team} tid {tid} chunk {chunk}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(static_last_iteration(1 << 63, 3, 1, 1), Some((1 << 63) - 1));
+        assert_eq!(static_last_iteration(1 << 63, 3, 2, 1), Some((1 << 63) - 3));
     }
 
     #[test]
