@@ -213,3 +213,12 @@ fn never_panics_on_odd_arguments() {
     }
     let _ = parse_args(&[String::new()]);
 }
+
+#[test]
+fn verbose_alone_prints_the_version() {
+    assert_eq!(parse_args(&args("-v")).unwrap().mode(), Mode::Version);
+    assert_eq!(
+        parse_args(&args("-v -c")).unwrap_err().message,
+        "no input files"
+    );
+}

@@ -350,6 +350,10 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
         i += 1;
     }
 
+    // `gcc -v` alone prints the version.
+    if plan.verbose && plan.inputs.is_empty() && plan.mode.is_none() {
+        plan.mode = Some(Mode::Version);
+    }
     check(&plan)?;
     Ok(plan)
 }
