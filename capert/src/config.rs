@@ -41,7 +41,8 @@ pub struct Config {
     pub tracker: TrackerChoice,
     pub verbose: bool,
     pub check_races: bool,
-    pub stats: bool,
+    /// `CAPE_STATS`: 0 off, 1 totals at exit, 2 also one line per region.
+    pub stats: u8,
     pub output: OutputMode,
     /// `OMP_NUM_THREADS`: None when unset.
     pub num_threads: Option<u32>,
@@ -57,7 +58,7 @@ impl Default for Config {
             tracker: TrackerChoice::Auto,
             verbose: false,
             check_races: false,
-            stats: false,
+            stats: 0,
             output: OutputMode::Rank0,
             num_threads: None,
         }
@@ -149,7 +150,10 @@ impl Config {
             cfg.verbose = parse_bool("CAPE_VERBOSE", &v)?;
         }
         if let Some(v) = get("CAPE_STATS") {
-            cfg.stats = parse_bool("CAPE_STATS", &v)?;
+            cfg.stats = match v.trim() {
+                "2" => 2,
+                other => u8::from(parse_bool("CAPE_STATS", other)?),
+            };
         }
         if let Some(v) = get("CAPE_CHECK") {
             for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -302,7 +306,8 @@ mod tests {
         assert_eq!(c.arena_size, 1 << 30);
         assert_eq!(c.stack_size, 8 << 20);
         assert_eq!(c.tracker, TrackerChoice::Mprotect);
-        assert!(c.verbose && c.check_races && c.stats);
+        assert!(c.verbose && c.check_races);
+        assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
         assert_eq!(c.num_threads, Some(3));
     }

@@ -1,0 +1,75 @@
+//! The application heap: a deterministic allocator ([`crate::sys::heap::Heap`]) in a
+//! fixed-address mapping, so that the same sequence of calls gives the same addresses on every
+//! rank. Only the claimed part of the arena is tracked; it is added to the tracker as it grows.
+
+use crate::sys::heap::{Heap, HeapError};
+use crate::sys::mem;
+use std::ptr::NonNull;
+
+pub struct Arena {
+    heap: Heap,
+    /// End of the part already handed to the tracker.
+    tracked_end: usize,
+}
+
+impl Arena {
+    /// Maps `[base, base+size)` at its fixed address.
+    pub fn map(base: u64, size: u64) -> Result<Arena, String> {
+        let (base, size) = (base as usize, size as usize);
+        mem::map_fixed(base, size, "application heap arena", "CAPE_ARENA_BASE")?;
+        Ok(Arena {
+            heap: Heap::new(base, size),
+            tracked_end: base,
+        })
+    }
+
+    pub fn contains(&self, addr: usize) -> bool {
+        self.heap.contains(addr)
+    }
+
+    pub fn base(&self) -> usize {
+        self.heap.base()
+    }
+
+    /// `[base, end)`: the part of the arena that may hold application data.
+    pub fn used_range(&self) -> (usize, usize) {
+        (self.heap.base(), self.heap.claimed_end())
+    }
+
+    /// The part claimed since the last call, to be added to the tracker: `(start, len)`.
+    pub fn take_untracked(&mut self) -> Option<(usize, usize)> {
+        let end = self.heap.claimed_end();
+        if end > self.tracked_end {
+            let start = self.tracked_end;
+            self.tracked_end = end;
+            Some((start, end - start))
+        } else {
+            None
+        }
+    }
+
+    pub fn alloc(&mut self, size: usize, align: usize) -> Result<NonNull<u8>, String> {
+        self.heap
+            .alloc(size, align)
+            .map_err(|e| self.describe(e, size))
+    }
+
+    /// The allocator itself, for `free`/`realloc` (whose safety contracts the ffi layer keeps).
+    pub fn heap_mut(&mut self) -> &mut Heap {
+        &mut self.heap
+    }
+
+    pub fn describe(&self, e: HeapError, size: usize) -> String {
+        match e {
+            HeapError::Exhausted {
+                requested,
+                arena_size,
+            } => format!(
+                "the application heap arena is exhausted ({requested} bytes requested, arena of {arena_size} bytes): set a larger `CAPE_ARENA_SIZE`"
+            ),
+            HeapError::BadRequest => format!(
+                "invalid allocation request ({size} bytes or a bad alignment)"
+            ),
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! The OpenMP runtime API (`omp.h`).
+
+use super::guard;
+use crate::region;
+use std::ffi::c_int;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+#[no_mangle]
+pub extern "C" fn omp_set_num_threads(n: c_int) {
+    guard(|| region::omp_set_num_threads(n))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_num_threads() -> c_int {
+    guard(region::omp_num_threads)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_max_threads() -> c_int {
+    guard(region::omp_max_threads)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_thread_num() -> c_int {
+    guard(region::omp_thread_num)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_num_procs() -> c_int {
+    guard(region::omp_num_procs)
+}
+#[no_mangle]
+pub extern "C" fn omp_in_parallel() -> c_int {
+    guard(|| region::omp_in_parallel() as c_int)
+}
+#[no_mangle]
+pub extern "C" fn omp_set_dynamic(on: c_int) {
+    guard(|| region::omp_set_dynamic(on != 0))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_dynamic() -> c_int {
+    guard(|| region::omp_dynamic() as c_int)
+}
+#[no_mangle]
+pub extern "C" fn omp_set_nested(on: c_int) {
+    guard(|| region::omp_set_nested(on != 0))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_nested() -> c_int {
+    guard(|| region::omp_nested() as c_int)
+}
+#[no_mangle]
+pub extern "C" fn omp_set_schedule(kind: c_int, chunk: c_int) {
+    guard(|| region::omp_set_schedule(kind, chunk))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_schedule(kind: *mut c_int, chunk: *mut c_int) {
+    guard(|| {
+        let (k, c) = region::omp_schedule();
+        // SAFETY: out-pointers from the caller, checked for null.
+        unsafe {
+            if !kind.is_null() {
+                *kind = k;
+            }
+            if !chunk.is_null() {
+                *chunk = c;
+            }
+        }
+    })
+}
+#[no_mangle]
+pub extern "C" fn omp_get_thread_limit() -> c_int {
+    guard(region::omp_num_procs)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_level() -> c_int {
+    guard(region::omp_level)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_active_level() -> c_int {
+    guard(region::omp_active_level)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_ancestor_thread_num(level: c_int) -> c_int {
+    guard(|| region::omp_ancestor_thread_num(level))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_team_size(level: c_int) -> c_int {
+    guard(|| region::omp_team_size(level))
+}
+#[no_mangle]
+pub extern "C" fn omp_in_final() -> c_int {
+    0
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+#[no_mangle]
+pub extern "C" fn omp_get_wtime() -> f64 {
+    guard(|| epoch().elapsed().as_secs_f64())
+}
+#[no_mangle]
+pub extern "C" fn omp_get_wtick() -> f64 {
+    1e-9
+}
+
+// Locks: word 0 holds the state. For now a lock is only a flag (simple lock) or a count
+// (nestable lock); merging lock-protected updates across ranks is future work.
+
+fn lock_word(lock: *mut u64) -> Option<&'static mut u64> {
+    // SAFETY: the program passes a pointer to its omp_lock_t / omp_nest_lock_t, whose first
+    // member is an unsigned long long.
+    unsafe { lock.as_mut() }
+}
+
+#[no_mangle]
+pub extern "C" fn omp_init_lock(lock: *mut u64) {
+    if let Some(w) = lock_word(lock) {
+        *w = 0;
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_destroy_lock(lock: *mut u64) {
+    omp_init_lock(lock)
+}
+#[no_mangle]
+pub extern "C" fn omp_set_lock(lock: *mut u64) {
+    if let Some(w) = lock_word(lock) {
+        *w = 1;
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_unset_lock(lock: *mut u64) {
+    if let Some(w) = lock_word(lock) {
+        *w = 0;
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_test_lock(lock: *mut u64) -> c_int {
+    match lock_word(lock) {
+        Some(w) if *w == 0 => {
+            *w = 1;
+            1
+        }
+        _ => 0,
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_init_nest_lock(lock: *mut u64) {
+    omp_init_lock(lock)
+}
+#[no_mangle]
+pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
+    omp_init_lock(lock)
+}
+#[no_mangle]
+pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
+    if let Some(w) = lock_word(lock) {
+        *w += 1;
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
+    if let Some(w) = lock_word(lock) {
+        *w = w.saturating_sub(1);
+    }
+}
+#[no_mangle]
+pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
+    match lock_word(lock) {
+        Some(w) => {
+            *w += 1;
+            *w as c_int
+        }
+        None => 0,
+    }
+}

@@ -1,0 +1,132 @@
+//! Output and input across ranks.
+//!
+//! Sequential output appears once: on ranks other than 0, fds 1 and 2 point to /dev/null
+//! outside parallel regions and to the real descriptors inside them (as threads would all
+//! print). `CAPE_OUTPUT=all` leaves every rank's output visible. C stdio buffers are flushed
+//! before every switch so that text lands where it was written.
+//!
+//! stdin: `mpirun` feeds it to rank 0 only. At the first stdin use rank 0 reads all of it
+//! and broadcasts it; every rank then gets a memfd with those bytes as fd 0.
+
+use crate::config::OutputMode;
+use crate::sys::fd;
+use crate::sys::mpi::Comm;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The real stderr (a duplicate of the original fd 2), for capert's own diagnostics on every rank.
+static REAL_STDERR: AtomicI32 = AtomicI32::new(2);
+
+/// Writes one diagnostic line to the real stderr, whatever fd 2 currently points to.
+pub fn eprint_line(line: &str) {
+    let mut s = String::with_capacity(line.len() + 1);
+    s.push_str(line);
+    s.push('\n');
+    fd::write_all(REAL_STDERR.load(Ordering::Relaxed), s.as_bytes());
+}
+
+pub struct Io {
+    real_out: i32,
+    real_err: i32,
+    null: i32,
+    /// This rank's sequential output is hidden.
+    hide_sequential: bool,
+    stdin_done: bool,
+}
+
+impl Io {
+    pub fn init(rank: usize, mode: OutputMode) -> Result<Io, String> {
+        let real_out = fd::dup_cloexec(1).unwrap_or(-1);
+        let real_err = fd::dup_cloexec(2).unwrap_or(-1);
+        if real_err >= 0 {
+            REAL_STDERR.store(real_err, Ordering::Relaxed);
+        }
+        let hide_sequential = rank != 0 && mode == OutputMode::Rank0;
+        let null = if hide_sequential {
+            fd::open_dev_null().map_err(|e| format!("cannot open `/dev/null`: {e}"))?
+        } else {
+            -1
+        };
+        let io = Io {
+            real_out,
+            real_err,
+            null,
+            hide_sequential,
+            stdin_done: false,
+        };
+        io.show(false);
+        Ok(io)
+    }
+
+    /// Region begin: every rank's output becomes visible.
+    pub fn enter_region(&self) {
+        self.show(true);
+    }
+
+    /// Region end: back to rank-0-only output.
+    pub fn leave_region(&self) {
+        self.show(false);
+    }
+
+    /// Flushes C stdio (called at shutdown).
+    pub fn flush(&self) {
+        fd::flush_c_stdio();
+    }
+
+    fn show(&self, visible: bool) {
+        fd::flush_c_stdio();
+        if !self.hide_sequential {
+            return;
+        }
+        let (out, err) = if visible {
+            (self.real_out, self.real_err)
+        } else {
+            (self.null, self.null)
+        };
+        // A descriptor that was closed at start stays as it is.
+        if out >= 0 && self.real_out >= 0 {
+            let _ = fd::dup2(out, 1);
+        }
+        if err >= 0 && self.real_err >= 0 {
+            let _ = fd::dup2(err, 2);
+        }
+    }
+
+    /// Makes fd 0 hold the same bytes on every rank (idempotent).
+    pub fn stdin_sync(&mut self, comm: Option<&Comm>) -> Result<(), String> {
+        if self.stdin_done {
+            return Ok(());
+        }
+        self.stdin_done = true;
+        let Some(comm) = comm.filter(|c| c.size() > 1) else {
+            return Ok(());
+        };
+        // Message: one flag byte (1 = data follows, 0 = rank 0 keeps its terminal) + data.
+        let mut msg = Vec::new();
+        if comm.rank() == 0 {
+            if fd::is_open(0) && !fd::is_terminal(0) {
+                msg.push(1);
+                match fd::read_to_end(0) {
+                    Ok(bytes) => msg.extend_from_slice(&bytes),
+                    Err(e) => {
+                        eprint_line(&format!(
+                            "capert: warning: cannot read stdin ({e}); the program sees empty input"
+                        ));
+                    }
+                }
+            } else {
+                msg.push(0);
+            }
+        }
+        comm.broadcast_from_root(&mut msg);
+        let has_data = msg.first() == Some(&1);
+        if comm.rank() == 0 && !has_data {
+            return Ok(());
+        }
+        let data = msg.get(1..).unwrap_or(&[]);
+        let memfd = fd::memfd_with(data)
+            .map_err(|e| format!("cannot create the stdin copy (`memfd_create`): {e}"))?;
+        fd::dup2(memfd, 0).map_err(|e| format!("cannot replace stdin (`dup2`): {e}"))?;
+        fd::close(memfd);
+        Ok(())
+    }
+}

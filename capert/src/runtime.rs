@@ -1,0 +1,215 @@
+//! Process-wide runtime state, start-up and shutdown.
+//!
+//! Start-up order matters: the tracker (its SIGSEGV handler) before `MPI_Init`, so that Open
+//! MPI's handler chains to ours rather than the other way round; the arena and the user stack
+//! at their fixed addresses; then the output redirection of ranks other than 0.
+
+use crate::arena::Arena;
+use crate::config::{Config, TrackerChoice};
+use crate::io::{eprint_line, Io};
+use crate::region::Stats;
+use crate::sys::global::MainThreadOnly;
+use crate::sys::mpi::Comm;
+use crate::sys::{bounds, mem};
+use crate::track::{Tracker, TrackerKind, PAGE_SIZE};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+pub struct Runtime {
+    pub cfg: Config,
+    pub comm: Option<Comm>,
+    pub rank: usize,
+    pub size: usize,
+    pub tracker: MainThreadOnly<Tracker>,
+    pub arena: Arena,
+    /// Usable user stack `[stack_lo, stack_top)` (a guard page lies below `stack_lo`).
+    pub stack_lo: usize,
+    pub stack_top: usize,
+    /// Lowest stack address handed to the tracker so far (`stack_top`: none).
+    pub stack_tracked_lo: usize,
+    /// Exact byte ranges of the user's globals (`cape_data`, `cape_bss`).
+    pub globals: Vec<(usize, usize)>,
+    pub io: Io,
+    pub region_no: u64,
+    /// Counters of the region in progress (begin's share).
+    pub current: Stats,
+    pub totals: Stats,
+    finalized: bool,
+    exit_status: i32,
+}
+
+static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
+/// Set once a fatal error is being reported, so that the exit hook does not try to finalise.
+static DYING: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f` on the runtime state; None before start-up (e.g. in unit tests) or after a fatal
+/// error started.
+pub fn with<R>(f: impl FnOnce(&mut Runtime) -> R) -> Option<R> {
+    let mut guard = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
+    guard.as_mut().map(f)
+}
+
+/// One clear line on stderr, then the whole job stops with status 1 (`MPI_Abort` when MPI
+/// is up).
+pub fn fatal(msg: &str) -> ! {
+    DYING.store(true, Ordering::SeqCst);
+    eprint_line(&format!("capert: error: {msg}"));
+    crate::sys::mpi::abort_job(1)
+}
+
+/// Start-up (everything before the user's `main`). Returns the top of the user stack.
+pub fn start_up() -> usize {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprint_line(&format!("capert: internal error: {what}{at}"));
+    }));
+    let cfg = Config::from_env().unwrap_or_else(|e| fatal(&e.0));
+    let want = match cfg.tracker {
+        TrackerChoice::Auto => None,
+        TrackerChoice::Uffd => Some(TrackerKind::Uffd),
+        TrackerChoice::Mprotect => Some(TrackerKind::Mprotect),
+    };
+    let (tracker, why) = Tracker::new(want).unwrap_or_else(|e| fatal(&e.to_string()));
+    let arena = Arena::map(cfg.arena_base, cfg.arena_size).unwrap_or_else(|e| fatal(&e));
+    let (stack_base, stack_size) = (cfg.stack_base as usize, cfg.stack_size as usize);
+    mem::map_fixed(stack_base, stack_size, "user stack", "CAPE_STACK_BASE")
+        .unwrap_or_else(|e| fatal(&e));
+    mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
+    let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
+
+    let comm = Comm::init().unwrap_or_else(|e| fatal(&e));
+    let (rank, size) = (comm.rank(), comm.size());
+    let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
+
+    let mut tracker = tracker;
+    let globals = bounds::user_global_sections();
+    for (start, len) in page_hulls(&globals) {
+        tracker
+            .add_range(start, len)
+            .unwrap_or_else(|e| fatal(&e.to_string()));
+    }
+    if cfg.verbose && rank == 0 {
+        eprint_line(&format!(
+            "capert: {size} rank(s); tracker {} ({why}); arena {:#x}+{:#x}; stack {:#x}+{:#x}; globals {}",
+            tracker.kind(),
+            cfg.arena_base,
+            cfg.arena_size,
+            cfg.stack_base,
+            cfg.stack_size,
+            globals
+                .iter()
+                .map(|(s, e)| format!("{s:#x}..{e:#x}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+    }
+    let rt = Runtime {
+        cfg,
+        comm: Some(comm),
+        rank,
+        size,
+        tracker: MainThreadOnly(tracker),
+        arena,
+        stack_lo,
+        stack_top,
+        stack_tracked_lo: stack_top,
+        globals,
+        io,
+        region_no: 0,
+        current: Stats::default(),
+        totals: Stats::default(),
+        finalized: false,
+        exit_status: 0,
+    };
+    *RUNTIME.lock().unwrap_or_else(|e| e.into_inner()) = Some(rt);
+    // 16-byte aligned top, minus room for the trampoline's frame.
+    stack_top - 64
+}
+
+/// Page-aligned hulls of byte ranges, merged where they touch.
+pub fn page_hulls(ranges: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut hulls: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in ranges {
+        let (lo, hi) = (s & !(PAGE_SIZE - 1), (e + PAGE_SIZE - 1) & !(PAGE_SIZE - 1));
+        match hulls.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => hulls.push((lo, hi)),
+        }
+    }
+    hulls.into_iter().map(|(lo, hi)| (lo, hi - lo)).collect()
+}
+
+/// Shutdown: flush, agree on rank 0's exit status, print statistics, `MPI_Finalize`.
+/// Idempotent (also run by the exit hook). Returns rank 0's status.
+pub fn shut_down(status: i32) -> i32 {
+    if DYING.load(Ordering::SeqCst) {
+        return status;
+    }
+    let Ok(mut guard) = RUNTIME.try_lock() else {
+        return status;
+    };
+    let Some(rt) = guard.as_mut() else {
+        return status;
+    };
+    if rt.finalized {
+        return rt.exit_status;
+    }
+    rt.finalized = true;
+    rt.io.flush();
+    let mut status_bytes = status.to_le_bytes().to_vec();
+    if let Some(comm) = rt.comm.as_mut() {
+        comm.broadcast_from_root(&mut status_bytes);
+    }
+    let root_status = status_bytes
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(status, i32::from_le_bytes);
+    if rt.cfg.stats >= 1 && rt.rank == 0 {
+        eprint_line(&rt.totals.line("total"));
+    }
+    if let Some(comm) = rt.comm.as_mut() {
+        comm.finalize();
+    }
+    rt.exit_status = root_status;
+    root_status
+}
+
+/// The name of the user global holding `addr`, as " (in `name`)", when the executable's
+/// symbol table is readable; empty otherwise.
+pub fn describe_address(rt: &Runtime, addr: usize) -> String {
+    if rt.globals.iter().any(|&(s, e)| addr >= s && addr < e) {
+        if let Some(name) = crate::symbols::global_name(addr) {
+            return format!(" (in `{name}`)");
+        }
+        " (a global variable)".to_string()
+    } else if rt.arena.contains(addr) {
+        " (heap)".to_string()
+    } else if addr >= rt.stack_lo && addr < rt.stack_top {
+        " (stack)".to_string()
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hulls() {
+        assert_eq!(
+            page_hulls(&[(0x1010, 0x1020), (0x1ff0, 0x2100), (0x5000, 0x5001)]),
+            vec![(0x1000, 0x2000), (0x5000, 0x1000)]
+        );
+        assert!(page_hulls(&[]).is_empty());
+    }
+}
