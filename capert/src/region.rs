@@ -10,6 +10,10 @@
 //! rank, so the result is deterministic and identical everywhere.
 
 use crate::allreduce::allreduce;
+use crate::ffi::abi::cape_sched;
+
+const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
+const CAPE_SCHED_DYNAMIC: i32 = cape_sched::CAPE_SCHED_DYNAMIC as i32;
 use crate::diff::diff_into;
 use crate::merge::Race;
 use crate::runtime::{self, Runtime};
@@ -19,12 +23,6 @@ use crate::track::PAGE_SIZE;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-pub const CAPE_SCHED_STATIC: i32 = 0;
-pub const CAPE_SCHED_DYNAMIC: i32 = 1;
-pub const CAPE_SCHED_GUIDED: i32 = 2;
-pub const CAPE_SCHED_RUNTIME: i32 = 3;
-pub const CAPE_SCHED_AUTO: i32 = 4;
 
 /// True while this rank is inside an active (tracked, multi-rank) region. Heap calls then go
 /// to libc: ranks run different iterations, so the arena allocator state must not change.

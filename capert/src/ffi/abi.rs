@@ -7,12 +7,27 @@ use crate::sys::heap::Heap;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr::NonNull;
 
-pub use crate::region::{
-    CAPE_SCHED_AUTO, CAPE_SCHED_DYNAMIC, CAPE_SCHED_GUIDED, CAPE_SCHED_RUNTIME, CAPE_SCHED_STATIC,
-};
+use std::ffi::{c_longlong, c_ulonglong};
+
+/// Loop schedule kinds, the `schedule` argument of `__cape_loop_init` (passed as `int`).
+#[repr(C)]
+#[allow(non_camel_case_types, clippy::enum_variant_names)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum cape_sched {
+    /// `schedule(static)`: exactly OpenMP's static schedule.
+    CAPE_SCHED_STATIC = 0,
+    /// `schedule(dynamic)` (runs as a static round-robin of chunks for now).
+    CAPE_SCHED_DYNAMIC = 1,
+    /// `schedule(guided)` (runs as `static` for now).
+    CAPE_SCHED_GUIDED = 2,
+    /// `schedule(runtime)` (runs as `static` for now).
+    CAPE_SCHED_RUNTIME = 3,
+    /// `schedule(auto)` (runs as `static`).
+    CAPE_SCHED_AUTO = 4,
+}
 
 /// The user's `main` after renaming: `int __cape_user_main(int, char **, char **)`.
-pub type UserMain = extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
+type UserMain = extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
 
 struct StartContext {
     argc: c_int,
@@ -43,7 +58,7 @@ pub extern "C" fn __cape_start(
     argc: c_int,
     argv: *mut *mut c_char,
     envp: *mut *mut c_char,
-    user_main: Option<UserMain>,
+    user_main: Option<extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>,
 ) -> c_int {
     guard(|| {
         let Some(user_main) = user_main else {
@@ -349,7 +364,12 @@ pub extern "C" fn __cape_parallel(
 /// Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
 /// no chunk size was given. `l` lives in the outlined function's frame.
 #[no_mangle]
-pub extern "C" fn __cape_loop_init(l: *mut __cape_loop, n: u64, schedule: c_int, chunk: i64) {
+pub extern "C" fn __cape_loop_init(
+    l: *mut __cape_loop,
+    n: c_ulonglong,
+    schedule: c_int,
+    chunk: c_longlong,
+) {
     guard(|| {
         // SAFETY: the generated code passes the address of its own loop object.
         if let Some(l) = unsafe { l.as_mut() } {
@@ -360,7 +380,11 @@ pub extern "C" fn __cape_loop_init(l: *mut __cape_loop, n: u64, schedule: c_int,
 
 /// Next block `[*lo, *hi)` of this thread's iterations; returns 0 when there are no more.
 #[no_mangle]
-pub extern "C" fn __cape_loop_next(l: *mut __cape_loop, lo: *mut u64, hi: *mut u64) -> c_int {
+pub extern "C" fn __cape_loop_next(
+    l: *mut __cape_loop,
+    lo: *mut c_ulonglong,
+    hi: *mut c_ulonglong,
+) -> c_int {
     guard(|| {
         // SAFETY: pointers from the generated code to its loop object and two locals.
         unsafe {
