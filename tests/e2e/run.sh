@@ -185,7 +185,12 @@ for p in "${programs[@]}"; do
         reason="$status"
         log="$dir/build-cape.log"
         [ "$status" = "reference build failed" ] && log="$dir/build-ref.log"
-        [ -f "$log" ] && reason+=$'\n'"$(head -n 12 "$log" | sed 's/^/      ! /')"
+        # the first errors say more than the "In file included from" lines before them
+        if [ -f "$log" ] && grep -q 'error' "$log"; then
+            reason+=$'\n'"$(grep -m 6 'error' "$log" | sed 's/^/      ! /')"
+        elif [ -f "$log" ]; then
+            reason+=$'\n'"$(head -n 12 "$log" | sed 's/^/      ! /')"
+        fi
     else
         for P in $procs; do
             OMP_NUM_THREADS=$P run_one "$dir/ref-$P" "$extra" "$base" "$dir/ref"
