@@ -480,7 +480,7 @@ impl Driver {
             }
             InputKind::C if is_emitted_file(&input.path) => {
                 // Already translated by `--emit-c`: compile it as it is.
-                self.compile_translated(&input.path, output, true, Some(&input.path))?;
+                self.compile_translated(&input.path, output, Some(&input.path))?;
                 Ok(true)
             }
             InputKind::C | InputKind::Preprocessed => {
@@ -492,26 +492,29 @@ impl Driver {
                 } else {
                     input.path.clone()
                 };
+                // System headers collapsed back to `#include` lines: capert.h (included first by
+                // the translated file) and expanded glibc headers would clash (anonymous struct
+                // typedefs declared twice); re-read headers keep their include guards.
                 let options = TranslateOptions {
                     line_markers: true,
-                    collapse_system_headers: false,
+                    collapse_system_headers: true,
                 };
                 let translated = self.translate_file(&preprocessed, &options)?;
                 let translated_path = self.intermediate(index, &input.path, "cape.c");
                 self.write_file(&translated_path, &translated)?;
-                self.compile_translated(&translated_path, output, false, None)?;
+                self.compile_translated(&translated_path, output, None)?;
                 Ok(true)
             }
         }
     }
 
-    /// `cc -c` (or `-S`) of translated C, then the section renaming for objects.
-    /// `with_cpp_args`: the file still has `#include`s of its own (an `--emit-c` file).
+    /// `cc -c` (or `-S`) of translated C, then the section renaming for objects. The user's
+    /// preprocessor options are given again: translated C re-includes system headers, and the
+    /// `-D`/`-include` blocks of the first preprocessing are not copied into it.
     fn compile_translated(
         &self,
         source: &Path,
         output: &Path,
-        with_cpp_args: bool,
         deps_for: Option<&Path>,
     ) -> Step<()> {
         let assemble_only = self.plan.mode() == Mode::Assemble;
@@ -525,9 +528,7 @@ impl Driver {
         let mut argv = self.cc.clone();
         argv.push(if assemble_only { "-S" } else { "-c" }.to_string());
         argv.push(format!("-I{}", self.include_dir.display()));
-        if with_cpp_args {
-            argv.extend(self.plan.cpp_args.iter().cloned());
-        }
+        argv.extend(self.plan.cpp_args.iter().cloned());
         argv.extend(self.plan.common_args.iter().cloned());
         argv.extend(self.plan.compile_args.iter().cloned());
         if let Some(input) = deps_for {

@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 pub const OMP_H: &str = include_str!("../../../capert/include/omp.h");
 
 /// The compiler <-> runtime ABI header, for translated code and `--emit-c` files.
-// PLACEHOLDER until capert/include/capert.h is generated: replace with
-// `include_str!("../../../capert/include/capert.h")`.
-pub const CAPERT_H: &str = "/* capert.h placeholder: the runtime header is not generated yet */\n";
+pub const CAPERT_H: &str = include_str!("../../../capert/include/capert.h");
 
 /// The runtime library's file name.
 pub const LIBRARY: &str = "libcapert.a";
