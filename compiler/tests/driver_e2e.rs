@@ -434,9 +434,14 @@ fn error_in_a_pragma_points_at_the_original_line_and_column() {
     let quoted_line = lines[quoted];
     let text_start = quoted_line.len() - line4.len();
     let caret_line = lines.get(quoted + 1).copied().unwrap_or("");
-    let caret = caret_line.find('^').unwrap_or_else(|| panic!("caret in:\n{text}"));
+    let caret = caret_line
+        .find('^')
+        .unwrap_or_else(|| panic!("caret in:\n{text}"));
     assert_eq!(caret - text_start, column - 1, "caret column:\n{text}");
-    assert!(caret_line[caret..].starts_with(&"^".repeat("bogus_clause".len())), "{text}");
+    assert!(
+        caret_line[caret..].starts_with(&"^".repeat("bogus_clause".len())),
+        "{text}"
+    );
     assert!(!dir.join("bad.o").exists());
 }
 

@@ -153,7 +153,7 @@ fn original_chars(original: &str, start: usize) -> Vec<(usize, char)> {
                 // A continuation: skip the backslash and the line end, keep reading.
                 let rest = &original[start + i + 1..];
                 if rest.starts_with('\n') || rest.starts_with("\r\n") {
-                    while let Some((_, next)) = iter.next() {
+                    for (_, next) in iter.by_ref() {
                         if next == '\n' {
                             break;
                         }
