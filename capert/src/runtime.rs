@@ -78,6 +78,7 @@ pub fn start_up() -> usize {
         TrackerChoice::Uffd => Some(TrackerKind::Uffd),
         TrackerChoice::Mprotect => Some(TrackerKind::Mprotect),
     };
+    crate::sys::stack::install_alt_stack().unwrap_or_else(|e| fatal(&e));
     let (tracker, why) = Tracker::new(want).unwrap_or_else(|e| fatal(&e.to_string()));
     let arena = Arena::map(cfg.arena_base, cfg.arena_size).unwrap_or_else(|e| fatal(&e));
     let (stack_base, stack_size) = (cfg.stack_base as usize, cfg.stack_size as usize);

@@ -73,3 +73,39 @@ mod tests {
         crate::sys::mem::unmap(base, len);
     }
 }
+
+/// Gives the calling thread an alternate signal stack, so that the tracker's SIGSEGV handler
+/// (installed with `SA_ONSTACK`) never runs on a write-protected user stack page.
+pub fn install_alt_stack() -> Result<(), String> {
+    const SIZE: usize = 256 << 10;
+    // SAFETY: a fresh private anonymous mapping owned by the process forever.
+    let mem = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            SIZE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if mem == libc::MAP_FAILED {
+        return Err(format!(
+            "cannot map the signal stack: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    let ss = libc::stack_t {
+        ss_sp: mem,
+        ss_flags: 0,
+        ss_size: SIZE,
+    };
+    // SAFETY: `ss` describes the mapping above, which is never unmapped.
+    if unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) } != 0 {
+        return Err(format!(
+            "cannot install the signal stack (`sigaltstack`): {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
