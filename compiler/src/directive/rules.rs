@@ -246,8 +246,8 @@ pub fn directive_from_words(words: &[&str]) -> Option<DirectiveKind> {
 /// True when `words` begin (word by word) at least one directive name.
 pub fn is_directive_prefix(words: &[&str]) -> bool {
     DirectiveKind::ALL.iter().any(|d| {
-        let name: Vec<&str> = d.name().split(' ').collect();
-        name.len() >= words.len() && name.iter().zip(words).all(|(a, b)| a == b)
+        let mut name = d.name().split(' ');
+        words.iter().all(|w| name.next() == Some(*w))
     })
 }
 
@@ -517,9 +517,12 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The closest candidate to `word`, if it is close enough to be a likely typo.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
+    let len = word.chars().count();
+    let limit = (len / 3).max(1);
     candidates
         .into_iter()
+        // the distance is at least the length difference: skip those without computing it
+        .filter(|c| c.len().abs_diff(len) <= limit)
         .map(|c| (edit_distance(word, c), c))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)

@@ -1003,3 +1003,164 @@ fn dump_clause_table() {
         }
     }
 }
+
+// ---- deterministic mutation fuzzing (stable Rust; `compiler/fuzz` has the libFuzzer targets) --
+
+/// xorshift64*: a small seeded generator, so every run tries the same inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SPLICE_TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "[",
+    "]",
+    ":",
+    ",",
+    "\"",
+    "'",
+    "\\",
+    "/*",
+    "->",
+    ".",
+    "&&",
+    "||",
+    "+",
+    " ",
+    "\n",
+    "é",
+    "\u{0}",
+    "if",
+    "parallel",
+    "for",
+    "simd",
+    "target",
+    "data",
+    "private",
+    "reduction",
+    "schedule",
+    "static",
+    "runtime",
+    "default",
+    "none",
+    "map",
+    "always",
+    "to",
+    "depend",
+    "sink",
+    "source",
+    "in",
+    "linear",
+    "val",
+    "declare",
+    "omp",
+    "#pragma",
+    "nowait",
+    "x",
+    "0",
+    "max",
+];
+
+fn mutate(rng: &mut Rng, input: &str) -> String {
+    let mut bytes = input.as_bytes().to_vec();
+    for _ in 0..1 + rng.below(2) {
+        let at = rng.below(bytes.len() + 1);
+        match rng.below(6) {
+            0 if !bytes.is_empty() => {
+                let i = rng.below(bytes.len());
+                bytes[i] ^= 1 << rng.below(8);
+            }
+            1 => bytes.insert(at, rng.below(256) as u8),
+            2 => bytes.truncate(at),
+            3 if at < bytes.len() => {
+                let end = (at + 1 + rng.below(8)).min(bytes.len());
+                bytes.drain(at..end);
+            }
+            4 => {
+                let tok = SPLICE_TOKENS[rng.below(SPLICE_TOKENS.len())];
+                bytes.splice(at..at, tok.bytes());
+            }
+            _ => {
+                // splice a slice of another corpus pragma
+                let other = CORPUS[rng.below(CORPUS.len())].as_bytes();
+                let from = rng.below(other.len());
+                let to = (from + rng.below(24)).min(other.len());
+                bytes.splice(at..at, other[from..to].iter().copied());
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn check_span(line: &str, span: Span) {
+    assert!(
+        span.start >= OFFSET && span.start <= span.end,
+        "{line:?} {span:?}"
+    );
+    let (start, end) = (span.start - OFFSET, span.end - OFFSET);
+    assert!(end <= line.len(), "{line:?} {span:?}");
+    assert!(
+        line.is_char_boundary(start) && line.is_char_boundary(end),
+        "{line:?} {span:?}"
+    );
+}
+
+/// Parses `count` mutated pragmas; any panic fails the test (with the input in the message
+/// of the failed assertion or the panic location). Returns how many parsed successfully.
+fn fuzz_directives(seed: u64, count: usize) -> usize {
+    let mut rng = Rng(seed);
+    let mut parsed = 0;
+    for _ in 0..count {
+        let base = CORPUS[rng.below(CORPUS.len())];
+        let line = mutate(&mut rng, base);
+        match parse_pragma(&line, OFFSET) {
+            Ok(Some(d)) => {
+                parsed += 1;
+                check_span(&line, d.span);
+                check_span(&line, d.name_span);
+                d.clauses.iter().for_each(|c| check_span(&line, c.span));
+            }
+            Ok(None) => {}
+            Err(e) => {
+                e.primary
+                    .iter()
+                    .chain(&e.secondary)
+                    .for_each(|(s, _)| check_span(&line, *s));
+            }
+        }
+    }
+    parsed
+}
+
+#[test]
+fn mutation_fuzz_quick() {
+    let parsed = fuzz_directives(0x5eed_cafe, 20_000);
+    println!("{parsed} of 20000 mutated pragmas parsed");
+    // the mutations must leave a fair share valid, or the fuzzer only tests the error paths
+    assert!(
+        parsed > 500,
+        "only {parsed} of 20000 mutated pragmas parsed"
+    );
+}
+
+/// `cargo test -p capecc --release -- --ignored mutation_fuzz_long --nocapture`
+#[test]
+#[ignore]
+fn mutation_fuzz_long() {
+    let start = std::time::Instant::now();
+    let count = 2_000_000;
+    let parsed = fuzz_directives(0x0dd_ba11, count);
+    println!("{count} inputs, {parsed} parsed, {:?}", start.elapsed());
+}
