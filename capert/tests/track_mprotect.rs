@@ -113,3 +113,9 @@ fn foreign_fault_still_crashes() {
         String::from_utf8_lossy(&status.stderr)
     );
 }
+
+#[test]
+fn exact_pages_in_memory_populated_after_add_range() {
+    let huge = exact_pages_in_huge_memory(KIND, 3);
+    assert_eq!(huge, 0, "the mprotect tracker asks for 4 KiB pages");
+}

@@ -57,3 +57,14 @@ fn data_section() {
 fn misuse() {
     bad_ranges(KIND);
 }
+
+#[test]
+fn exact_pages_in_transparent_huge_pages() {
+    let huge = exact_pages_in_huge_memory(KIND, 3);
+    let thp =
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+    eprintln!("huge pages used: {huge} bytes (THP: {})", thp.trim());
+    if !thp.contains("[never]") {
+        assert!(huge > 0, "the test did not exercise transparent huge pages");
+    }
+}

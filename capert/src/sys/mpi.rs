@@ -84,7 +84,8 @@ impl Comm {
             total = total.saturating_add(l);
         }
         let mut all = vec![0u8; total as usize];
-        {
+        // Open MPI rejects an all-empty Allgatherv; every rank knows the total, so all skip.
+        if total > 0 {
             let mut part = PartitionMut::new(&mut all[..], &lens[..], &displs[..]);
             self.world.all_gather_varcount_into(mine, &mut part);
         }

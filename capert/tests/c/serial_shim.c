@@ -50,5 +50,6 @@ int omp_get_thread_num(void) { return 0; }
 int omp_get_num_threads(void) { return 1; }
 int omp_get_max_threads(void) { return 1; }
 int omp_in_parallel(void) { return 0; }
+int omp_get_level(void) { return level; }
 void omp_set_num_threads(int n) { (void)n; }
 double omp_get_wtime(void) { return (double)clock() / CLOCKS_PER_SEC; }

@@ -390,3 +390,77 @@ pub fn bad_ranges(kind: TrackerKind) {
     let (again, _) = Tracker::new(Some(kind)).expect("a tracker can be created after drop");
     drop(again);
 }
+
+/// Bytes of anonymous transparent huge pages in [base, base+len) according to /proc/self/smaps.
+pub fn anon_huge_bytes(base: usize, len: usize) -> usize {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+    let mut inside = false;
+    let mut total = 0;
+    for line in smaps.lines() {
+        if let Some((range, _)) = line.split_once(' ') {
+            if let Some((from, to)) = range.split_once('-') {
+                if let (Ok(from), Ok(to)) = (
+                    usize::from_str_radix(from, 16),
+                    usize::from_str_radix(to, 16),
+                ) {
+                    inside = from < base + len && to > base;
+                    continue;
+                }
+            }
+        }
+        if inside {
+            if let Some(kb) = line.strip_prefix("AnonHugePages:") {
+                let kb = kb.trim().trim_end_matches("kB").trim();
+                total += kb.parse::<usize>().unwrap_or(0) * 1024;
+            }
+        }
+    }
+    total
+}
+
+/// Memory that is populated after tracking starts may come in transparent huge pages (the uffd
+/// tracker asks for them): written pages must still be reported exactly, at 4 KiB.
+/// Returns the bytes of huge pages seen, so the caller can tell whether THP was exercised.
+pub fn exact_pages_in_huge_memory(kind: TrackerKind, seed: u64) -> usize {
+    const HUGE: usize = 2 << 20;
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let mut tracker = new_tracker(kind);
+    let raw = Mapping::new(5 * HUGE / PAGE_SIZE);
+    let base = (raw.base + HUGE - 1) & !(HUGE - 1);
+    let len = 4 * HUGE;
+    let pages = len / PAGE_SIZE;
+    tracker.add_range(base, len).expect("add_range");
+    let view = Mapping { base, len };
+    let mut model = vec![0u8; len];
+    // Populate after tracking starts, outside a region: faults may allocate huge pages.
+    for p in 0..pages {
+        view.write(p * PAGE_SIZE, &[p as u8 | 1]);
+        model[p * PAGE_SIZE] = p as u8 | 1;
+    }
+    let huge = anon_huge_bytes(base, len);
+    for round in 0..6 {
+        tracker.begin_region().expect("begin_region");
+        assert!(view.bytes() == &model[..]);
+        for p in (0..pages).step_by(97) {
+            assert!(
+                tracker.twin(base + p * PAGE_SIZE) == &model[p * PAGE_SIZE..(p + 1) * PAGE_SIZE]
+            );
+        }
+        let count = 1 + rng.below(40);
+        let chosen = random_pages(&mut rng, pages, count);
+        scribble(&mut rng, &view, &mut model, &chosen);
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        let expected: Vec<usize> = chosen.iter().map(|&p| base + p * PAGE_SIZE).collect();
+        assert_eq!(written, expected, "round {round}: written pages differ");
+        tracker.commit(&written);
+        tracker.finish_region();
+        // Sequential writes between regions, caught by the next sync.
+        let count = rng.below(20);
+        let sequential = random_pages(&mut rng, pages, count);
+        scribble(&mut rng, &view, &mut model, &sequential);
+    }
+    std::mem::forget(view); // `raw` owns the mapping
+    huge
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds the C programs in capert/tests/c (hand-written code as capecc lowers it, calling the
+# capert ABI directly), runs them under mpirun at P = 1 2 3 4 5 8 and compares their output
+# with what sequential execution prints: the same program built with plain gcc against
+# serial_shim.c (an independent one-thread implementation of the ABI). The oracle's output is
+# also checked against the committed tests/c/*.expected files.
+# Usage: capert/tests/run_c_tests.sh   (CARGO_TARGET_DIR respected; NP="1 2" to choose P)
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+target="${CARGO_TARGET_DIR:-$root/target}"
+nps="${NP:-1 2 3 4 5 8}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# The exact list printed by `cargo rustc -p capert --release --lib --crate-type staticlib
+# -- --print native-static-libs`.
+native_libs="-lmpi -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+(cd "$root" && cargo build -q -p capert --release) || { echo "0 passed, 1 failed"; exit 1; }
+lib="$target/release/libcapert.a"
+
+build() { # name -> $work/name (capert) and $work/name.serial (oracle)
+    local name=$1 src="$here/c/$1.c"
+    gcc -O1 -w -I "$root/capert/include" "$src" "$here/c/serial_shim.c" -o "$work/$name.serial" || return 1
+    mpicc -O1 -no-pie -I "$root/capert/include" -c "$src" -o "$work/$name.o" || return 1
+    objcopy --rename-section .data=cape_data --rename-section .bss=cape_bss,alloc "$work/$name.o" || return 1
+    mpicc -no-pie "$work/$name.o" "$lib" $native_libs -o "$work/$name"
+}
+
+input_of() { if [ -f "$here/c/$1.input" ]; then echo "$here/c/$1.input"; else echo /dev/null; fi; }
+
+run_np() { # np name [env...] -> stdout in $work/out, status in $rc
+    local np=$1 name=$2; shift 2
+    env "$@" timeout 120 mpirun -np "$np" "$work/$name" <"$(input_of "$name")" >"$work/out" 2>"$work/err"
+    rc=$?
+}
+
+for name in basic bytes many_regions stdin_sum exit_status; do
+    if ! build "$name"; then bad "$name: build"; continue; fi
+    "$work/$name.serial" <"$(input_of "$name")" >"$work/$name.want"
+    want_rc=$?
+    if [ -f "$here/c/$name.expected" ] && ! cmp -s "$work/$name.want" "$here/c/$name.expected"; then
+        bad "$name: the sequential oracle differs from $name.expected"
+    fi
+    for np in $nps; do
+        run_np "$np" "$name"
+        if [ "$rc" = "$want_rc" ] && cmp -s "$work/out" "$work/$name.want"; then
+            ok "$name P=$np"
+        else
+            bad "$name P=$np (exit $rc, want $want_rc)"
+            diff "$work/$name.want" "$work/out" | head -5
+            head -5 "$work/err"
+        fi
+    done
+done
+
+# The fallback tracker.
+run_np 4 many_regions CAPE_TRACKER=mprotect
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/many_regions.want"; then ok "many_regions P=4 CAPE_TRACKER=mprotect"; else bad "many_regions P=4 CAPE_TRACKER=mprotect (exit $rc)"; head -5 "$work/err"; fi
+run_np 3 basic CAPE_TRACKER=mprotect CAPE_OUTPUT=all
+if [ "$rc" = 0 ] && [ "$(sort -u "$work/out")" = "$(sort -u "$work/basic.want")" ] && [ "$(wc -l <"$work/out")" = "$((3 * $(wc -l <"$work/basic.want")))" ]; then
+    ok "basic P=3 CAPE_OUTPUT=all (every rank prints)"
+else
+    bad "basic P=3 CAPE_OUTPUT=all"
+fi
+
+# Race detection.
+if build racy; then
+    run_np 3 racy CAPE_CHECK=races
+    if [ "$rc" != 0 ] && grep -q "capert: error: data race in parallel region 1: [0-9]* byte(s) at 0x[0-9a-f]* (in \`shared_flag\`)" "$work/err"; then
+        ok "racy P=3 CAPE_CHECK=races reports the race"
+    else
+        bad "racy P=3 CAPE_CHECK=races (exit $rc)"; head -5 "$work/err"
+    fi
+    run_np 3 racy
+    if [ "$rc" = 0 ] && [ "$(cat "$work/out")" = "flag 1002" ]; then ok "racy P=3 unchecked: last rank wins"; else bad "racy P=3 unchecked (exit $rc): $(cat "$work/out")"; fi
+else
+    bad "racy: build"
+fi
+
+# Arena errors: exhaustion and a collision with an existing mapping (the executable at 0x400000).
+if build big_alloc; then
+    run_np 2 big_alloc CAPE_ARENA_SIZE=1M
+    if [ "$rc" != 0 ] && grep -q "capert: error: the application heap arena is exhausted .*CAPE_ARENA_SIZE" "$work/err" && ! grep -qi "segmentation\|signal 11" "$work/err"; then
+        ok "arena exhaustion is one clear error"
+    else
+        bad "arena exhaustion (exit $rc)"; head -5 "$work/err"
+    fi
+    run_np 2 big_alloc CAPE_ARENA_BASE=0x400000
+    if [ "$rc" != 0 ] && grep -q "capert: error: cannot map the application heap arena at 0x400000.*already mapped.*CAPE_ARENA_BASE" "$work/err"; then
+        ok "arena collision is one clear error"
+    else
+        bad "arena collision (exit $rc)"; head -5 "$work/err"
+    fi
+    run_np 1 big_alloc CAPE_ARENA_SIZE=banana
+    if [ "$rc" != 0 ] && grep -q "capert: error: \`CAPE_ARENA_SIZE=banana\` is not a size" "$work/err"; then ok "bad CAPE_ARENA_SIZE is one clear error"; else bad "bad CAPE_ARENA_SIZE (exit $rc)"; head -3 "$work/err"; fi
+else
+    bad "big_alloc: build"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
