@@ -81,13 +81,13 @@ pub fn tokenize(line: &str) -> Vec<Tok<'_>> {
             while pos < bytes.len() {
                 let b = bytes[pos];
                 let prev = bytes[pos - 1];
-                if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'\'' {
-                    pos += 1;
-                } else if (b == b'+' || b == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P') {
-                    pos += 1;
-                } else {
+                let part = b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'\'');
+                let exponent_sign =
+                    matches!(b, b'+' | b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+                if !(part || exponent_sign) {
                     break;
                 }
+                pos += 1;
             }
             kind = TokKind::Number;
         } else if c == '"' || c == '\'' {

@@ -410,15 +410,11 @@ impl<'a> Parser<'a> {
                     d.name_arg = Some(name.text.to_string());
                 }
             }
-            DirectiveKind::Flush => {
-                if self.peek_is_punct("(") {
-                    d.list_arg = self.paren_list("flush", false)?;
-                }
+            DirectiveKind::Flush if self.peek_is_punct("(") => {
+                d.list_arg = self.paren_list("flush", false)?;
             }
-            DirectiveKind::DeclareTarget => {
-                if self.peek_is_punct("(") {
-                    d.list_arg = self.paren_list("declare target", false)?;
-                }
+            DirectiveKind::DeclareTarget if self.peek_is_punct("(") => {
+                d.list_arg = self.paren_list("declare target", false)?;
             }
             DirectiveKind::Threadprivate => {
                 d.list_arg = self.paren_list("threadprivate", false)?;
