@@ -70,6 +70,21 @@ else
     bad "basic P=3 CAPE_OUTPUT=all"
 fi
 
+# Sequential output once, region output from every thread.
+if build region_print; then
+    for np in 1 3; do
+        run_np "$np" region_print
+        want="$(printf 'before\n'; for t in $(seq 0 $((np - 1))); do echo "hello from thread $t of $np"; done; printf 'after, in parallel: 0\n')"
+        if [ "$rc" = 0 ] && [ "$(sort "$work/out")" = "$(echo "$want" | sort)" ] && [ "$(head -1 "$work/out")" = before ]; then
+            ok "region_print P=$np"
+        else
+            bad "region_print P=$np (exit $rc)"; cat "$work/out"
+        fi
+    done
+else
+    bad "region_print: build"
+fi
+
 # Race detection.
 if build racy; then
     run_np 3 racy CAPE_CHECK=races
