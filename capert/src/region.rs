@@ -522,9 +522,6 @@ pub fn omp_num_threads() -> i32 {
 pub fn omp_max_threads() -> i32 {
     let (size, env) = runtime::with(|rt| (rt.size, rt.cfg.num_threads)).unwrap_or((1, None));
     let t = team();
-    if t.levels.iter().any(|l| l.active) {
-        return 1;
-    }
     t.num_threads
         .or(env)
         .unwrap_or(size as u32)
