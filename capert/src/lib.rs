@@ -1,6 +1,13 @@
 //! capert: the CAPE runtime. See ARCHITECTURE.md.
 
+pub mod config;
 pub mod sys;
+pub mod arena;
+pub mod ffi;
+pub mod io;
+pub mod region;
+pub mod runtime;
+pub mod symbols;
 pub mod track;
 
 pub mod allreduce;

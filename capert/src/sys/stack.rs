@@ -51,29 +51,6 @@ pub fn current_sp() -> usize {
     std::hint::black_box(&marker) as *const u8 as usize
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    extern "C" fn probe(arg: *mut c_void) {
-        // SAFETY: the test passes a pointer to a live usize.
-        let out = unsafe { &mut *(arg as *mut usize) };
-        *out = current_sp();
-    }
-
-    #[test]
-    fn runs_on_the_given_stack() {
-        let base = 0x3b00_0000_0000usize;
-        let len = 1 << 20;
-        crate::sys::mem::map_fixed(base, len, "stack", "CAPE_STACK_BASE").unwrap();
-        let mut seen = 0usize;
-        // SAFETY: fresh 1 MiB mapping, aligned top; probe does not unwind.
-        unsafe { call_on_stack(base + len, probe, &mut seen as *mut usize as *mut c_void) };
-        assert!(seen > base && seen < base + len, "{seen:#x}");
-        crate::sys::mem::unmap(base, len);
-    }
-}
-
 /// Gives the calling thread an alternate signal stack, so that the tracker's SIGSEGV handler
 /// (installed with `SA_ONSTACK`) never runs on a write-protected user stack page.
 pub fn install_alt_stack() -> Result<(), String> {
@@ -108,4 +85,27 @@ pub fn install_alt_stack() -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    extern "C" fn probe(arg: *mut c_void) {
+        // SAFETY: the test passes a pointer to a live usize.
+        let out = unsafe { &mut *(arg as *mut usize) };
+        *out = current_sp();
+    }
+
+    #[test]
+    fn runs_on_the_given_stack() {
+        let base = 0x3b00_0000_0000usize;
+        let len = 1 << 20;
+        crate::sys::mem::map_fixed(base, len, "stack", "CAPE_STACK_BASE").unwrap();
+        let mut seen = 0usize;
+        // SAFETY: fresh 1 MiB mapping, aligned top; probe does not unwind.
+        unsafe { call_on_stack(base + len, probe, &mut seen as *mut usize as *mut c_void) };
+        assert!(seen > base && seen < base + len, "{seen:#x}");
+        crate::sys::mem::unmap(base, len);
+    }
 }
