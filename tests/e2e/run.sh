@@ -2,13 +2,14 @@
 # End-to-end tests: every program in tests/e2e/progs/ and examples/ is built twice,
 # with `gcc -O2 -fopenmp` (the reference) and with capecc, then run with P threads
 # and with P MPI ranks; stdout, the exit status and any declared output files must
-# be identical. The reference decides what is right, never a stored output.
+# be identical. The reference decides what is right, never a stored output; it is
+# itself checked against the program built without OpenMP (plain gcc -O2).
 #
 # usage: tests/e2e/run.sh [--quick] [--procs "1 2 4"] [--ref-only] [--keep] [FILTER...]
 #   --quick     P = 1 3 4 instead of 1 2 3 4 5 8
 #   --procs L   explicit list of P values
-#   --ref-only  only check that the reference output is the same for every P
-#               (validates the tests themselves; needs no capecc)
+#   --ref-only  only check the tests themselves: the gcc -fopenmp output must equal
+#               the sequential gcc output for every P (needs no capecc)
 #   --keep      keep the build and run directory (tests/out/e2e) on success
 #   FILTER      extended regexps; only programs whose name matches one of them run
 #               (names look like `clause_if` or `examples/pi`)
@@ -17,6 +18,8 @@
 #   NAME.args   command-line arguments (one line, split on spaces)
 #   NAME.in     fed to stdin (to rank 0 under mpirun, which is what capecc expects)
 #   NAME.files  names of files the program writes in its working directory; compared too
+# A source containing `e2e: openmp-only` (tests of private copies, which the program
+# without OpenMP does not make) is checked against gcc -fopenmp at the first P instead.
 #
 # Environment: CAPECC (default target/release/capecc), CC_REF (default gcc),
 # E2E_TIMEOUT seconds per run (default 60), E2E_OUT (default tests/out/e2e),
@@ -102,7 +105,8 @@ fi
 build_one() {
     local name=$1 src=$2 dir=$3
     mkdir -p "$dir"
-    if ! "$CC_REF" -O2 -fopenmp "$src" -o "$dir/ref" -lm >"$dir/build-ref.log" 2>&1; then
+    if ! "$CC_REF" -O2 -fopenmp "$src" -o "$dir/ref" -lm >"$dir/build-ref.log" 2>&1 ||
+        ! "$CC_REF" -O2 -Wno-unknown-pragmas "$src" -o "$dir/seq" -lm >>"$dir/build-ref.log" 2>&1; then
         echo "reference build failed" >"$dir/build.status"
         return
     fi
@@ -192,12 +196,24 @@ for p in "${programs[@]}"; do
             reason+=$'\n'"$(head -n 12 "$log" | sed 's/^/      ! /')"
         fi
     else
+        # a second oracle for the tests themselves: the program without OpenMP, except
+        # for tests of private copies, whose originals the sequential program changes
+        oracle="$dir/seq-1"
+        oracle_name="sequential gcc"
+        if grep -q 'e2e: openmp-only' "$src"; then
+            oracle="$dir/ref-${procs%% *}"
+            oracle_name="gcc -fopenmp at P=${procs%% *}"
+        else
+            run_one "$dir/seq-1" "$extra" "$base" "$dir/seq"
+        fi
+    fi
+    if [ -z "$reason" ]; then
         for P in $procs; do
             OMP_NUM_THREADS=$P run_one "$dir/ref-$P" "$extra" "$base" "$dir/ref"
-            # the reference must itself not depend on P, or the test proves nothing
-            if [ "$P" != "${procs%% *}" ] &&
-                ! why=$(compare_runs "$dir/ref-${procs%% *}" "$dir/ref-$P" "$extra" "$base"); then
-                reason="bad test: gcc -fopenmp output at P=$P differs from P=${procs%% *}: $why"
+            # the reference must agree with the sequential build and so not depend on P,
+            # or the test proves nothing
+            if ! why=$(compare_runs "$oracle" "$dir/ref-$P" "$extra" "$base"); then
+                reason="bad test: gcc -fopenmp at P=$P differs from $oracle_name: $why"
                 break
             fi
             [ $ref_only -eq 1 ] && continue

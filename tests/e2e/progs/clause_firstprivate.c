@@ -1,4 +1,5 @@
-/* firstprivate: scalars and a struct start from the value before the region;
+/* e2e: openmp-only (the sequential program writes the originals).
+ * firstprivate: scalars and a struct start from the value before the region;
  * writes to the copies never reach the originals */
 #include <stdio.h>
 

@@ -1,4 +1,5 @@
-/* firstprivate arrays: every thread starts from a copy of the whole array */
+/* e2e: openmp-only (the sequential program writes the originals).
+ * firstprivate arrays: every thread starts from a copy of the whole array */
 #include <stdio.h>
 
 int main(void)

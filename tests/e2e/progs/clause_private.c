@@ -1,4 +1,5 @@
-/* private: scalars and an array, each iteration sees its own copy */
+/* e2e: openmp-only (the sequential program writes the originals).
+ * private: scalars and an array, each iteration sees its own copy */
 #include <stdio.h>
 
 int main(void)

@@ -1,4 +1,5 @@
-/* names that shadow: a private loop-local with a global's name, a block
+/* e2e: openmp-only (the sequential program writes the originals).
+ * names that shadow: a private loop-local with a global's name, a block
  * variable inside the loop, a parameter with a global's name */
 #include <stdio.h>
 
