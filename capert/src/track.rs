@@ -216,8 +216,14 @@ impl Tracker {
                 "cannot track {start:#x}..{end:#x}: not mapped read/write ({e})"
             ))
         })?;
-        // EINVAL only when the kernel has no transparent huge pages at all: nothing to avoid.
-        if let Err(e) = span.no_huge_pages() {
+        // uffd: huge pages keep the scans of untouched memory cheap (measured in docs/tracker.md);
+        // mprotect: 4 KiB pages, so that unprotecting one page does not split a huge one.
+        // EINVAL only when the kernel has no transparent huge pages at all: nothing to choose.
+        let advice = match self.backend {
+            Backend::Uffd { .. } => span.huge_pages(),
+            Backend::Mprotect => span.no_huge_pages(),
+        };
+        if let Err(e) = advice {
             if e.raw_os_error() != Some(libc::EINVAL) {
                 return Err(err(format!(
                     "cannot track {start:#x}..{end:#x}: madvise: {e}"
@@ -241,16 +247,24 @@ impl Tracker {
                 };
                 uffd.register_wp(start, len)
                     .map_err(|e| uffd_err("register", e))?;
+                // Only populated pages are write-protected: protecting holes would allocate page
+                // tables there and rule out huge pages. A first write into a hole creates a page
+                // that is not write-protected, so the next scan reports it anyway.
                 // Protect first, copy second: a write in between is seen at the next sync.
-                let copied = uffd
-                    .write_protect(start, len)
-                    .map_err(|e| uffd_err("write-protect", e))
+                // File-backed parts (`.data`) read as file content, not zero, where no page is
+                // mapped yet: protect and copy them whole.
+                let mut populated = file_backed_parts(start, end);
+                let copied = scan
+                    .populated(start, end, |from, to| populated.push((from, to)))
+                    .map_err(|e| uffd_err("PAGEMAP_SCAN", e))
                     .and_then(|()| {
-                        scan.populated(start, end, |from, to| {
+                        for &(from, to) in &populated {
+                            uffd.write_protect(from, to - from)
+                                .map_err(|e| uffd_err("write-protect", e))?;
                             twin.bytes_mut(from - start, to - from)
                                 .copy_from_slice(span.bytes(from - start, to - from));
-                        })
-                        .map_err(|e| uffd_err("PAGEMAP_SCAN", e))
+                        }
+                        Ok(())
                     });
                 if let Err(e) = copied {
                     let _ = uffd.unregister(start, len);
@@ -499,6 +513,34 @@ fn protect_error(e: std::io::Error) -> TrackError {
     } else {
         err(format!("mprotect page tracker failed: {e}"))
     }
+}
+
+/// The parts of [start, end) mapped from a file (non-zero inode in `/proc/self/maps`). When the
+/// maps cannot be read, the whole range counts as file-backed: slower, never wrong.
+fn file_backed_parts(start: usize, end: usize) -> Vec<(usize, usize)> {
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        return vec![(start, end)];
+    };
+    let mut parts = Vec::new();
+    for line in maps.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(range), Some(inode)) = (fields.next(), fields.nth(3)) else {
+            continue;
+        };
+        let Some((from, to)) = range.split_once('-') else {
+            continue;
+        };
+        let (Ok(from), Ok(to)) = (
+            usize::from_str_radix(from, 16),
+            usize::from_str_radix(to, 16),
+        ) else {
+            continue;
+        };
+        if inode != "0" && from < end && to > start {
+            parts.push((from.max(start), to.min(end)));
+        }
+    }
+    parts
 }
 
 /// Opens a userfaultfd with WP_ASYNC and checks PAGEMAP_SCAN on a scratch page.

@@ -119,3 +119,8 @@ fn exact_pages_in_memory_populated_after_add_range() {
     let huge = exact_pages_in_huge_memory(KIND, 3);
     assert_eq!(huge, 0, "the mprotect tracker asks for 4 KiB pages");
 }
+
+#[test]
+fn private_file_mapping() {
+    file_backed_private_mapping(KIND);
+}

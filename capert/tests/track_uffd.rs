@@ -68,3 +68,8 @@ fn exact_pages_in_transparent_huge_pages() {
         assert!(huge > 0, "the test did not exercise transparent huge pages");
     }
 }
+
+#[test]
+fn private_file_mapping() {
+    file_backed_private_mapping(KIND);
+}

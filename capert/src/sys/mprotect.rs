@@ -44,7 +44,8 @@ impl TrackedSpan {
         self.len == 0
     }
 
-    /// `MADV_NOHUGEPAGE`: a write to a transparent huge page would be tracked (and split) as 512 pages.
+    /// `MADV_NOHUGEPAGE`: with the mprotect tracker, unprotecting one 4 KiB page would split a
+    /// huge page at every first write.
     pub fn no_huge_pages(&self) -> io::Result<()> {
         // SAFETY: madvise with NOHUGEPAGE only changes a VMA flag of our checked span; it never
         // changes contents.
@@ -53,6 +54,21 @@ impl TrackedSpan {
                 self.start as *mut libc::c_void,
                 self.len,
                 libc::MADV_NOHUGEPAGE,
+            )
+        })
+    }
+
+    /// `MADV_HUGEPAGE`: with the uffd tracker, untouched memory in transparent huge pages costs
+    /// one page-table entry per 2 MiB in every `PAGEMAP_SCAN`; a write-protected huge page that
+    /// gets written is split by the kernel, so written pages are still reported at 4 KiB.
+    pub fn huge_pages(&self) -> io::Result<()> {
+        // SAFETY: madvise with HUGEPAGE only changes a VMA flag of our checked span; it never
+        // changes contents.
+        check(unsafe {
+            libc::madvise(
+                self.start as *mut libc::c_void,
+                self.len,
+                libc::MADV_HUGEPAGE,
             )
         })
     }

@@ -464,3 +464,57 @@ pub fn exact_pages_in_huge_memory(kind: TrackerKind, seed: u64) -> usize {
     std::mem::forget(view); // `raw` owns the mapping
     huge
 }
+
+/// A private file mapping whose pages are not mapped yet reads as the file's content, not as
+/// zero: twins must hold that content, and only written pages are reported.
+pub fn file_backed_private_mapping(kind: TrackerKind) {
+    let _serial = serial();
+    let pages = 16;
+    let content: Vec<u8> = (0..pages * PAGE_SIZE)
+        .map(|i| (i / PAGE_SIZE) as u8 + 100)
+        .collect();
+    let path = std::env::temp_dir().join(format!("capert-track-{}-{kind}", std::process::id()));
+    std::fs::write(&path, &content).expect("write temp file");
+    let file = std::fs::File::open(&path).expect("open temp file");
+    let _ = std::fs::remove_file(&path);
+    use std::os::fd::AsRawFd;
+    // SAFETY: private writable mapping of our own file; the kernel picks the address.
+    let base = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            pages * PAGE_SIZE,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    assert_ne!(base, libc::MAP_FAILED);
+    let map = Mapping {
+        base: base as usize,
+        len: pages * PAGE_SIZE,
+    };
+    let mut tracker = new_tracker(kind);
+    tracker.add_range(map.base, map.len).expect("add_range");
+    for p in 0..pages {
+        let expected = &content[p * PAGE_SIZE..(p + 1) * PAGE_SIZE];
+        assert!(
+            tracker.twin(map.page(p)) == expected,
+            "twin of file page {p} after add_range"
+        );
+    }
+    tracker.begin_region().expect("begin_region");
+    map.write(5 * PAGE_SIZE + 9, b"xyz");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert_eq!(written, vec![map.page(5)]);
+    for p in 0..pages {
+        let expected = &content[p * PAGE_SIZE..(p + 1) * PAGE_SIZE];
+        assert!(
+            tracker.twin(map.page(p)) == expected,
+            "twin of file page {p} is wrong"
+        );
+    }
+    tracker.commit(&written);
+    tracker.finish_region();
+}
