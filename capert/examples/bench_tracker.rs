@@ -53,6 +53,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 
 /// One region writing one byte in each of `pages` pages (stride `stride` pages) of `map`;
 /// returns the time from begin_region to the encoded TICKPT.
+#[allow(clippy::too_many_arguments)]
 fn region(
     tracker: &mut Tracker,
     map: &mut TwinMapping,

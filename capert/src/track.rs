@@ -197,7 +197,7 @@ impl Tracker {
                 "tracked ranges can only be added outside a parallel region".into(),
             ));
         }
-        if len == 0 || start % PAGE_SIZE != 0 || len % PAGE_SIZE != 0 {
+        if len == 0 || !start.is_multiple_of(PAGE_SIZE) || !len.is_multiple_of(PAGE_SIZE) {
             return Err(err(format!(
                 "tracked range {start:#x}+{len:#x} is not a non-empty page-aligned range"
             )));
@@ -399,7 +399,7 @@ impl Tracker {
 
     fn range_of_page(&self, page: usize) -> &Range {
         assert!(
-            page % PAGE_SIZE == 0,
+            page.is_multiple_of(PAGE_SIZE),
             "page address {page:#x} is not page aligned"
         );
         match self.range_of(page) {
