@@ -45,7 +45,10 @@ impl Diagnostic {
     }
 
     pub fn warning(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message)
+        }
     }
 
     pub fn with_primary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {

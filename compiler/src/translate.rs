@@ -65,7 +65,7 @@ pub fn translate(
         opts.collapse_system_headers,
         read_source,
     );
-    base_edits.extend(rename_edits(&program, &lines));
+    base_edits.extend(rename_edits(&program, &lines, preprocessed));
 
     // Directives that are not lowered: `simd` is ignored, everything else is an error for now.
     let mut regions = Vec::new();
@@ -207,7 +207,7 @@ fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
 
 /// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first.
 /// Only in user code, and not when the user defines a function of that name.
-fn rename_edits(program: &sharing::Program, lines: &LineMap) -> Vec<Edit> {
+fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Vec<Edit> {
     let user_defines = |name: &str| {
         program
             .functions
@@ -218,6 +218,18 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap) -> Vec<Edit> {
     for (name, span) in &program.function_names {
         if name == "main" && !lines.is_system(span.start) {
             edits.push(Edit::replace(*span, "__cape_user_main".to_string()));
+        }
+    }
+    // C gives only `main` an implicit `return 0`; the renamed function needs it spelled out.
+    for f in &program.functions {
+        if f.name == "main" && !f.is_system && !f.returns_void && f.body.end > f.body.start {
+            let close = f.body.end - 1;
+            if !ends_with_return(preprocessed.get(f.body.start..close).unwrap_or("")) {
+                edits.push(Edit::insert(
+                    close,
+                    "    return 0; /* capecc: C's implicit return of main */\n".to_string(),
+                ));
+            }
         }
     }
     for u in &program.uses {
@@ -246,4 +258,18 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap) -> Vec<Edit> {
         }
     }
     edits
+}
+
+/// Whether the last statement of a function body's text is a `return` (a cheap textual check: a
+/// false "no" only adds an unreachable `return 0;`).
+fn ends_with_return(body: &str) -> bool {
+    let body = body.trim_end();
+    let Some(without_semicolon) = body.strip_suffix(';') else {
+        return false;
+    };
+    let start = without_semicolon
+        .rfind([';', '{', '}'])
+        .map_or(0, |i| i + 1);
+    let last = without_semicolon[start..].trim_start();
+    last.starts_with("return") && !last[6..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
 }
