@@ -29,15 +29,15 @@ typedef enum cape_sched {
    */
   CAPE_SCHED_STATIC = 0,
   /*
-   `schedule(dynamic)` (runs as a static round-robin of chunks for now).
+   `schedule(dynamic)`: chunks handed out by a one-sided fetch-and-add counter.
    */
   CAPE_SCHED_DYNAMIC = 1,
   /*
-   `schedule(guided)` (runs as `static` for now).
+   `schedule(guided)`: libgomp's chunk sizes, handed out like `dynamic`.
    */
   CAPE_SCHED_GUIDED = 2,
   /*
-   `schedule(runtime)` (runs as `static` for now).
+   `schedule(runtime)`: `omp_set_schedule`, else `OMP_SCHEDULE`, else `static`.
    */
   CAPE_SCHED_RUNTIME = 3,
   /*
@@ -56,15 +56,27 @@ typedef struct __cape_loop {
   uint64_t team;
   uint64_t tid;
   /*
-   Number of chunks handed out so far.
+   Static: chunks handed out so far. Guided: index of the chunk starting at `cursor`.
    */
   uint64_t taken;
+  /*
+   The resolved schedule: static, dynamic or guided.
+   */
   int32_t schedule;
   uint32_t flags;
   /*
-   Room for the dynamic schedules (window handles, counters).
+   Dynamic/guided: the chunk counter slot and this instance's first ticket.
    */
-  uint64_t reserved[4];
+  uint64_t slot;
+  uint64_t base;
+  /*
+   Dynamic/guided: number of chunks.
+   */
+  uint64_t chunks;
+  /*
+   Guided: first iteration of chunk `taken`.
+   */
+  uint64_t cursor;
 } __cape_loop;
 
 #ifdef __cplusplus
@@ -166,9 +178,55 @@ int __cape_loop_next(struct __cape_loop *l, unsigned long long *lo, unsigned lon
 int __cape_loop_is_last(const struct __cape_loop *l);
 
 /*
- Ends a worksharing loop. `nowait`: the `nowait` clause (the region's end merges anyway).
+ Ends a worksharing loop. `nowait` 0: the loop's implicit barrier (a merge point);
+ otherwise no barrier. A loop that is the last statement of its region may pass 1: the
+ region's end is its barrier, and one merge instead of two is done.
  */
 void __cape_loop_end(struct __cape_loop *l, int nowait);
+
+/*
+ A barrier: every thread of the team calls it; the writes of all threads before it are
+ merged, so every thread sees them after it. A no-op in a team of one.
+ */
+void __cape_barrier(void);
+
+/*
+ `single`: 1 on the thread that runs the block (thread 0 of the team), 0 on the others.
+ */
+int __cape_single_begin(void);
+
+/*
+ End of a `single` block: a barrier unless `nowait`.
+ */
+void __cape_single_end(int nowait);
+
+/*
+ `copyprivate`: every thread of the team calls it after the single block for each listed
+ variable; the `size` bytes at `addr` of the thread that ran the block are copied into every
+ thread's variable (a broadcast; private memory, not part of the merge).
+ */
+void __cape_copyprivate(void *addr, size_t size);
+
+/*
+ A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
+ `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
+ the updated bytes are excluded from the diff and every rank applies every rank's logged
+ operands, in rank order, to the value before the epoch (deterministic).
+ */
+void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
+
+/*
+ Registers a threadprivate variable of `size` bytes at `addr` (once per variable, from a
+ constructor: may run before `__cape_start`). Never merged; sequential code sees thread 0's
+ copy; each thread gets its own copy back in the next region.
+ */
+void __cape_threadprivate(void *addr, size_t size);
+
+/*
+ `copyin`: inside a region, this thread's copy of the threadprivate variable at `addr`
+ becomes thread 0's value at the region's start.
+ */
+void __cape_copyin(void *addr, size_t size);
 
 /*
  Records a reduction: `partial` (`size` bytes) is combined into `shared` with

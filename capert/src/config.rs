@@ -46,6 +46,8 @@ pub struct Config {
     pub output: OutputMode,
     /// `OMP_NUM_THREADS`: None when unset.
     pub num_threads: Option<u32>,
+    /// `OMP_SCHEDULE` as (omp_sched_t kind: 1 static, 2 dynamic, 3 guided, 4 auto; chunk, 0 = none).
+    pub schedule: Option<(i32, i32)>,
 }
 
 impl Default for Config {
@@ -61,6 +63,7 @@ impl Default for Config {
             stats: 0,
             output: OutputMode::Rank0,
             num_threads: None,
+            schedule: None,
         }
     }
 }
@@ -191,8 +194,37 @@ impl Config {
                 }
             }
         }
+        if let Some(v) = get("OMP_SCHEDULE") {
+            cfg.schedule = Some(parse_schedule(&v).ok_or_else(|| {
+                ConfigError(format!(
+                    "`OMP_SCHEDULE={v}` is not a schedule: use `static`, `dynamic`, `guided` or `auto`, optionally followed by `,chunk`"
+                ))
+            })?);
+        }
         Ok(cfg)
     }
+}
+
+/// `OMP_SCHEDULE` syntax: `[modifier:]kind[,chunk]` -> (omp_sched_t kind, chunk or 0).
+pub fn parse_schedule(text: &str) -> Option<(i32, i32)> {
+    let text = text.trim().to_ascii_lowercase();
+    let text = text.rsplit(':').next().unwrap_or("");
+    let (kind, chunk) = match text.split_once(',') {
+        Some((k, c)) => (k.trim(), Some(c.trim())),
+        None => (text.trim(), None),
+    };
+    let kind = match kind {
+        "static" => 1,
+        "dynamic" => 2,
+        "guided" => 3,
+        "auto" => 4,
+        _ => return None,
+    };
+    let chunk = match chunk {
+        Some(c) => c.parse::<i32>().ok().filter(|&c| c > 0)?,
+        None => 0,
+    };
+    Some((kind, chunk))
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, ConfigError> {
@@ -251,6 +283,16 @@ pub fn parse_size(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn omp_schedule_syntax() {
+        assert_eq!(parse_schedule("dynamic,4"), Some((2, 4)));
+        assert_eq!(parse_schedule(" Guided "), Some((3, 0)));
+        assert_eq!(parse_schedule("monotonic:static, 2"), Some((1, 2)));
+        assert_eq!(parse_schedule("auto"), Some((4, 0)));
+        assert_eq!(parse_schedule("dynamic,0"), None);
+        assert_eq!(parse_schedule("fast"), None);
+    }
     use std::collections::HashMap;
 
     fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {

@@ -1,13 +1,13 @@
 //! capert: the CAPE runtime. See ARCHITECTURE.md.
 
-pub mod config;
-pub mod sys;
 pub mod arena;
+pub mod config;
 pub mod ffi;
 pub mod io;
 pub mod region;
 pub mod runtime;
 pub mod symbols;
+pub mod sys;
 pub mod track;
 
 pub mod allreduce;
@@ -15,3 +15,4 @@ pub mod diff;
 pub mod merge;
 pub mod schedule;
 pub mod tickpt;
+pub mod worksharing;

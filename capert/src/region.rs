@@ -1,28 +1,43 @@
-//! The region protocol: begin / run / end (diff) / merge / inject / reductions, plus the
-//! team state behind the OpenMP API and the worksharing loop state.
+//! The region protocol: begin / run / merge points (barriers and the region end: diff, merge,
+//! inject, reductions and atomic updates) plus the team state behind the OpenMP API.
 //!
-//! A parallel region with a team of more than one runs on the first `team` ranks; all ranks
-//! take part in the merge. Everything written to shared memory (user globals, the used
-//! arena, the user stack above the region's stack pointer) is diffed against the twins
-//! kept by the tracker, stamped with (1 + the largest iteration this rank ran, rank) so that
-//! overlapping writes resolve as sequential execution would, merged with the recursive-doubling
-//! allreduce and injected. Reductions are combined after the merge, in rank order, on every
-//! rank, so the result is deterministic and identical everywhere.
+//! A parallel region with a team of `n > 1` runs on the first `n` ranks. Each merge point ends
+//! an *epoch*: everything written to shared memory since the previous one (user globals, the
+//! used arena, the user stack above the region's stack pointer) is diffed against the twins,
+//! stamped with `(epoch << 40 | 1 + the largest iteration this rank ran in the epoch, rank)` so
+//! that overlapping writes resolve as sequential execution would, merged with the
+//! recursive-doubling allreduce over the team and injected. Reduction partials and atomic
+//! updates travel inside the same merge message (as runs above every user address, one block
+//! per rank), so a merge point is one collective whatever it carries; every rank then applies
+//! all ranks' records in rank order: deterministic and identical everywhere.
+//!
+//! When the team is smaller than the world, barriers use a cached team communicator; team
+//! rank 0 (world rank 0) accumulates the region's merged changes and the region end
+//! broadcasts them so that the ranks outside the team end with the same memory.
 
 use crate::allreduce::allreduce;
-use crate::ffi::abi::cape_sched;
-
-const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
-const CAPE_SCHED_DYNAMIC: i32 = cape_sched::CAPE_SCHED_DYNAMIC as i32;
 use crate::diff::diff_into;
-use crate::merge::Race;
+use crate::merge::{merge, Race};
 use crate::runtime::{self, Runtime};
-use crate::schedule::static_chunks;
+use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+pub use crate::worksharing::__cape_loop;
+
+/// Runs at or above this address carry a rank's reduction/atomic records, not memory.
+const LOG_BASE: u64 = 1 << 62;
+/// A rank's record block starts at `LOG_BASE + (rank << LOG_RANK_SHIFT)`.
+const LOG_RANK_SHIFT: u32 = 40;
+/// Stamp orders: `epoch << EPOCH_SHIFT | order within the epoch`.
+const EPOCH_SHIFT: u32 = 40;
+const ORDER_MASK: u64 = (1 << EPOCH_SHIFT) - 1;
+/// Record header: u64 target address, u64 combiner address, u32 operand size.
+const RECORD_HEADER: usize = 20;
 
 /// True while this rank is inside an active (tracked, multi-rank) region. Heap calls then go
 /// to libc: ranks run different iterations, so the arena allocator state must not change.
@@ -39,6 +54,63 @@ struct Level {
     active: bool,
 }
 
+/// The state of the active region in progress on this rank.
+#[derive(Debug)]
+struct ActiveRegion {
+    /// Stack pointer at the region's entry: the stack above it is shared.
+    sp: usize,
+    team_size: u32,
+    /// This rank runs the region (rank < team size).
+    in_team: bool,
+    /// Merge points passed in this region.
+    epoch: u64,
+    /// Largest loop iteration this rank ran in the current epoch.
+    max_iter: Option<u64>,
+    /// Reduction and atomic records of the epoch, in program order (see `push_record`).
+    records: Vec<u8>,
+    /// Byte ranges excluded from the epoch's diff (reduction and atomic targets).
+    excluded: Vec<(usize, usize)>,
+    /// Values of atomically updated variables before this rank's first update in the epoch.
+    before: HashMap<usize, Vec<u8>>,
+    /// Team rank 0 of a team smaller than the world: the merged changes of the region so far.
+    accumulated: Option<Tickpt>,
+    races: Vec<Race>,
+}
+
+impl ActiveRegion {
+    fn new(sp: usize, team_size: u32, in_team: bool) -> ActiveRegion {
+        ActiveRegion {
+            sp,
+            team_size,
+            in_team,
+            epoch: 0,
+            max_iter: None,
+            records: Vec::new(),
+            excluded: Vec::new(),
+            before: HashMap::new(),
+            accumulated: None,
+            races: Vec::new(),
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        self.epoch += 1;
+        self.max_iter = None;
+        self.records.clear();
+        self.excluded.clear();
+        self.before.clear();
+    }
+}
+
+/// Chunk counter bookkeeping, identical on every rank: each dynamic/guided loop instance uses
+/// slot `instance % COUNTER_SLOTS`, and consumes exactly `chunks + team` tickets from it (every
+/// chunk once, plus one failed ticket per thread), so every rank knows each slot's next base.
+#[derive(Debug)]
+struct Counters {
+    next_instance: u64,
+    base: [u64; COUNTER_SLOTS],
+}
+
 /// OpenMP "internal control variables" and the state of the current region.
 #[derive(Debug)]
 struct Team {
@@ -47,12 +119,10 @@ struct Team {
     num_threads: Option<u32>,
     dynamic: bool,
     nested: bool,
-    /// `omp_set_schedule`: (omp_sched_t kind, chunk).
-    schedule: (i32, i32),
-    /// Largest iteration index this rank ran in the current active region's loops.
-    max_iter: Option<u64>,
-    /// Reduction records of the current active region: (shared addr, combine addr, partial).
-    reductions: Vec<(usize, usize, Vec<u8>)>,
+    /// `omp_set_schedule`: (omp_sched_t kind, chunk); overrides `OMP_SCHEDULE`.
+    schedule: Option<(i32, i32)>,
+    region: Option<ActiveRegion>,
+    counters: Counters,
 }
 
 static TEAM: Mutex<Team> = Mutex::new(Team {
@@ -60,13 +130,31 @@ static TEAM: Mutex<Team> = Mutex::new(Team {
     num_threads: None,
     dynamic: false,
     nested: false,
-    schedule: (1, 0),
-    max_iter: None,
-    reductions: Vec::new(),
+    schedule: None,
+    region: None,
+    counters: Counters {
+        next_instance: 0,
+        base: [0; COUNTER_SLOTS],
+    },
 });
 
 fn team() -> MutexGuard<'static, Team> {
     TEAM.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A threadprivate variable: `stash` is this rank's own copy while sequential code shows
+/// thread 0's; `master` is thread 0's value at the current region's start (for `copyin`).
+#[derive(Debug)]
+struct Threadprivate {
+    addr: usize,
+    stash: Vec<u8>,
+    master: Vec<u8>,
+}
+
+static THREADPRIVATE: Mutex<Vec<Threadprivate>> = Mutex::new(Vec::new());
+
+fn threadprivates() -> MutexGuard<'static, Vec<Threadprivate>> {
+    THREADPRIVATE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Per-run counters for `CAPE_STATS`.
@@ -158,34 +246,40 @@ pub fn parallel(
         team().levels.pop();
         return Ok(RegionOutcome::Done);
     }
+    let in_team = (rank as u32) < team_size;
     t.levels.push(Level {
         thread_num: rank as u32,
         team_size,
         active: true,
     });
-    t.max_iter = None;
-    t.reductions.clear();
+    t.region = Some(ActiveRegion::new(sp, team_size, in_team));
     drop(t);
 
-    runtime::with(|rt| begin(rt, sp)).unwrap_or(Ok(()))?;
+    runtime::with(|rt| begin(rt, sp, team_size)).unwrap_or(Ok(()))?;
     IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
-    if (rank as u32) < team_size {
+    if in_team {
         run();
     }
     IN_ACTIVE_REGION.store(false, Ordering::Relaxed);
-    let (max_iter, reductions) = {
+    let region = {
         let mut t = team();
         t.levels.pop();
-        (t.max_iter.take(), std::mem::take(&mut t.reductions))
+        t.region.take()
     };
-    let outcome =
-        runtime::with(|rt| end(rt, sp, max_iter, reductions)).unwrap_or(Ok(RegionOutcome::Done))?;
-    Ok(outcome)
+    let Some(mut region) = region else {
+        return Err("internal error: the state of the parallel region was lost".into());
+    };
+    runtime::with(|rt| end(rt, &mut region)).unwrap_or(Ok(RegionOutcome::Done))
 }
 
-fn begin(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+fn begin(rt: &mut Runtime, sp: usize, team_size: u32) -> Result<(), String> {
     let t0 = Instant::now();
     rt.io.enter_region();
+    if let Some(comm) = rt.comm.as_mut() {
+        // Collective on the world the first time a team of this size appears.
+        comm.ensure_team(team_size);
+    }
+    threadprivate_begin(rt.rank);
     // Track the user stack down to the page holding this region's stack pointer.
     let sp_page = sp & !(PAGE_SIZE - 1);
     if sp_page >= rt.stack_lo && sp_page < rt.stack_tracked_lo {
@@ -239,12 +333,15 @@ fn subtract(lo: usize, hi: usize, excluded: &[(usize, usize)], out: &mut Vec<(us
     }
 }
 
-fn end(
-    rt: &mut Runtime,
-    sp: usize,
-    max_iter: Option<u64>,
-    reductions: Vec<(usize, usize, Vec<u8>)>,
-) -> Result<RegionOutcome, String> {
+/// The merge message id of an epoch: ranks in different epochs must never pair up.
+fn message_id(region_no: u64, epoch: u64) -> u64 {
+    region_no << 24 | (epoch & 0xff_ffff)
+}
+
+/// Ends the current epoch of `r` on a rank of its team: diff, one allreduce over the team,
+/// inject, apply every rank's reduction/atomic records. Unless `last`, tracking restarts so
+/// that the next epoch diffs against the merged state.
+fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(), String> {
     let t0 = Instant::now();
     let mut written = Vec::new();
     rt.tracker
@@ -253,17 +350,20 @@ fn end(
         .map_err(|e| e.to_string())?;
     let t1 = Instant::now();
 
+    let me = rt.rank as u32;
+    let order = r
+        .max_iter
+        .map_or(0, |m| m.saturating_add(1).min(ORDER_MASK));
     let stamp = Stamp {
-        order: max_iter.map_or(0, |m| m.saturating_add(1)),
-        rank: rt.rank as u32,
+        order: r.epoch << EPOCH_SHIFT | order,
+        rank: me,
     };
-    let ranges = shared_ranges(rt, sp);
-    let mut excluded: Vec<(usize, usize)> = reductions
-        .iter()
-        .map(|(addr, _, bytes)| (*addr, addr + bytes.len()))
-        .collect();
+    let ranges = shared_ranges(rt, r.sp);
+    let mut excluded = std::mem::take(&mut r.excluded);
+    excluded.extend(threadprivate_ranges());
     excluded.sort_unstable();
-    let mut local = Tickpt::new(rt.region_no);
+    let id = message_id(rt.region_no, r.epoch);
+    let mut local = Tickpt::new(id);
     let mut pieces = Vec::new();
     let mut diffed = 0u64;
     for &page in &written {
@@ -284,59 +384,225 @@ fn end(
             }
         }
     }
+    rt.current.pages_written += written.len() as u64;
+    rt.current.bytes_diffed += diffed;
+    rt.current.runs_local += local.run_count() as u64;
+    rt.current.bytes_local += local.data_bytes() as u64;
+    if !r.records.is_empty() {
+        let at = LOG_BASE + (u64::from(me) << LOG_RANK_SHIFT);
+        local.push(at, Stamp { order: 0, rank: me }, &r.records);
+    }
     rt.tracker.0.commit(&written);
     rt.tracker.0.finish_region();
     let t2 = Instant::now();
 
-    let mut region = Stats {
-        regions: 1,
-        pages_written: written.len() as u64,
-        bytes_diffed: diffed,
-        runs_local: local.run_count() as u64,
-        bytes_local: local.data_bytes() as u64,
-        ..Stats::default()
-    };
     let check = rt.cfg.check_races;
-    let mut races: Vec<Race> = Vec::new();
     let comm = rt
         .comm
         .as_mut()
         .ok_or_else(|| "internal error: a parallel region without MPI".to_string())?;
     let sent_before = comm.bytes_sent;
-    let merged = allreduce(comm, local, if check { Some(&mut races) } else { None })
-        .map_err(|e| e.to_string())?;
-    region.bytes_sent = comm.bytes_sent - sent_before;
+    let mut link = comm
+        .link(r.team_size)
+        .ok_or_else(|| "internal error: no team communicator for a team rank".to_string())?;
+    let merged = allreduce(
+        &mut link,
+        local,
+        if check { Some(&mut r.races) } else { None },
+    )
+    .map_err(|e| e.to_string())?;
+    rt.current.bytes_sent += comm.bytes_sent - sent_before;
     let t3 = Instant::now();
 
-    let me = rt.rank as u32;
+    // Memory runs first (other ranks' bytes), then the record blocks in rank order.
+    let mut records: Vec<(u64, Vec<u8>)> = Vec::new();
     for run in merged.runs() {
-        if run.stamp.rank != me {
+        if run.addr >= LOG_BASE {
+            let from = (run.addr - LOG_BASE) >> LOG_RANK_SHIFT;
+            match records.last_mut() {
+                Some((rank, bytes)) if *rank == from => bytes.extend_from_slice(run.bytes),
+                _ => records.push((from, run.bytes.to_vec())),
+            }
+        } else if run.stamp.rank != me {
             rt.tracker.0.inject(run.addr as usize, run.bytes);
-            region.bytes_injected += run.bytes.len() as u64;
+            rt.current.bytes_injected += run.bytes.len() as u64;
         }
     }
     let t4 = Instant::now();
+    // Atomic updates: back to the value before the epoch, then every rank's updates in order.
+    for (&addr, bytes) in &r.before {
+        write_memory(addr, bytes);
+    }
+    let mut targets = Vec::new();
+    for (_, block) in &records {
+        apply_records(block, &mut targets);
+    }
+    let t5 = Instant::now();
 
-    let outcome = if check {
-        report_races(rt, &races)
+    let world = rt.size;
+    if (r.team_size as usize) < world && rt.rank == 0 {
+        accumulate(r, &merged, &mut targets, id);
+    }
+    rt.current.t_track += t1 - t0;
+    rt.current.t_diff += t2 - t1;
+    rt.current.t_merge += t3 - t2;
+    rt.current.t_inject += t4 - t3;
+    rt.current.t_reduce += t5 - t4;
+    if !last {
+        rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+        r.next_epoch();
+    }
+    Ok(())
+}
+
+/// Team rank 0 of a small team: folds the epoch's merged memory runs and the final values of
+/// the reduction/atomic targets into the region's accumulated changes.
+fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut Vec<(usize, usize)>, id: u64) {
+    let mut epoch_runs = Tickpt::new(id);
+    for run in merged.runs().filter(|run| run.addr < LOG_BASE) {
+        epoch_runs.push(run.addr, run.stamp, run.bytes);
+    }
+    targets.sort_unstable();
+    let mut hulls: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in targets.iter() {
+        match hulls.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => hulls.push((s, e)),
+        }
+    }
+    let mut finals = Tickpt::new(id);
+    let latest = Stamp {
+        order: r.epoch << EPOCH_SHIFT | ORDER_MASK,
+        rank: u32::MAX,
+    };
+    for (s, e) in hulls {
+        finals.push(s as u64, latest, &read_memory(s, e - s));
+    }
+    let step = merge(&epoch_runs, &finals, None);
+    r.accumulated = Some(match r.accumulated.take() {
+        Some(acc) => merge(&acc, &step, None),
+        None => step,
+    });
+}
+
+use crate::ffi::{read_memory, write_memory};
+
+/// Appends one reduction/atomic record: target, combiner, operand.
+fn push_record(records: &mut Vec<u8>, addr: usize, combine: usize, operand: &[u8]) {
+    records.extend_from_slice(&(addr as u64).to_le_bytes());
+    records.extend_from_slice(&(combine as u64).to_le_bytes());
+    records.extend_from_slice(&(operand.len() as u32).to_le_bytes());
+    records.extend_from_slice(operand);
+}
+
+/// Splits a record block into (target, combiner, operand); stops at a malformed tail.
+fn parse_records(mut block: &[u8]) -> Vec<(usize, usize, &[u8])> {
+    let mut out = Vec::new();
+    while block.len() >= RECORD_HEADER {
+        let word =
+            |i: usize| u64::from_le_bytes(block[i..i + 8].try_into().unwrap_or([0; 8])) as usize;
+        let (addr, combine) = (word(0), word(8));
+        let len = u32::from_le_bytes(block[16..20].try_into().unwrap_or([0; 4])) as usize;
+        let Some(operand) = block.get(RECORD_HEADER..RECORD_HEADER + len) else {
+            break;
+        };
+        out.push((addr, combine, operand));
+        block = &block[RECORD_HEADER + len..];
+    }
+    out
+}
+
+/// Applies one rank's records in order; collects the target byte ranges.
+fn apply_records(block: &[u8], targets: &mut Vec<(usize, usize)>) {
+    for (addr, combine, operand) in parse_records(block) {
+        crate::ffi::combine(addr, operand, combine);
+        targets.push((addr, addr + operand.len()));
+    }
+}
+
+/// Region end: the final merge point, then (small teams) the outsiders catch up, the
+/// threadprivate copies switch to thread 0's, races are reported.
+fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
+    if r.in_team {
+        merge_point(rt, r, true)?;
+    } else {
+        let mut written = Vec::new();
+        rt.tracker
+            .0
+            .end_region(&mut written)
+            .map_err(|e| e.to_string())?;
+        rt.tracker.0.commit(&written);
+        rt.tracker.0.finish_region();
+    }
+    let t0 = Instant::now();
+    if (r.team_size as usize) < rt.size {
+        share_with_outsiders(rt, r)?;
+    }
+    threadprivate_end(rt);
+    rt.current.t_merge += t0.elapsed();
+    let outcome = if rt.cfg.check_races {
+        report_races(rt, &r.races)
     } else {
         RegionOutcome::Done
     };
-    apply_reductions(rt, &reductions);
-    let t5 = Instant::now();
     rt.io.leave_region();
 
-    region.t_track = rt.current.t_track + (t1 - t0);
-    region.t_diff = t2 - t1;
-    region.t_merge = t3 - t2;
-    region.t_inject = t4 - t3;
-    region.t_reduce = t5 - t4;
-    rt.current = Stats::default();
+    let mut region = std::mem::take(&mut rt.current);
+    region.regions = 1;
     if rt.cfg.stats >= 2 && rt.rank == 0 {
         crate::io::eprint_line(&region.line(&format!("region {}", rt.region_no)));
     }
     rt.totals.add(&region);
     Ok(outcome)
+}
+
+/// A team smaller than the world: world rank 0 broadcasts the region's accumulated changes
+/// and the chunk counter bookkeeping; the ranks outside the team apply them.
+fn share_with_outsiders(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<(), String> {
+    let mut msg = Vec::new();
+    if rt.rank == 0 {
+        let t = team();
+        msg.extend_from_slice(&t.counters.next_instance.to_le_bytes());
+        for b in &t.counters.base {
+            msg.extend_from_slice(&b.to_le_bytes());
+        }
+        drop(t);
+        r.accumulated
+            .take()
+            .unwrap_or_else(|| Tickpt::new(rt.region_no))
+            .encode_into(&mut msg);
+    }
+    let Some(comm) = rt.comm.as_mut() else {
+        return Ok(());
+    };
+    comm.broadcast_from_root(&mut msg);
+    if r.in_team {
+        return Ok(());
+    }
+    let counters_len = 8 * (COUNTER_SLOTS + 1);
+    let (counters, changes) = msg
+        .split_at_checked(counters_len)
+        .ok_or_else(|| "internal error: short region broadcast".to_string())?;
+    let word =
+        |i: usize| u64::from_le_bytes(counters[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
+    {
+        let mut t = team();
+        t.counters.next_instance = word(0);
+        for slot in 0..COUNTER_SLOTS {
+            t.counters.base[slot] = word(slot + 1);
+        }
+    }
+    let changes = Tickpt::decode(changes).map_err(|e| format!("bad region broadcast: {e}"))?;
+    for run in changes.runs() {
+        let addr = run.addr as usize;
+        if rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1) {
+            rt.tracker.0.inject(addr, run.bytes);
+        } else {
+            write_memory(addr, run.bytes);
+        }
+        rt.current.bytes_injected += run.bytes.len() as u64;
+    }
+    Ok(())
 }
 
 /// Gathers every rank's race findings; rank 0 prints each distinct race once.
@@ -382,130 +648,219 @@ fn report_races(rt: &mut Runtime, races: &[Race]) -> RegionOutcome {
     RegionOutcome::RacesFound
 }
 
-/// Reductions: every rank's partial values, combined in rank order into the shared variable.
-fn apply_reductions(rt: &mut Runtime, mine: &[(usize, usize, Vec<u8>)]) {
-    let Some(comm) = rt.comm.as_ref() else {
-        return;
-    };
-    // Skip the collective when no rank of the team recorded anything: all ranks agree on that
-    // only through communication, so a one-byte flag would cost as much; always gather.
-    let mut buf = Vec::new();
-    for (shared, combine, partial) in mine {
-        buf.extend_from_slice(&(*shared as u64).to_le_bytes());
-        buf.extend_from_slice(&(*combine as u64).to_le_bytes());
-        buf.extend_from_slice(&(partial.len() as u64).to_le_bytes());
-        buf.extend_from_slice(partial);
-    }
-    let all = comm.all_gather_bytes(&buf);
-    for bytes in &all {
-        let mut rest = &bytes[..];
-        while rest.len() >= 24 {
-            let word = |b: &[u8], i: usize| {
-                u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8])) as usize
-            };
-            let (shared, combine, len) = (word(rest, 0), word(rest, 8), word(rest, 16));
-            let Some(partial) = rest.get(24..24 + len) else {
-                break;
-            };
-            crate::ffi::combine(shared, partial, combine);
-            rest = &rest[24 + len..];
+// ---- constructs inside a region ------------------------------------------------------------
+
+/// True when the innermost region is active (a team of more than one rank).
+fn innermost_active() -> bool {
+    team().levels.last().is_some_and(|l| l.active)
+}
+
+/// `__cape_barrier`: a merge point of the innermost active region (no-op in a team of one).
+pub fn barrier() -> Result<(), String> {
+    let region = {
+        let mut t = team();
+        if !t.levels.last().is_some_and(|l| l.active) {
+            return Ok(());
         }
-    }
+        t.region.take()
+    };
+    let Some(mut r) = region else {
+        return Ok(());
+    };
+    let result = runtime::with(|rt| merge_point(rt, &mut r, false)).unwrap_or(Ok(()));
+    team().region = Some(r);
+    result
+}
+
+/// `__cape_single_begin`: thread 0 of the team runs the block.
+pub fn single_begin() -> bool {
+    omp_thread_num() == 0
+}
+
+/// `__cape_copyprivate`: team rank 0's `size` bytes at `addr` on every rank of the team.
+pub fn copyprivate(addr: usize, size: usize) {
+    let team_size = {
+        let t = team();
+        match t.levels.last() {
+            Some(l) if l.active => l.team_size,
+            _ => return,
+        }
+    };
+    let mut bytes = read_memory(addr, size);
+    runtime::with(|rt| {
+        if let Some(comm) = rt.comm.as_ref() {
+            comm.broadcast_in_team(team_size, &mut bytes);
+        }
+    });
+    write_memory(addr, &bytes);
 }
 
 /// `__cape_reduce`: inside an active region record it; otherwise (a team of one) combine now.
 pub fn reduce(shared: usize, combine: usize, partial: Vec<u8>) {
     let mut t = team();
-    if t.levels.iter().any(|l| l.active) {
-        t.reductions.push((shared, combine, partial));
-    } else {
-        drop(t);
-        crate::ffi::combine(shared, &partial, combine);
-    }
-}
-
-/// The worksharing loop state (`__cape_loop` in C). Opaque to C code: it is declared on the
-/// stack of the outlined function and used only through the `__cape_loop_*` functions.
-#[repr(C)]
-#[allow(non_camel_case_types)]
-#[derive(Debug, Clone, Copy, Default)]
-pub struct __cape_loop {
-    n: u64,
-    chunk: u64,
-    team: u64,
-    tid: u64,
-    /// Number of chunks handed out so far.
-    taken: u64,
-    schedule: i32,
-    flags: u32,
-    /// Room for the dynamic schedules (window handles, counters).
-    reserved: [u64; 4],
-}
-
-const LOOP_LAST: u32 = 1;
-
-impl __cape_loop {
-    /// `__cape_loop_init`. Dynamic, guided, runtime and auto run as static schedules for now:
-    /// any assignment of iterations is a valid one for them.
-    pub fn init(&mut self, n: u64, schedule: i32, chunk: i64) {
-        let (tid, team) = {
-            let t = team();
-            t.levels
-                .last()
-                .map_or((0, 1), |l| (l.thread_num as u64, l.team_size as u64))
-        };
-        let chunk = match schedule {
-            CAPE_SCHED_STATIC | CAPE_SCHED_DYNAMIC => chunk.max(0) as u64,
-            _ => 0,
-        };
-        // schedule(dynamic) without a chunk means chunks of 1.
-        let chunk = if schedule == CAPE_SCHED_DYNAMIC && chunk == 0 {
-            1
-        } else {
-            chunk
-        };
-        *self = __cape_loop {
-            n,
-            chunk,
-            team,
-            tid,
-            taken: 0,
-            schedule,
-            flags: 0,
-            reserved: [0; 4],
-        };
-    }
-
-    /// `__cape_loop_next`: the next `[lo, hi)` of this thread, or None when done.
-    pub fn next_block(&mut self) -> Option<(u64, u64)> {
-        let range = if self.chunk == 0 {
-            if self.taken > 0 {
-                None
-            } else {
-                static_chunks(self.n, self.team, self.tid, 0).next()
-            }
-        } else {
-            // Chunk k of this thread is global chunk tid + k * team.
-            self.taken
-                .checked_mul(self.team)
-                .and_then(|x| x.checked_add(self.tid))
-                .and_then(|c| c.checked_mul(self.chunk))
-                .filter(|&lo| lo < self.n)
-                .map(|lo| (lo, lo.saturating_add(self.chunk).min(self.n)))
-        };
-        self.taken += 1;
-        let (lo, hi) = range?;
-        if hi == self.n {
-            self.flags |= LOOP_LAST;
+    let active = t.levels.last().is_some_and(|l| l.active);
+    match t.region.as_mut() {
+        Some(r) if active => {
+            push_record(&mut r.records, shared, combine, &partial);
+            r.excluded.push((shared, shared + partial.len()));
         }
-        let mut t = team();
-        t.max_iter = Some(t.max_iter.map_or(hi - 1, |m| m.max(hi - 1)));
-        Some((lo, hi))
+        _ => {
+            drop(t);
+            crate::ffi::combine(shared, &partial, combine);
+        }
     }
+}
 
-    /// `__cape_loop_is_last`: this thread ran iteration n-1.
-    pub fn is_last(&self) -> bool {
-        self.flags & LOOP_LAST != 0
+/// `__cape_atomic_update`: applied now; inside an active region on shared memory also logged
+/// for the next merge point (see the module documentation).
+pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
+    let sp = {
+        let t = team();
+        match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
+            (true, Some(r)) => Some(r.sp),
+            _ => None,
+        }
+    };
+    let shared = sp.is_some_and(|sp| {
+        runtime::with(|rt| {
+            let end = addr + operand.len();
+            shared_ranges(rt, sp)
+                .iter()
+                .any(|&(s, e)| addr >= s && end <= e)
+        })
+        .unwrap_or(false)
+    });
+    if shared {
+        let mut t = team();
+        if let Some(r) = t.region.as_mut() {
+            if !r.before.contains_key(&addr) {
+                r.before.insert(addr, read_memory(addr, operand.len()));
+                r.excluded.push((addr, addr + operand.len()));
+            }
+            push_record(&mut r.records, addr, combine, &operand);
+        }
+    }
+    crate::ffi::combine(addr, &operand, combine);
+}
+
+/// Inside a region of more than one rank (where locks cannot exclude across processes).
+pub fn in_team_region() -> bool {
+    team().levels.iter().any(|l| l.active)
+}
+
+/// The calling thread's team: (thread number, team size) of the innermost region.
+pub fn current_team() -> (u64, u64) {
+    team().levels.last().map_or((0, 1), |l| {
+        (u64::from(l.thread_num), u64::from(l.team_size))
+    })
+}
+
+/// A loop of this rank ran iteration `iter` (for the epoch's stamp).
+pub fn note_iteration(iter: u64) {
+    let mut t = team();
+    if let Some(r) = t.region.as_mut() {
+        r.max_iter = Some(r.max_iter.map_or(iter, |m| m.max(iter)));
+    }
+}
+
+/// A new dynamic/guided loop instance of `chunks` chunks in a team of `team_size`:
+/// (counter slot, ticket base).
+pub fn counter_instance(chunks: u64, team_size: u64) -> (usize, u64) {
+    let mut t = team();
+    let slot = (t.counters.next_instance % COUNTER_SLOTS as u64) as usize;
+    t.counters.next_instance += 1;
+    let base = t.counters.base[slot];
+    t.counters.base[slot] = base.wrapping_add(chunks).wrapping_add(team_size);
+    (slot, base)
+}
+
+/// The next ticket of counter `slot` (one-sided fetch-and-add on rank 0).
+pub fn fetch_ticket(slot: usize) -> u64 {
+    runtime::with(|rt| rt.comm.as_ref().map_or(0, |c| c.fetch_ticket(slot))).unwrap_or(0)
+}
+
+/// `schedule(runtime)`: `omp_set_schedule`, else `OMP_SCHEDULE`, else static.
+pub fn runtime_schedule() -> (i32, i32) {
+    let env = runtime::with(|rt| rt.cfg.schedule).flatten();
+    team().schedule.or(env).unwrap_or((1, 0))
+}
+
+// ---- threadprivate -------------------------------------------------------------------------
+
+/// `__cape_threadprivate`: may run before start-up (from a C constructor).
+pub fn threadprivate(addr: usize, size: usize) {
+    let mut tps = threadprivates();
+    if size == 0 || tps.iter().any(|tp| tp.addr == addr) {
+        return;
+    }
+    // Every thread's copy starts with the variable's initial value.
+    let stash = read_memory(addr, size);
+    tps.push(Threadprivate {
+        addr,
+        master: stash.clone(),
+        stash,
+    });
+    tps.sort_by_key(|tp| tp.addr);
+}
+
+fn threadprivate_ranges() -> Vec<(usize, usize)> {
+    threadprivates()
+        .iter()
+        .map(|tp| (tp.addr, tp.addr + tp.stash.len()))
+        .collect()
+}
+
+/// Region begin: remember thread 0's values; ranks other than 0 get their own copies back.
+fn threadprivate_begin(rank: usize) {
+    for tp in threadprivates().iter_mut() {
+        tp.master = read_memory(tp.addr, tp.stash.len());
+        if rank != 0 {
+            write_memory(tp.addr, &tp.stash);
+        }
+    }
+}
+
+/// Region end: every rank keeps its own copy aside and shows thread 0's.
+fn threadprivate_end(rt: &mut Runtime) {
+    let mut tps = threadprivates();
+    if tps.is_empty() {
+        return;
+    }
+    let mut values = Vec::new();
+    for tp in tps.iter() {
+        values.extend_from_slice(&read_memory(tp.addr, tp.stash.len()));
+    }
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut values);
+    }
+    if rt.rank == 0 {
+        return;
+    }
+    let mut at = 0;
+    for tp in tps.iter_mut() {
+        let len = tp.stash.len();
+        tp.stash = read_memory(tp.addr, len);
+        if let Some(v) = values.get(at..at + len) {
+            write_memory(tp.addr, v);
+        }
+        at += len;
+    }
+}
+
+/// `__cape_copyin`: thread 0's value at the region's start, on this thread.
+pub fn copyin(addr: usize, size: usize) {
+    let rank = runtime::with(|rt| rt.rank).unwrap_or(0);
+    if rank == 0 || !innermost_active() {
+        return;
+    }
+    let tps = threadprivates();
+    for tp in tps.iter() {
+        let end = tp.addr + tp.master.len();
+        if addr >= tp.addr && addr + size <= end {
+            let from = addr - tp.addr;
+            write_memory(addr, &tp.master[from..from + size]);
+            return;
+        }
     }
 }
 
@@ -586,48 +941,20 @@ pub fn omp_nested() -> bool {
 }
 
 pub fn omp_set_schedule(kind: i32, chunk: i32) {
-    team().schedule = (kind, chunk);
+    // Drop the `omp_sched_monotonic` modifier bit.
+    let kind = kind & 0x7fff_ffff;
+    if (1..=4).contains(&kind) {
+        team().schedule = Some((kind, chunk.max(0)));
+    }
 }
 
 pub fn omp_schedule() -> (i32, i32) {
-    team().schedule
+    runtime_schedule()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schedule::static_chunks;
-
-    fn chunks_of(n: u64, team: u64, tid: u64, chunk: u64) -> (Vec<(u64, u64)>, bool) {
-        let mut l = __cape_loop {
-            n,
-            chunk,
-            team,
-            tid,
-            ..Default::default()
-        };
-        let mut v = Vec::new();
-        while let Some(r) = l.next_block() {
-            v.push(r);
-        }
-        (v, l.is_last())
-    }
-
-    #[test]
-    fn loop_matches_the_static_schedule() {
-        for n in [0u64, 1, 2, 7, 10, 64, 101] {
-            for team in 1..=9u64 {
-                for chunk in [0u64, 1, 2, 3, 16] {
-                    for tid in 0..team {
-                        let (got, last) = chunks_of(n, team, tid, chunk);
-                        let want: Vec<_> = static_chunks(n, team, tid, chunk).collect();
-                        assert_eq!(got, want, "n={n} team={team} tid={tid} chunk={chunk}");
-                        assert_eq!(last, got.last().is_some_and(|r| r.1 == n));
-                    }
-                }
-            }
-        }
-    }
 
     #[test]
     fn subtract_ranges() {

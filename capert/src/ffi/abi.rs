@@ -16,11 +16,11 @@ use std::ffi::{c_longlong, c_ulonglong};
 pub enum cape_sched {
     /// `schedule(static)`: exactly OpenMP's static schedule.
     CAPE_SCHED_STATIC = 0,
-    /// `schedule(dynamic)` (runs as a static round-robin of chunks for now).
+    /// `schedule(dynamic)`: chunks handed out by a one-sided fetch-and-add counter.
     CAPE_SCHED_DYNAMIC = 1,
-    /// `schedule(guided)` (runs as `static` for now).
+    /// `schedule(guided)`: libgomp's chunk sizes, handed out like `dynamic`.
     CAPE_SCHED_GUIDED = 2,
-    /// `schedule(runtime)` (runs as `static` for now).
+    /// `schedule(runtime)`: `omp_set_schedule`, else `OMP_SCHEDULE`, else `static`.
     CAPE_SCHED_RUNTIME = 3,
     /// `schedule(auto)` (runs as `static`).
     CAPE_SCHED_AUTO = 4,
@@ -410,10 +410,84 @@ pub extern "C" fn __cape_loop_is_last(l: *const __cape_loop) -> c_int {
     })
 }
 
-/// Ends a worksharing loop. `nowait`: the `nowait` clause (the region's end merges anyway).
+/// Ends a worksharing loop. `nowait` 0: the loop's implicit barrier (a merge point);
+/// otherwise no barrier. A loop that is the last statement of its region may pass 1: the
+/// region's end is its barrier, and one merge instead of two is done.
 #[no_mangle]
 pub extern "C" fn __cape_loop_end(l: *mut __cape_loop, nowait: c_int) {
-    let _ = (l, nowait);
+    let _ = l;
+    if nowait == 0 {
+        __cape_barrier();
+    }
+}
+
+/// A barrier: every thread of the team calls it; the writes of all threads before it are
+/// merged, so every thread sees them after it. A no-op in a team of one.
+#[no_mangle]
+pub extern "C" fn __cape_barrier() {
+    guard(|| {
+        if let Err(e) = region::barrier() {
+            runtime::fatal(&e);
+        }
+    })
+}
+
+/// `single`: 1 on the thread that runs the block (thread 0 of the team), 0 on the others.
+#[no_mangle]
+pub extern "C" fn __cape_single_begin() -> c_int {
+    guard(|| region::single_begin() as c_int)
+}
+
+/// End of a `single` block: a barrier unless `nowait`.
+#[no_mangle]
+pub extern "C" fn __cape_single_end(nowait: c_int) {
+    if nowait == 0 {
+        __cape_barrier();
+    }
+}
+
+/// `copyprivate`: every thread of the team calls it after the single block for each listed
+/// variable; the `size` bytes at `addr` of the thread that ran the block are copied into every
+/// thread's variable (a broadcast; private memory, not part of the merge).
+#[no_mangle]
+pub extern "C" fn __cape_copyprivate(addr: *mut c_void, size: usize) {
+    guard(|| region::copyprivate(addr as usize, size))
+}
+
+/// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
+/// `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
+/// the updated bytes are excluded from the diff and every rank applies every rank's logged
+/// operands, in rank order, to the value before the epoch (deterministic).
+#[no_mangle]
+pub extern "C" fn __cape_atomic_update(
+    addr: *mut c_void,
+    operand: *const c_void,
+    size: usize,
+    combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
+) {
+    guard(|| {
+        let Some(combine) = combine else { return };
+        if addr.is_null() || operand.is_null() {
+            return;
+        }
+        let bytes = crate::ffi::read_memory(operand as usize, size);
+        region::atomic_update(addr as usize, combine as usize, bytes);
+    })
+}
+
+/// Registers a threadprivate variable of `size` bytes at `addr` (once per variable, from a
+/// constructor: may run before `__cape_start`). Never merged; sequential code sees thread 0's
+/// copy; each thread gets its own copy back in the next region.
+#[no_mangle]
+pub extern "C" fn __cape_threadprivate(addr: *mut c_void, size: usize) {
+    guard(|| region::threadprivate(addr as usize, size))
+}
+
+/// `copyin`: inside a region, this thread's copy of the threadprivate variable at `addr`
+/// becomes thread 0's value at the region's start.
+#[no_mangle]
+pub extern "C" fn __cape_copyin(addr: *mut c_void, size: usize) {
+    guard(|| region::copyin(addr as usize, size))
 }
 
 /// Records a reduction: `partial` (`size` bytes) is combined into `shared` with

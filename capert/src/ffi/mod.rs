@@ -31,3 +31,23 @@ pub fn combine(shared: usize, partial: &[u8], combine: usize) {
     // address is the same on every rank because programs are linked without PIE.
     unsafe { crate::sys::raw::combine_into(shared, partial, combine) }
 }
+
+/// Copies `len` bytes of program memory at `addr`. Only used on addresses the compiled program
+/// handed to the ABI (reduction/atomic targets, threadprivate and copyprivate variables),
+/// which its contract makes live objects of at least that size.
+pub fn read_memory(addr: usize, len: usize) -> Vec<u8> {
+    if addr == 0 || len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: guaranteed by the ABI contract described above.
+    unsafe { crate::sys::raw::read_bytes(addr, len) }
+}
+
+/// Writes `bytes` to program memory at `addr` (same contract as [`read_memory`]).
+pub fn write_memory(addr: usize, bytes: &[u8]) {
+    if addr == 0 || bytes.is_empty() {
+        return;
+    }
+    // SAFETY: guaranteed by the ABI contract; `bytes` is runtime memory, never the target.
+    unsafe { crate::sys::raw::write_bytes(addr, bytes) }
+}

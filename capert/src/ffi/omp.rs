@@ -104,8 +104,18 @@ pub extern "C" fn omp_get_wtick() -> f64 {
     1e-9
 }
 
-// Locks: word 0 holds the state. For now a lock is only a flag (simple lock) or a count
-// (nestable lock); merging lock-protected updates across ranks is future work.
+// Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
+// parallel region that is all a lock needs. Inside one, the team's threads are processes whose
+// writes are merged afterwards: a lock cannot make one thread see another's protected update,
+// so setting one there is a clear error rather than a silent wrong result.
+
+fn refuse_in_region(what: &str) {
+    if crate::region::in_team_region() {
+        crate::runtime::fatal(&format!(
+            "`{what}` inside a parallel region is not supported by CAPE (threads are processes whose writes merge at the region's end): use `#pragma omp atomic` or `#pragma omp critical` with an update statement"
+        ));
+    }
+}
 
 fn lock_word(lock: *mut u64) -> Option<&'static mut u64> {
     // SAFETY: the program passes a pointer to its omp_lock_t / omp_nest_lock_t, whose first
@@ -125,6 +135,7 @@ pub extern "C" fn omp_destroy_lock(lock: *mut u64) {
 }
 #[no_mangle]
 pub extern "C" fn omp_set_lock(lock: *mut u64) {
+    refuse_in_region("omp_set_lock");
     if let Some(w) = lock_word(lock) {
         *w = 1;
     }
@@ -137,6 +148,7 @@ pub extern "C" fn omp_unset_lock(lock: *mut u64) {
 }
 #[no_mangle]
 pub extern "C" fn omp_test_lock(lock: *mut u64) -> c_int {
+    refuse_in_region("omp_test_lock");
     match lock_word(lock) {
         Some(w) if *w == 0 => {
             *w = 1;
@@ -155,6 +167,7 @@ pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
 }
 #[no_mangle]
 pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
+    refuse_in_region("omp_set_nest_lock");
     if let Some(w) = lock_word(lock) {
         *w += 1;
     }
@@ -167,6 +180,7 @@ pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
 }
 #[no_mangle]
 pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
+    refuse_in_region("omp_test_nest_lock");
     match lock_word(lock) {
         Some(w) => {
             *w += 1;

@@ -1,13 +1,20 @@
 //! The MPI side of capert: initialisation, the allreduce `Transport`, and the few collectives
-//! the region protocol needs (all on `MPI_COMM_WORLD`).
+//! the region protocol needs: on `MPI_COMM_WORLD`, on cached team communicators (the first
+//! `n` ranks, for regions with `num_threads(n) < P`), and the one-sided chunk counters of the
+//! dynamic and guided loop schedules.
 
 use crate::allreduce::Transport;
 use mpi::collective::{CommunicatorCollectives, Root};
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
-use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::raw::AsRaw;
+use mpi::topology::{Color, Communicator, SimpleCommunicator};
 use mpi::Threading;
+use std::collections::HashMap;
+
+/// Number of chunk counters (one per dynamic/guided loop instance in flight, reused round-robin).
+pub const COUNTER_SLOTS: usize = 64;
 
 /// MPI state of the process. Dropping it calls `MPI_Finalize`.
 pub struct Comm {
@@ -15,6 +22,10 @@ pub struct Comm {
     universe: Option<Universe>,
     /// Bytes this rank sent through the Transport (for CAPE_STATS).
     pub bytes_sent: u64,
+    /// Team communicators by team size: the first `n` ranks; None on ranks outside the team.
+    teams: HashMap<u32, Option<SimpleCommunicator>>,
+    /// The chunk counters: `COUNTER_SLOTS` u64 on every rank, only rank 0's are used.
+    counters: Option<mpi::ffi::MPI_Win>,
 }
 
 // SAFETY: capert is used from the program's single (main) thread only; MPI is initialised with
@@ -34,11 +45,79 @@ impl Comm {
                     .to_string()
             })?;
         let world = universe.world();
+        let counters = open_counters(&world)?;
         Ok(Comm {
             world,
             universe: Some(universe),
             bytes_sent: 0,
+            teams: HashMap::new(),
+            counters: Some(counters),
         })
+    }
+
+    /// Creates (collectively on the world, once per size) the communicator of the team made of
+    /// the first `team` ranks. Every rank must call it at the same point.
+    pub fn ensure_team(&mut self, team: u32) {
+        if team as usize >= self.size() || self.teams.contains_key(&team) {
+            return;
+        }
+        let color = if (self.rank() as u32) < team {
+            Color::with_value(0)
+        } else {
+            Color::undefined()
+        };
+        let comm = self.world.split_by_color(color);
+        self.teams.insert(team, comm);
+    }
+
+    /// The point-to-point link of a team (`team >= P`: the world). None outside the team.
+    pub fn link(&mut self, team: u32) -> Option<Link<'_>> {
+        let comm = if team as usize >= self.size() {
+            &self.world
+        } else {
+            self.teams.get(&team)?.as_ref()?
+        };
+        Some(Link {
+            comm,
+            bytes_sent: &mut self.bytes_sent,
+        })
+    }
+
+    /// Team rank 0's `bytes` on every rank of the team (same length everywhere).
+    pub fn broadcast_in_team(&self, team: u32, bytes: &mut [u8]) {
+        let comm = if team as usize >= self.size() {
+            Some(&self.world)
+        } else {
+            self.teams.get(&team).and_then(|c| c.as_ref())
+        };
+        if let Some(comm) = comm {
+            if !bytes.is_empty() {
+                comm.process_at_rank(0).broadcast_into(bytes);
+            }
+        }
+    }
+
+    /// Atomically adds 1 to chunk counter `slot` (on rank 0) and returns its previous value.
+    pub fn fetch_ticket(&self, slot: usize) -> u64 {
+        let Some(win) = self.counters else { return 0 };
+        let one: u64 = 1;
+        let mut old: u64 = 0;
+        // SAFETY: the window exposes COUNTER_SLOTS u64 on every rank and stays locked (lock_all)
+        // from start-up to finalisation; `slot` is reduced modulo COUNTER_SLOTS; both buffers
+        // are live u64 values for the duration of the call and the flush.
+        unsafe {
+            mpi::ffi::MPI_Fetch_and_op(
+                (&one as *const u64).cast(),
+                (&mut old as *mut u64).cast(),
+                mpi::ffi::RSMPI_UINT64_T,
+                0,
+                (slot % COUNTER_SLOTS) as mpi::ffi::MPI_Aint,
+                mpi::ffi::RSMPI_SUM,
+                win,
+            );
+            mpi::ffi::MPI_Win_flush(0, win);
+        }
+        old
     }
 
     pub fn rank(&self) -> usize {
@@ -51,6 +130,15 @@ impl Comm {
 
     /// `MPI_Finalize` (idempotent).
     pub fn finalize(&mut self) {
+        if let Some(mut win) = self.counters.take() {
+            // SAFETY: the window was created and locked by open_counters and is used by no
+            // one after this point; unlock_all/free are collective and every rank finalises.
+            unsafe {
+                mpi::ffi::MPI_Win_unlock_all(win);
+                mpi::ffi::MPI_Win_free(&mut win);
+            }
+        }
+        self.teams.clear();
         self.universe.take();
     }
 
@@ -105,6 +193,76 @@ impl Comm {
 
     pub fn barrier(&self) {
         self.world.barrier();
+    }
+}
+
+/// `MPI_Win_allocate` of the chunk counters (zeroed) and a passive-target `lock_all` epoch
+/// that lasts until finalisation.
+fn open_counters(world: &SimpleCommunicator) -> Result<mpi::ffi::MPI_Win, String> {
+    let mut base: *mut u64 = std::ptr::null_mut();
+    // SAFETY: an MPI_Win handle is a plain pointer-sized value; it is written by MPI_Win_allocate.
+    let mut win: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
+    let bytes = (COUNTER_SLOTS * std::mem::size_of::<u64>()) as mpi::ffi::MPI_Aint;
+    // SAFETY: collective call on the world with valid out-pointers; MPI allocates `bytes`
+    // bytes at `base`, which we zero before any rank can access them (the barrier below).
+    let rc = unsafe {
+        mpi::ffi::MPI_Win_allocate(
+            bytes,
+            std::mem::size_of::<u64>() as i32,
+            mpi::ffi::RSMPI_INFO_NULL,
+            world.as_raw(),
+            (&mut base as *mut *mut u64).cast(),
+            &mut win,
+        )
+    };
+    if rc != 0 || base.is_null() {
+        return Err("`MPI_Win_allocate` failed for the loop chunk counters".into());
+    }
+    // SAFETY: `base` points to COUNTER_SLOTS u64 owned by the window.
+    unsafe {
+        std::ptr::write_bytes(base, 0, COUNTER_SLOTS);
+        mpi::ffi::MPI_Win_lock_all(mpi::ffi::MPI_MODE_NOCHECK as i32, win);
+    }
+    world.barrier();
+    Ok(win)
+}
+
+/// Point-to-point exchange among the ranks of one communicator (a team or the world).
+pub struct Link<'a> {
+    comm: &'a SimpleCommunicator,
+    bytes_sent: &'a mut u64,
+}
+
+impl Transport for Link<'_> {
+    fn rank(&self) -> usize {
+        self.comm.rank() as usize
+    }
+
+    fn size(&self) -> usize {
+        self.comm.size() as usize
+    }
+
+    fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String> {
+        let p = self.comm.process_at_rank(peer as i32);
+        *self.bytes_sent += data.len() as u64;
+        let received = mpi::request::scope(|scope| {
+            let req = p.immediate_send(scope, data);
+            let (v, _status) = p.receive_vec::<u8>();
+            req.wait();
+            v
+        });
+        Ok(received)
+    }
+
+    fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
+        *self.bytes_sent += data.len() as u64;
+        self.comm.process_at_rank(peer as i32).send(data);
+        Ok(())
+    }
+
+    fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
+        let (v, _status) = self.comm.process_at_rank(peer as i32).receive_vec::<u8>();
+        Ok(v)
     }
 }
 

@@ -36,3 +36,12 @@ pub unsafe fn combine_into(shared: usize, partial: &[u8], combine: usize) {
     };
     f(shared as *mut c_void, aligned.as_ptr().cast());
 }
+
+/// Copies `bytes` to `addr`.
+///
+/// # Safety
+/// `[addr, addr+bytes.len())` must be writable and not overlap `bytes`.
+pub unsafe fn write_bytes(addr: usize, bytes: &[u8]) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) }
+}

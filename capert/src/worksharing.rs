@@ -1,0 +1,285 @@
+//! The worksharing loop (`__cape_loop`): OpenMP's static, dynamic and guided schedules over the
+//! normalised iteration space `[0, n)`.
+//!
+//! Dynamic and guided chunks are handed out without a master: a thread takes a *ticket* from a
+//! one-sided fetch-and-add counter on rank 0 (`MPI_Fetch_and_op`), ticket `k` (relative to the
+//! loop instance's base) is chunk `k`, and the chunk boundaries are a deterministic function of
+//! `(n, team, chunk)`, so the counter never needs a compare-and-swap or a reset.
+
+use crate::ffi::abi::cape_sched;
+use crate::region;
+use crate::schedule::static_chunks;
+
+const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
+const CAPE_SCHED_DYNAMIC: i32 = cape_sched::CAPE_SCHED_DYNAMIC as i32;
+const CAPE_SCHED_GUIDED: i32 = cape_sched::CAPE_SCHED_GUIDED as i32;
+const CAPE_SCHED_RUNTIME: i32 = cape_sched::CAPE_SCHED_RUNTIME as i32;
+
+/// The worksharing loop state (`__cape_loop` in C). Opaque to C code: it is declared on the
+/// stack of the outlined function and used only through the `__cape_loop_*` functions.
+#[repr(C)]
+#[allow(non_camel_case_types)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct __cape_loop {
+    n: u64,
+    chunk: u64,
+    team: u64,
+    tid: u64,
+    /// Static: chunks handed out so far. Guided: index of the chunk starting at `cursor`.
+    taken: u64,
+    /// The resolved schedule: static, dynamic or guided.
+    schedule: i32,
+    flags: u32,
+    /// Dynamic/guided: the chunk counter slot and this instance's first ticket.
+    slot: u64,
+    base: u64,
+    /// Dynamic/guided: number of chunks.
+    chunks: u64,
+    /// Guided: first iteration of chunk `taken`.
+    cursor: u64,
+}
+
+const LOOP_LAST: u32 = 1;
+const LOOP_DONE: u32 = 2;
+
+/// libgomp's guided chunk: `max(ceil(remaining / team), chunk)`, at most `remaining`.
+fn guided_size(remaining: u64, team: u64, chunk: u64) -> u64 {
+    remaining.div_ceil(team.max(1)).max(chunk).min(remaining)
+}
+
+/// Number of guided chunks of `[0, n)`.
+fn guided_chunks(n: u64, team: u64, chunk: u64) -> u64 {
+    let (mut start, mut count) = (0u64, 0u64);
+    while start < n {
+        start += guided_size(n - start, team, chunk);
+        count += 1;
+    }
+    count
+}
+
+/// (kind, chunk) after resolving `runtime` and `auto` (`auto` and unknown kinds are static).
+fn resolve(schedule: i32, chunk: i64) -> (i32, u64) {
+    let (kind, chunk) = if schedule == CAPE_SCHED_RUNTIME {
+        let (kind, chunk) = region::runtime_schedule();
+        let kind = match kind {
+            2 => CAPE_SCHED_DYNAMIC,
+            3 => CAPE_SCHED_GUIDED,
+            _ => CAPE_SCHED_STATIC,
+        };
+        (kind, i64::from(chunk))
+    } else {
+        (schedule, chunk)
+    };
+    let chunk = chunk.max(0) as u64;
+    match kind {
+        CAPE_SCHED_STATIC => (CAPE_SCHED_STATIC, chunk),
+        // Dynamic and guided without a chunk size mean chunks of (at least) 1.
+        CAPE_SCHED_DYNAMIC | CAPE_SCHED_GUIDED => (kind, chunk.max(1)),
+        _ => (CAPE_SCHED_STATIC, 0),
+    }
+}
+
+impl __cape_loop {
+    /// `__cape_loop_init`. A team of one (orphaned loop, inactive region) runs everything.
+    pub fn init(&mut self, n: u64, schedule: i32, chunk: i64) {
+        let (tid, team) = region::current_team();
+        let (kind, chunk) = resolve(schedule, chunk);
+        let (kind, chunk) = if team <= 1 {
+            (CAPE_SCHED_STATIC, 0)
+        } else {
+            (kind, chunk)
+        };
+        *self = __cape_loop {
+            n,
+            chunk,
+            team,
+            tid,
+            schedule: kind,
+            ..Default::default()
+        };
+        if kind != CAPE_SCHED_STATIC {
+            self.chunks = if kind == CAPE_SCHED_DYNAMIC {
+                n.div_ceil(chunk)
+            } else {
+                guided_chunks(n, team, chunk)
+            };
+            let (slot, base) = region::counter_instance(self.chunks, team);
+            self.slot = slot as u64;
+            self.base = base;
+        }
+    }
+
+    /// `__cape_loop_next`: the next `[lo, hi)` of this thread, or None when done.
+    pub fn next_block(&mut self) -> Option<(u64, u64)> {
+        let range = match self.schedule {
+            CAPE_SCHED_DYNAMIC | CAPE_SCHED_GUIDED => {
+                let ticket = region::fetch_ticket(self.slot as usize);
+                self.claimed(ticket)
+            }
+            _ => self.next_static(),
+        };
+        let (lo, hi) = range?;
+        region::note_iteration(hi - 1);
+        Some((lo, hi))
+    }
+
+    /// The chunk of `ticket` (absolute counter value), None (and done) past the last chunk.
+    fn claimed(&mut self, ticket: u64) -> Option<(u64, u64)> {
+        if self.flags & LOOP_DONE != 0 {
+            return None;
+        }
+        let k = ticket.wrapping_sub(self.base);
+        if k >= self.chunks {
+            // Exactly one failed ticket per thread: the counter bookkeeping relies on it.
+            self.flags |= LOOP_DONE;
+            return None;
+        }
+        let (lo, hi) = if self.schedule == CAPE_SCHED_DYNAMIC {
+            let lo = k * self.chunk;
+            (lo, lo.saturating_add(self.chunk).min(self.n))
+        } else {
+            // Tickets of one thread increase: walk the deterministic chunk sequence forward.
+            while self.taken < k {
+                self.cursor += guided_size(self.n - self.cursor, self.team, self.chunk);
+                self.taken += 1;
+            }
+            let size = guided_size(self.n - self.cursor, self.team, self.chunk);
+            (self.cursor, self.cursor + size)
+        };
+        if hi == self.n {
+            self.flags |= LOOP_LAST;
+        }
+        Some((lo, hi))
+    }
+
+    fn next_static(&mut self) -> Option<(u64, u64)> {
+        let range = if self.chunk == 0 {
+            if self.taken > 0 {
+                None
+            } else {
+                static_chunks(self.n, self.team, self.tid, 0).next()
+            }
+        } else {
+            // Chunk k of this thread is global chunk tid + k * team.
+            self.taken
+                .checked_mul(self.team)
+                .and_then(|x| x.checked_add(self.tid))
+                .and_then(|c| c.checked_mul(self.chunk))
+                .filter(|&lo| lo < self.n)
+                .map(|lo| (lo, lo.saturating_add(self.chunk).min(self.n)))
+        };
+        self.taken += 1;
+        let (lo, hi) = range?;
+        if hi == self.n {
+            self.flags |= LOOP_LAST;
+        }
+        Some((lo, hi))
+    }
+
+    /// `__cape_loop_is_last`: this thread ran iteration n-1.
+    pub fn is_last(&self) -> bool {
+        self.flags & LOOP_LAST != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks_of(n: u64, team: u64, tid: u64, chunk: u64) -> (Vec<(u64, u64)>, bool) {
+        let mut l = __cape_loop {
+            n,
+            chunk,
+            team,
+            tid,
+            ..Default::default()
+        };
+        let mut v = Vec::new();
+        while let Some(r) = l.next_static() {
+            v.push(r);
+        }
+        (v, l.is_last())
+    }
+
+    #[test]
+    fn loop_matches_the_static_schedule() {
+        for n in [0u64, 1, 2, 7, 10, 64, 101] {
+            for team in 1..=9u64 {
+                for chunk in [0u64, 1, 2, 3, 16] {
+                    for tid in 0..team {
+                        let (got, last) = chunks_of(n, team, tid, chunk);
+                        let want: Vec<_> = static_chunks(n, team, tid, chunk).collect();
+                        assert_eq!(got, want, "n={n} team={team} tid={tid} chunk={chunk}");
+                        assert_eq!(last, got.last().is_some_and(|r| r.1 == n));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tickets handed out in an arbitrary interleaving cover every iteration exactly once, in
+    /// libgomp's chunk sizes, and consume `chunks + team` tickets.
+    #[test]
+    fn ticket_schedules_cover_the_space() {
+        for schedule in [CAPE_SCHED_DYNAMIC, CAPE_SCHED_GUIDED] {
+            for n in [0u64, 1, 5, 17, 100, 1000] {
+                for team in 2..=5u64 {
+                    for chunk in [1u64, 3, 7] {
+                        let chunks = if schedule == CAPE_SCHED_DYNAMIC {
+                            n.div_ceil(chunk)
+                        } else {
+                            guided_chunks(n, team, chunk)
+                        };
+                        let base = 1000;
+                        let mut loops: Vec<__cape_loop> = (0..team)
+                            .map(|tid| __cape_loop {
+                                n,
+                                chunk,
+                                team,
+                                tid,
+                                schedule,
+                                base,
+                                chunks,
+                                ..Default::default()
+                            })
+                            .collect();
+                        let mut seen = vec![0u32; n as usize];
+                        let mut ticket = base;
+                        let mut active: Vec<usize> = (0..team as usize).collect();
+                        let mut turn = 0usize;
+                        let mut sizes = Vec::new();
+                        while !active.is_empty() {
+                            turn = (turn * 7 + 3) % active.len();
+                            let who = active[turn];
+                            match loops[who].claimed(ticket) {
+                                Some((lo, hi)) => {
+                                    sizes.push((ticket - base, hi - lo));
+                                    for i in lo..hi {
+                                        seen[i as usize] += 1;
+                                    }
+                                }
+                                None => {
+                                    active.remove(turn);
+                                    turn = 0;
+                                }
+                            }
+                            ticket += 1;
+                        }
+                        assert_eq!(ticket - base, chunks + team);
+                        assert!(seen.iter().all(|&c| c == 1), "{schedule} n={n} team={team}");
+                        let lasts = loops.iter().filter(|l| l.is_last()).count();
+                        assert_eq!(lasts, usize::from(n > 0));
+                        if schedule == CAPE_SCHED_GUIDED {
+                            sizes.sort_unstable();
+                            let mut rem = n;
+                            for (_, size) in sizes {
+                                assert_eq!(size, guided_size(rem, team, chunk));
+                                rem -= size;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
