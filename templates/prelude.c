@@ -20,3 +20,4 @@
     long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
     long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
     float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+int omp_get_thread_num(void);

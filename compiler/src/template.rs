@@ -7,13 +7,17 @@ use crate::diag::Diagnostic;
 
 pub const PRELUDE: &str = include_str!("../../templates/prelude.c");
 pub const MAIN: &str = include_str!("../../templates/main.c");
-pub const PARALLEL_FOR: &str = include_str!("../../templates/parallel_for.c");
+pub const PARALLEL: &str = include_str!("../../templates/parallel.c");
+pub const WORKSHARING: &str = include_str!("../../templates/worksharing.c");
+pub const CONSTRUCTS: &str = include_str!("../../templates/constructs.c");
 
 /// Every template file, for tests: (file name, text).
 pub const ALL: &[(&str, &str)] = &[
     ("prelude.c", PRELUDE),
     ("main.c", MAIN),
-    ("parallel_for.c", PARALLEL_FOR),
+    ("parallel.c", PARALLEL),
+    ("worksharing.c", WORKSHARING),
+    ("constructs.c", CONSTRUCTS),
 ];
 
 /// The text of section `name` of a template file.

@@ -1,12 +1,12 @@
 //! The translator's entry point: preprocessed OpenMP C in, C calling capert out.
 
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{self, DirectiveKind};
+use crate::directive;
 use crate::emit::{self, Edit};
-use crate::lower::{self, Context};
+use crate::lower::{self, Context, Env, Out};
 use crate::preprocess::LineMap;
 use crate::sharing::{self, Binding, Storage};
-use crate::template::{render, MAIN, PRELUDE};
+use crate::template::{render, CONSTRUCTS, MAIN, PRELUDE};
 
 pub struct TranslateOptions {
     /// keep `# N "file"` line markers (builds: yes, so cc errors point at the user's file; --emit-c: no)
@@ -67,107 +67,67 @@ pub fn translate(
     );
     base_edits.extend(rename_edits(&program, &lines, preprocessed));
 
-    // Directives that are not lowered: `simd` is ignored, everything else is an error for now.
-    let mut regions = Vec::new();
-    for d in &directives {
-        match d.kind {
-            DirectiveKind::Simd => base_edits.push(Edit::replace(d.span, String::new())),
-            DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => regions.push(d),
-            other => errors.push(
-                Diagnostic::error(format!(
-                    "`#pragma omp {}` is not supported yet",
-                    other.name()
-                ))
-                .with_primary(d.name_span, "not supported by capecc yet")
-                .with_note(
-                    "capecc supports `#pragma omp parallel for` (and ignores `#pragma omp simd`)",
-                ),
-            ),
-        }
-    }
-
     let cx = Context {
         source: preprocessed,
         lines: &lines,
         program: &program,
         base_edits: &base_edits,
         line_markers: opts.line_markers,
+        directives: &directives,
     };
-    let mut region_edits: Vec<Edit> = Vec::new();
-    let mut region_spans: Vec<Span> = Vec::new();
-    for (index, d) in regions.iter().enumerate() {
-        let item = match crate::attach::attach(d.span, &program.items) {
-            Ok(item) => item,
-            Err(next) => {
-                let mut diag = Diagnostic::error(format!(
-                    "`#pragma omp {}` must be followed by a loop",
-                    d.kind.name()
-                ))
-                .with_primary(
-                    d.name_span,
-                    "no statement follows this directive in its block",
-                );
-                if let Some(next) = next {
-                    diag = diag.with_secondary(next.span, "a declaration is not a loop");
-                }
-                errors.push(diag);
-                continue;
-            }
-        };
-        let Some(stmt) = item.statement else { continue };
-        if region_spans
-            .iter()
-            .any(|r| r.start <= d.span.start && d.span.start < r.end)
-        {
-            errors.push(
-                Diagnostic::error(format!(
-                    "nested `#pragma omp {}` is not supported yet",
-                    d.kind.name()
-                ))
-                .with_primary(d.name_span, "inside another parallel region"),
-            );
-            continue;
-        }
-        let nested = regions
-            .iter()
-            .find(|o| o.span.start > d.span.start && o.span.start < item.span.end);
-        if let Some(o) = nested {
-            errors.push(
-                Diagnostic::error(format!(
-                    "nested `#pragma omp {}` is not supported yet",
-                    o.kind.name()
-                ))
-                .with_primary(o.name_span, "inside another parallel region")
-                .with_secondary(d.name_span, "the enclosing region"),
-            );
-            region_spans.push(Span::new(d.span.start, item.span.end));
-            continue;
-        }
-        region_spans.push(Span::new(d.span.start, item.span.end));
-        match lower::parallel_for::lower(&cx, d, stmt, index + 1) {
-            Ok(lowered) => region_edits.extend(lowered.edits),
-            Err(mut e) => errors.append(&mut e),
-        }
-    }
+    let mut out = Out::default();
+    let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());
+    errors.append(&mut out.errors);
     if !errors.is_empty() {
         return Err(errors);
     }
-
-    // The whole file: base edits outside the regions, the regions, the prelude and main.
-    let mut edits: Vec<Edit> = base_edits
-        .iter()
-        .filter(|e| {
-            !region_spans
-                .iter()
-                .any(|r| r.start < e.span.end && e.span.start < r.end)
-        })
-        .cloned()
-        .collect();
-    edits.extend(region_edits);
-    edits.push(Edit::insert(
-        0,
-        render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?,
-    ));
+    // Code generated outside the user's functions: declarations before, outlined and combine
+    // functions after each function that holds constructs.
+    for (index, function) in program.functions.iter().enumerate() {
+        let before: String = out
+            .before
+            .iter()
+            .filter(|(f, _)| *f == index)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        let after: String = out
+            .after
+            .iter()
+            .filter(|(f, _)| *f == index)
+            .map(|(_, t)| t.as_str())
+            .collect();
+        if !before.is_empty() {
+            let mut text = before;
+            if opts.line_markers {
+                text.push_str(
+                    &lines
+                        .marker_text_for(function.span.start)
+                        .unwrap_or_default(),
+                );
+            }
+            edits.push(Edit::insert(function.span.start, text));
+        }
+        if !after.is_empty() {
+            let mut text = String::from("\n");
+            text.push_str(&after);
+            if opts.line_markers {
+                text.push_str(&lines.marker_text_for(function.span.end).unwrap_or_default());
+                let column = lines
+                    .locate(function.span.end)
+                    .map_or(1, |l| l.column as usize);
+                text.push_str(&" ".repeat(column.saturating_sub(1)));
+            }
+            edits.push(Edit::insert(function.span.end, text));
+        }
+    }
+    for text in &out.file_end {
+        edits.push(Edit::insert(preprocessed.len(), text.clone()));
+    }
+    let mut prelude = render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?;
+    if out.needs_atomic_prelude {
+        prelude.push_str(&render(CONSTRUCTS, "combiners", &[]).map_err(|d| vec![d])?);
+    }
+    edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
         .functions
         .iter()

@@ -1,13 +1,25 @@
-//! Lowering: one module per construct. Each turns a directive and its statement into edits of the
-//! preprocessed text, filled in from the construct's template.
+//! Lowering: one module per construct. Each turns a directive and its statement into replacement
+//! text, filled in from the construct's template. Constructs nest: the text of a construct's
+//! statement is produced by [`emit_span`], which lowers the directives inside it first and reads
+//! variables through the enclosing outlined function's pointers ([`Env`]).
 
-pub mod parallel_for;
+pub mod atomic;
+pub mod common;
+pub mod parallel;
+pub mod single;
+pub mod worksharing;
 
-use crate::diag::Span;
-use crate::directive::Clause;
-use crate::emit::Edit;
+use std::collections::HashMap;
+
+use lang_c::ast::Statement;
+use lang_c::span::Node;
+
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{Clause, Directive, DirectiveKind};
+use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
-use crate::sharing::Program;
+use crate::sharing::{Binding, Program, Use};
+use crate::template::{render, CONSTRUCTS};
 
 /// What every lowering needs to see.
 pub struct Context<'p, 'a> {
@@ -17,6 +29,8 @@ pub struct Context<'p, 'a> {
     /// edits that apply inside copied user code too (renames, layout, ignored pragmas)
     pub base_edits: &'p [Edit],
     pub line_markers: bool,
+    /// every `#pragma omp` of the file, in order
+    pub directives: &'p [Directive],
 }
 
 impl Context<'_, '_> {
@@ -31,6 +45,62 @@ impl Context<'_, '_> {
     pub fn text(&self, span: Span) -> &str {
         self.source.get(span.start..span.end).unwrap_or("")
     }
+
+    /// After generated text that replaced user code ending at `offset`: a line marker (builds
+    /// only) so that the following user code keeps its line numbers, and its column.
+    pub fn resync(&self, offset: usize) -> String {
+        if !self.line_markers {
+            return String::new();
+        }
+        let mut out = String::from("\n");
+        out.push_str(
+            self.lines
+                .marker_text_for(offset)
+                .unwrap_or_default()
+                .trim_end(),
+        );
+        out.push('\n');
+        let column = self.lines.locate(offset).map_or(1, |l| l.column as usize);
+        out.push_str(&" ".repeat(column.saturating_sub(1)));
+        out
+    }
+
+    /// A line marker before copied user code starting at `offset` (builds only).
+    pub fn marker_before(&self, offset: usize) -> String {
+        if !self.line_markers {
+            return String::new();
+        }
+        let mut out = self.lines.marker_text_for(offset).unwrap_or_default();
+        let column = self.lines.locate(offset).map_or(1, |l| l.column as usize);
+        out.push_str(&" ".repeat(column.saturating_sub(1)));
+        out
+    }
+}
+
+/// How identifiers are spelled in the code being generated: variable index -> replacement
+/// (`(*__cape_shared_x)` inside an outlined function). Variables not listed keep their name.
+pub type Env = HashMap<usize, String>;
+
+/// Code that goes outside the function being lowered, and the errors found.
+#[derive(Default)]
+pub struct Out {
+    /// (function index, text) inserted before the user function
+    pub before: Vec<(usize, String)>,
+    /// (function index, text) inserted after the user function
+    pub after: Vec<(usize, String)>,
+    /// text appended at the end of the file (threadprivate constructors)
+    pub file_end: Vec<String>,
+    pub errors: Vec<Diagnostic>,
+    /// the `_Generic` combiners of `atomic`/`critical` updates are needed
+    pub needs_atomic_prelude: bool,
+    next_id: usize,
+}
+
+impl Out {
+    pub fn fresh_id(&mut self) -> usize {
+        self.next_id += 1;
+        self.next_id
+    }
 }
 
 /// The name of a clause as written (`schedule`, `num_threads`, ...).
@@ -40,4 +110,240 @@ pub fn clause_name<'s>(source: &'s str, clause: &Clause) -> &'s str {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(text.len());
     text.get(..end).unwrap_or(text)
+}
+
+pub fn span_of(s: lang_c::span::Span) -> Span {
+    Span::new(s.start, s.end)
+}
+
+pub fn contains(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+pub fn overlaps(a: Span, b: Span) -> bool {
+    a.start < b.end && b.start < a.end
+}
+
+pub fn uses_in<'p>(cx: &'p Context, span: Span) -> &'p [Use] {
+    let uses = &cx.program.uses;
+    let from = uses.partition_point(|u| u.span.start < span.start);
+    let to = uses.partition_point(|u| u.span.start < span.end);
+    uses.get(from..to).unwrap_or(&[])
+}
+
+/// The spelling of variable `v` under `env`.
+pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
+    env.get(&v).cloned().unwrap_or_else(|| {
+        cx.program
+            .vars
+            .get(v)
+            .map(|var| var.name.clone())
+            .unwrap_or_default()
+    })
+}
+
+/// The edits that produce the output text of `span`: constructs inside it lowered, base edits,
+/// and identifiers respelled by `env`.
+pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let mut extents: Vec<Span> = Vec::new();
+    for d in cx.directives {
+        if d.span.start < span.start || d.span.start >= span.end {
+            continue;
+        }
+        if extents
+            .iter()
+            .any(|e| e.start <= d.span.start && d.span.start < e.end)
+        {
+            continue;
+        }
+        if let Some((extent, text)) = lower_directive(cx, out, d, env) {
+            if extent.end > span.end {
+                out.errors.push(
+                    Diagnostic::error("internal error: a construct crosses its enclosing block")
+                        .with_primary(d.name_span, "this construct"),
+                );
+                continue;
+            }
+            extents.push(extent);
+            edits.push(Edit::replace(extent, text));
+        }
+    }
+    let outside = |s: Span, extents: &[Span]| !extents.iter().any(|x| overlaps(*x, s));
+    for e in cx.base_edits {
+        if contains(span, e.span) && outside(e.span, &extents) {
+            edits.push(e.clone());
+        }
+    }
+    for u in uses_in(cx, span) {
+        let Binding::Var(v) = u.binding else { continue };
+        let Some(text) = env.get(&v) else { continue };
+        if !outside(u.span, &extents) {
+            continue;
+        }
+        edits.retain(|e| !(overlaps(e.span, u.span) && !extents.contains(&e.span)));
+        edits.push(Edit::replace(u.span, text.clone()));
+    }
+    edits
+}
+
+/// The output text of `span` (see [`emit_edits`]).
+pub fn emit_span(cx: &Context, out: &mut Out, span: Span, env: &Env) -> String {
+    let edits = emit_edits(cx, out, span, env);
+    match apply_in(cx.source, span, &edits) {
+        Ok(text) => text,
+        Err(e) => {
+            out.errors.push(e);
+            String::new()
+        }
+    }
+}
+
+/// The statement a directive applies to, or an error.
+pub fn statement_of<'a>(
+    cx: &Context<'_, 'a>,
+    d: &Directive,
+) -> Result<&'a Node<Statement>, Diagnostic> {
+    match crate::attach::attach(d.span, &cx.program.items) {
+        Ok(item) => item.statement.ok_or_else(|| {
+            Diagnostic::error("internal error: statement without a node")
+                .with_primary(d.name_span, "here")
+        }),
+        Err(next) => {
+            let mut diag = Diagnostic::error(format!(
+                "`#pragma omp {}` must be followed by a statement",
+                d.kind.name()
+            ))
+            .with_primary(
+                d.name_span,
+                "no statement follows this directive in its block",
+            );
+            if let Some(next) = next {
+                diag = diag.with_secondary(next.span, "a declaration is not a statement");
+            }
+            Err(diag)
+        }
+    }
+}
+
+fn unsupported(d: &Directive, why: &str) -> Diagnostic {
+    Diagnostic::error(format!("`#pragma omp {}` is not supported", d.kind.name()))
+        .with_primary(d.name_span, "not supported by capecc")
+        .with_note(why.to_string())
+}
+
+/// Lowers one directive: the span it replaces (the pragma line, plus its statement for
+/// constructs) and the text. `None` after an error (recorded in `out`).
+fn lower_directive(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    env: &Env,
+) -> Option<(Span, String)> {
+    use DirectiveKind::*;
+    let standalone = |text: String| Some((d.span, text));
+    let comment = |what: &str| {
+        render(CONSTRUCTS, "comment", &[("what", what)])
+            .map(|t| t.trim_end().to_string())
+            .unwrap_or_default()
+    };
+    match d.kind {
+        Simd | DeclareSimd => return standalone(String::new()),
+        Barrier => {
+            return standalone(
+                render(CONSTRUCTS, "barrier", &[])
+                    .map(|t| t.trim_end().to_string())
+                    .unwrap_or_default(),
+            )
+        }
+        Flush => return standalone(comment("flush: merges happen at barriers")),
+        Taskwait | Taskyield => {
+            return standalone(comment(&format!("{}: no tasks exist", d.kind.name())))
+        }
+        Threadprivate => {
+            single::threadprivate(cx, out, d);
+            return standalone(String::new());
+        }
+        Ordered => {
+            out.errors.push(
+                Diagnostic::error("`#pragma omp ordered` is not supported")
+                    .with_primary(d.name_span, "not supported by capecc")
+                    .with_note(
+                        "CAPE processes cannot serialise part of a loop: each rank runs its \
+                         iterations independently and they are merged at the end",
+                    ),
+            );
+            return None;
+        }
+        Section => {
+            out.errors.push(
+                Diagnostic::error("`#pragma omp section` outside `#pragma omp sections`")
+                    .with_primary(d.name_span, "not directly inside a `sections` block"),
+            );
+            return None;
+        }
+        Parallel | ParallelFor | ParallelForSimd | ParallelSections | For | ForSimd | Sections
+        | Single | Master | Masked | Critical | Atomic => {}
+        Task | Taskloop | TaskloopSimd | Taskgroup => {
+            out.errors.push(unsupported(
+                d,
+                "tasks are not supported: CAPE runs OpenMP worksharing and synchronisation \
+                 constructs only",
+            ));
+            return None;
+        }
+        Cancel | CancellationPoint => {
+            out.errors.push(unsupported(
+                d,
+                "cancellation is not supported: every rank must reach the end of the region",
+            ));
+            return None;
+        }
+        DeclareReduction => {
+            out.errors
+                .push(unsupported(d, "user-defined reductions are not supported"));
+            return None;
+        }
+        _ => {
+            out.errors.push(unsupported(
+                d,
+                "devices (`target`, `teams`, `distribute`, `declare target`) are not supported",
+            ));
+            return None;
+        }
+    }
+    let stmt = match statement_of(cx, d) {
+        Ok(s) => s,
+        Err(e) => {
+            out.errors.push(e);
+            return None;
+        }
+    };
+    let extent = Span::new(d.span.start, stmt.span.end);
+    let result = match d.kind {
+        Parallel | ParallelFor | ParallelForSimd | ParallelSections => {
+            parallel::lower(cx, out, d, stmt, env)
+        }
+        For | ForSimd => worksharing::lower_for(cx, out, d, stmt, env, &|_| true),
+        Sections => worksharing::lower_sections(cx, out, d, stmt, env, &|_| true),
+        Single => single::lower_single(cx, out, d, stmt, env),
+        Master | Masked => single::lower_master(cx, out, d, stmt, env),
+        _ => atomic::lower(cx, out, d, stmt, env),
+    };
+    match result {
+        Ok(body) => {
+            let column = cx
+                .lines
+                .locate(stmt.span.start)
+                .map_or(1, |l| l.column as usize);
+            let mut text = " ".repeat(column.saturating_sub(1));
+            text.push_str(body.trim_end());
+            text.push_str(&cx.resync(extent.end));
+            Some((extent, text))
+        }
+        Err(mut e) => {
+            out.errors.append(&mut e);
+            None
+        }
+    }
 }

@@ -19,6 +19,7 @@
     long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
     long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
     float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+int omp_get_thread_num(void);
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,21 +31,18 @@ int g[100];
 
 /* capecc: data of the #pragma omp parallel for at basic.c:12 */
 struct __cape_data_1 {
-    long long __cape_chunk;
     void *a;
     void *n;
     void *f;
     void *i;
 };
 static void __cape_fn_1(void *__cape_arg);
-
 static void scale(double *a, int n, double f)
 {
     int i;
     {
         /* capecc: #pragma omp parallel for at basic.c:12 */
         struct __cape_data_1 __cape_data = {
-            .__cape_chunk = 0,
             .a = (void *)&a,
             .n = (void *)&n,
             .f = (void *)&f,
@@ -63,40 +61,39 @@ static void __cape_fn_1(void *__cape_arg)
     int (*__cape_shared_n) = __cape_d->n;
     double (*__cape_shared_f) = __cape_d->f;
     int (*__cape_shared_i) = __cape_d->i;
-    __typeof__(*__cape_shared_i) i;
-    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
-    __typeof__(i) __cape_lb = (0);
-    __typeof__(__cape_lb + (((*__cape_shared_n)))) __cape_ub = ((*__cape_shared_n));
-    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
-    long long __cape_step = 1;
-    unsigned long long __cape_n = 0;
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    { /* capecc: #pragma omp parallel for at basic.c:12 */
+    __typeof__((*__cape_shared_i)) i;
+    __typeof__(i) __cape_lb0 = (0);
+    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+    long long __cape_step0 = 1;
+    unsigned long long __cape_n0 = 0;
+    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                   / (unsigned long long)__cape_step0 + 1;
+    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
     __cape_loop __cape_l;
-    if (__cape_step > 0 && __cape_lbc < __cape_ub)
-        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
-                   / (unsigned long long)__cape_step + 1;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
     while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
         for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb
-                                            + __cape_k * (unsigned long long)__cape_step);
+            i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
             (*__cape_shared_a)[i] *= (*__cape_shared_f);
         }
     __cape_loop_end(&__cape_l, 0);
 }
 
+}
 
 
+static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in);
 /* capecc: data of the #pragma omp parallel for at basic.c:25 */
 struct __cape_data_2 {
-    long long __cape_chunk;
     void *a;
     void *s;
     void *k;
 };
 static void __cape_fn_2(void *__cape_arg);
-static void __cape_combine_2_s(void *__cape_inout, const void *__cape_in);
-
 int __cape_user_main(int argc, char **argv)
 {
     double *a = __cape_malloc(100 * sizeof(double));
@@ -108,7 +105,6 @@ int __cape_user_main(int argc, char **argv)
     {
         /* capecc: #pragma omp parallel for at basic.c:25 */
         struct __cape_data_2 __cape_data = {
-            .__cape_chunk = (long long)(4),
             .a = (void *)&a,
             .s = (void *)&s,
             .k = (void *)&k,
@@ -121,6 +117,14 @@ int __cape_user_main(int argc, char **argv)
     return 0;
 }
 
+/* capecc: reduction(+: s) of the #pragma omp parallel for at basic.c:25 */
+static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in)
+{
+    double (*__cape_a) = __cape_inout;
+    double (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a + *__cape_b;
+}
+
 /* capecc: #pragma omp parallel for at basic.c:25 */
 static void __cape_fn_2(void *__cape_arg)
 {
@@ -128,45 +132,40 @@ static void __cape_fn_2(void *__cape_arg)
     double *(*__cape_shared_a) = __cape_d->a;
     double (*__cape_shared_s) = __cape_d->s;
     int (*__cape_shared_k) = __cape_d->k;
+    { /* capecc: #pragma omp parallel for at basic.c:25 */
+    __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
+    __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);
     int i;
-    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
-    __typeof__(i) __cape_lb = (0);
-    __typeof__(__cape_lb + ((100))) __cape_ub = (100);
-    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
-    long long __cape_step = 1;
-    unsigned long long __cape_n = 0;
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    __typeof__(i) __cape_lb0 = (0);
+    __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
+    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+    long long __cape_step0 = 1;
+    unsigned long long __cape_n0 = 0;
+    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                   / (unsigned long long)__cape_step0 + 1;
+    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
     __cape_loop __cape_l;
-    if (__cape_step > 0 && __cape_lbc < __cape_ub)
-        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
-                   / (unsigned long long)__cape_step + 1;
-    __typeof__(*__cape_shared_s) s = 0;
-    __typeof__(*__cape_shared_k) k;
-    __builtin_memcpy(&k, __cape_d->k, sizeof k);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    __typeof__(*__cape_orig_s) s = 0;
+    __typeof__(*__cape_orig_k) k;
+    __builtin_memcpy(&k, __cape_orig_k, sizeof k);
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
     while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
         for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb
-                                            + __cape_k * (unsigned long long)__cape_step);
-                                  {
+            i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
+            {
         if (i % 7 == 0)
             continue;
         s += (*__cape_shared_a)[i] * k;
         g[i] = i;
     }
         }
-    __cape_reduce(__cape_d->s, &s, sizeof s, __cape_combine_2_s);
+    __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
     __cape_loop_end(&__cape_l, 0);
 }
 
-/* capecc: reduction(+: s) of the #pragma omp parallel for at basic.c:25 */
-static void __cape_combine_2_s(void *__cape_inout, const void *__cape_in)
-{
-    double (*__cape_a) = __cape_inout;
-    double (*__cape_b) = (void *)__cape_in;
-    *__cape_a = *__cape_a + *__cape_b;
 }
-
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

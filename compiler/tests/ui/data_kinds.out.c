@@ -19,6 +19,7 @@
     long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
     long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
     float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+int omp_get_thread_num(void);
 
 
 #include <stdio.h>
@@ -32,7 +33,6 @@ double total;
 
 /* capecc: data of the #pragma omp parallel for at data_kinds.c:15 */
 struct __cape_data_1 {
-    long long __cape_chunk;
     void *n;
     void *m;
     void *grid;
@@ -40,7 +40,6 @@ struct __cape_data_1 {
     void *calls;
 };
 static void __cape_fn_1(void *__cape_arg);
-
 static void rows(int n, int m, double grid[n][m], double out[])
 {
     static int calls;
@@ -48,7 +47,6 @@ static void rows(int n, int m, double grid[n][m], double out[])
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:15 */
         struct __cape_data_1 __cape_data = {
-            .__cape_chunk = 0,
             .n = (void *)&n,
             .m = (void *)&m,
             .grid = (void *)&grid,
@@ -69,24 +67,24 @@ static void __cape_fn_1(void *__cape_arg)
     double (*(*__cape_shared_grid))[(*__cape_shared_m)] = __cape_d->grid;
     double (*(*__cape_shared_out)) = __cape_d->out;
     int (*__cape_shared_calls) = __cape_d->calls;
+    { /* capecc: #pragma omp parallel for at data_kinds.c:15 */
     int i;
-    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
-    __typeof__(i) __cape_lb = (0);
-    __typeof__(__cape_lb + (((*__cape_shared_n)))) __cape_ub = ((*__cape_shared_n));
-    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
-    long long __cape_step = 1;
-    unsigned long long __cape_n = 0;
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    __typeof__(i) __cape_lb0 = (0);
+    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+    long long __cape_step0 = 1;
+    unsigned long long __cape_n0 = 0;
+    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                   / (unsigned long long)__cape_step0 + 1;
+    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
     __cape_loop __cape_l;
-    if (__cape_step > 0 && __cape_lbc < __cape_ub)
-        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
-                   / (unsigned long long)__cape_step + 1;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
     while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
         for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb
-                                            + __cape_k * (unsigned long long)__cape_step);
-                                {
+            i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
+            {
         double acc = 0.0;
         for (int j = 0; j < (*__cape_shared_m); j++)
             acc += (*__cape_shared_grid)[i][j];
@@ -96,11 +94,11 @@ static void __cape_fn_1(void *__cape_arg)
     __cape_loop_end(&__cape_l, 0);
 }
 
+}
 
 
 /* capecc: data of the #pragma omp parallel for at data_kinds.c:39 */
 struct __cape_data_2 {
-    long long __cape_chunk;
     void *out;
     void *pr;
     void *tmp;
@@ -108,19 +106,15 @@ struct __cape_data_2 {
     void *n;
 };
 static void __cape_fn_2(void *__cape_arg);
-
+static void __cape_combine_4_total(void *__cape_inout, const void *__cape_in);
 /* capecc: data of the #pragma omp parallel for at data_kinds.c:45 */
 struct __cape_data_3 {
-    long long __cape_chunk;
-    void *total;
     void *n;
     void *a;
     void *out;
     void *u;
 };
 static void __cape_fn_3(void *__cape_arg);
-static void __cape_combine_3_total(void *__cape_inout, const void *__cape_in);
-
 int __cape_user_main(void)
 {
     int n = 6;
@@ -139,7 +133,6 @@ int __cape_user_main(void)
         {
         /* capecc: #pragma omp parallel for at data_kinds.c:39 */
         struct __cape_data_2 __cape_data = {
-            .__cape_chunk = 0,
             .out = (void *)&out,
             .pr = (void *)&pr,
             .tmp = (void *)&tmp,
@@ -153,8 +146,6 @@ int __cape_user_main(void)
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:45 */
         struct __cape_data_3 __cape_data = {
-            .__cape_chunk = 0,
-            .total = (void *)&total,
             .n = (void *)&n,
             .a = (void *)&a,
             .out = (void *)&out,
@@ -177,27 +168,28 @@ static void __cape_fn_2(void *__cape_arg)
     int (*__cape_shared_tmp)[3] = __cape_d->tmp;
     size_t (*__cape_shared_z) = __cape_d->z;
     int (*__cape_shared_n) = __cape_d->n;
-    __typeof__(*__cape_shared_z) z;
-    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
-    __typeof__(z) __cape_lb = (0);
-    __typeof__(__cape_lb + (((size_t)(*__cape_shared_n)))) __cape_ub = ((size_t)(*__cape_shared_n));
-    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
-    long long __cape_step = 1;
-    unsigned long long __cape_n = 0;
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    if (__cape_step > 0 && __cape_lbc < __cape_ub)
-        __cape_n = ((unsigned long long)__cape_ub - (unsigned long long)__cape_lbc - 1)
-                   / (unsigned long long)__cape_step + 1;
-    __typeof__(*__cape_shared_pr) pr;
-    __builtin_memcpy(&pr, __cape_d->pr, sizeof pr);
     __typeof__(*__cape_shared_tmp) tmp;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
+    { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
+    __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
+    __typeof__((*__cape_shared_z)) z;
+    __typeof__(z) __cape_lb0 = (0);
+    __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
+    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+    long long __cape_step0 = 1;
+    unsigned long long __cape_n0 = 0;
+    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                   / (unsigned long long)__cape_step0 + 1;
+    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+    __typeof__(*__cape_orig_pr) pr;
+    __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
     while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
         for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            z = (__typeof__(z))((unsigned long long)__cape_lb
-                                            + __cape_k * (unsigned long long)__cape_step);
-                                        {
+            z = (__typeof__(z))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
+            {
             tmp[0] = (int)z;
             (*__cape_shared_out)[z] += pr.a * tmp[0];
         }
@@ -205,53 +197,55 @@ static void __cape_fn_2(void *__cape_arg)
     __cape_loop_end(&__cape_l, 0);
 }
 
-
-
-/* capecc: #pragma omp parallel for at data_kinds.c:45 */
-static void __cape_fn_3(void *__cape_arg)
-{
-    struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
-    __typeof__(total) *__cape_shared_total = __cape_d->total;
-    int (*__cape_shared_n) = __cape_d->n;
-    double (*(*__cape_shared_a))[(*__cape_shared_n)] = __cape_d->a;
-    double (*__cape_shared_out)[6] = __cape_d->out;
-    ulong_t (*__cape_shared_u) = __cape_d->u;
-    __typeof__(*__cape_shared_u) u;
-    /* the iteration space, evaluated once: lb, ub and step in the loop's own types */
-    __typeof__(u) __cape_lb = (10);
-    __typeof__(__cape_lb + ((0))) __cape_ub = (0);
-    __typeof__(__cape_ub) __cape_lbc = __cape_lb;
-    long long __cape_step = -(long long)(2);
-    unsigned long long __cape_n = 0;
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    if (__cape_step < 0 && __cape_lbc > __cape_ub)
-        __cape_n = ((unsigned long long)__cape_lbc - (unsigned long long)__cape_ub - 1)
-                   / (unsigned long long)-__cape_step + 1;
-    __typeof__(*__cape_shared_total) total = 0;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, __cape_d->__cape_chunk);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            u = (__typeof__(u))((unsigned long long)__cape_lb
-                                            + __cape_k * (unsigned long long)__cape_step);
-            total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
-        }
-    if (__cape_loop_is_last(&__cape_l)) {
-        u = (__typeof__(u))((unsigned long long)__cape_lb + __cape_n * (unsigned long long)__cape_step);
-        __builtin_memcpy(__cape_d->u, &u, sizeof u);
-    }
-    __cape_reduce(__cape_d->total, &total, sizeof total, __cape_combine_3_total);
-    __cape_loop_end(&__cape_l, 0);
 }
 
 /* capecc: reduction(+: total) of the #pragma omp parallel for at data_kinds.c:45 */
-static void __cape_combine_3_total(void *__cape_inout, const void *__cape_in)
+static void __cape_combine_4_total(void *__cape_inout, const void *__cape_in)
 {
     __typeof__(total) *__cape_a = __cape_inout;
     __typeof__(total) *__cape_b = (void *)__cape_in;
     *__cape_a = *__cape_a + *__cape_b;
 }
 
+/* capecc: #pragma omp parallel for at data_kinds.c:45 */
+static void __cape_fn_3(void *__cape_arg)
+{
+    struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
+    int (*__cape_shared_n) = __cape_d->n;
+    double (*(*__cape_shared_a))[(*__cape_shared_n)] = __cape_d->a;
+    double (*__cape_shared_out)[6] = __cape_d->out;
+    ulong_t (*__cape_shared_u) = __cape_d->u;
+    { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
+    __typeof__(total) *__cape_orig_total = &total;
+    __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
+    __typeof__(*__cape_orig_u) u;
+    __typeof__(u) __cape_lb0 = (10);
+    __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
+    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+    long long __cape_step0 = -(long long)(2);
+    unsigned long long __cape_n0 = 0;
+    if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
+        __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
+                   / (unsigned long long)-__cape_step0 + 1;
+    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+    __typeof__(*__cape_orig_total) total = 0;
+    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+            u = (__typeof__(u))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
+            total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+        }
+    if (__cape_loop_is_last(&__cape_l)) {
+        u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
+        __builtin_memcpy(__cape_orig_u, &u, sizeof u);
+    }
+    __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
+    __cape_loop_end(&__cape_l, 0);
+}
+
+}
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

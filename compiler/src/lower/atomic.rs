@@ -1,0 +1,280 @@
+//! `critical` and `atomic`: every statement must be a mergeable update of an lvalue (`x op= e`,
+//! `x = x op e`, `x++`, `if (e > x) x = e;` ...). Each becomes `__cape_atomic_update`, whose
+//! operands the runtime applies on every rank in rank order at the next merge point. Anything
+//! else (a lock around arbitrary code) cannot be merged across processes and is refused.
+
+use lang_c::ast::{BinaryOperator, BlockItem, Expression, IfStatement, Statement, UnaryOperator};
+use lang_c::span::Node;
+
+use super::{emit_span, span_of, Context, Env, Out};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{ClauseKind, Directive, DirectiveKind};
+use crate::template::{render, CONSTRUCTS};
+
+const SUPPORTED: &str = "supported updates: `x op= e` (op in + - * & | ^), `x = x op e`, \
+     `x = e op x` (+ * & | ^), `x++`, `++x`, `x--`, `--x`, and in `critical` also \
+     `if (e > x) x = e;` (max) and `if (e < x) x = e;` (min); `x` is any lvalue";
+
+/// One mergeable update: the lvalue, the operand and the combiner name (`ADD`, `MAX`, ...).
+struct Update {
+    lvalue: Span,
+    /// None: the constant 1
+    operand: Option<Span>,
+    op: &'static str,
+}
+
+fn same_text(cx: &Context, a: Span, b: Span) -> bool {
+    let strip = |s: Span| -> String { cx.text(s).chars().filter(|c| !c.is_whitespace()).collect() };
+    strip(a) == strip(b)
+}
+
+fn strip_parens(e: &Node<Expression>) -> &Node<Expression> {
+    e
+}
+
+fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
+    match &e.node {
+        Expression::UnaryOperator(u) => {
+            let op = match u.node.operator.node {
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => "ADD",
+                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => "SUB",
+                _ => return None,
+            };
+            Some(Update {
+                lvalue: span_of(u.node.operand.span),
+                operand: None,
+                op,
+            })
+        }
+        Expression::BinaryOperator(b) => {
+            let lvalue = span_of(b.node.lhs.span);
+            let compound = match b.node.operator.node {
+                BinaryOperator::AssignPlus => Some("ADD"),
+                BinaryOperator::AssignMinus => Some("SUB"),
+                BinaryOperator::AssignMultiply => Some("MUL"),
+                BinaryOperator::AssignBitwiseAnd => Some("AND"),
+                BinaryOperator::AssignBitwiseOr => Some("OR"),
+                BinaryOperator::AssignBitwiseXor => Some("XOR"),
+                BinaryOperator::Assign => None,
+                _ => return None,
+            };
+            if let Some(op) = compound {
+                return Some(Update {
+                    lvalue,
+                    operand: Some(span_of(b.node.rhs.span)),
+                    op,
+                });
+            }
+            let Expression::BinaryOperator(r) = &strip_parens(&b.node.rhs).node else {
+                return None;
+            };
+            let (op, commutative) = match r.node.operator.node {
+                BinaryOperator::Plus => ("ADD", true),
+                BinaryOperator::Minus => ("SUB", false),
+                BinaryOperator::Multiply => ("MUL", true),
+                BinaryOperator::BitwiseAnd => ("AND", true),
+                BinaryOperator::BitwiseOr => ("OR", true),
+                BinaryOperator::BitwiseXor => ("XOR", true),
+                _ => return None,
+            };
+            if same_text(cx, span_of(r.node.lhs.span), lvalue) {
+                Some(Update {
+                    lvalue,
+                    operand: Some(span_of(r.node.rhs.span)),
+                    op,
+                })
+            } else if commutative && same_text(cx, span_of(r.node.rhs.span), lvalue) {
+                Some(Update {
+                    lvalue,
+                    operand: Some(span_of(r.node.lhs.span)),
+                    op,
+                })
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `if (e > x) x = e;` (max) and the other orderings and min forms.
+fn update_of_if(cx: &Context, i: &Node<IfStatement>) -> Option<Update> {
+    if i.node.else_statement.is_some() {
+        return None;
+    }
+    let mut then: &Node<Statement> = &i.node.then_statement;
+    while let Statement::Compound(items) = &then.node {
+        match items.as_slice() {
+            [Node {
+                node: BlockItem::Statement(s),
+                ..
+            }] => then = s,
+            _ => return None,
+        }
+    }
+    let Statement::Expression(Some(assign)) = &then.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(a) = &assign.node else {
+        return None;
+    };
+    if a.node.operator.node != BinaryOperator::Assign {
+        return None;
+    }
+    let x = span_of(a.node.lhs.span);
+    let e = span_of(a.node.rhs.span);
+    let Expression::BinaryOperator(c) = &i.node.condition.node else {
+        return None;
+    };
+    let (l, r) = (span_of(c.node.lhs.span), span_of(c.node.rhs.span));
+    let greater = match c.node.operator.node {
+        BinaryOperator::Greater | BinaryOperator::GreaterOrEqual => true,
+        BinaryOperator::Less | BinaryOperator::LessOrEqual => false,
+        _ => return None,
+    };
+    // `e > x`: e is on the left
+    let e_left = if same_text(cx, l, e) && same_text(cx, r, x) {
+        true
+    } else if same_text(cx, l, x) && same_text(cx, r, e) {
+        false
+    } else {
+        return None;
+    };
+    let op = if greater == e_left { "MAX" } else { "MIN" };
+    Some(Update {
+        lvalue: x,
+        operand: Some(e),
+        op,
+    })
+}
+
+/// The updates of a statement, or the offending statement.
+fn updates_of(
+    cx: &Context,
+    s: &Node<Statement>,
+    allow_if: bool,
+    found: &mut Vec<Update>,
+) -> Result<(), Span> {
+    match &s.node {
+        Statement::Compound(items) => {
+            for item in items {
+                match &item.node {
+                    BlockItem::Statement(inner) => updates_of(cx, inner, allow_if, found)?,
+                    _ => return Err(span_of(item.span)),
+                }
+            }
+            Ok(())
+        }
+        Statement::Expression(None) => Ok(()),
+        Statement::Expression(Some(e)) => match update_of_expression(cx, e) {
+            Some(u) => {
+                found.push(u);
+                Ok(())
+            }
+            None => Err(span_of(s.span)),
+        },
+        Statement::If(i) if allow_if => match update_of_if(cx, i) {
+            Some(u) => {
+                found.push(u);
+                Ok(())
+            }
+            None => Err(span_of(s.span)),
+        },
+        _ => Err(span_of(s.span)),
+    }
+}
+
+pub fn lower(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let location = cx.location(d.span.start);
+    let construct = d.kind.name();
+    let is_atomic = d.kind == DirectiveKind::Atomic;
+    if is_atomic {
+        if let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Capture) {
+            return Err(vec![Diagnostic::error(
+                "`#pragma omp atomic capture` is not supported",
+            )
+            .with_primary(c.span, "not supported by capecc")
+            .with_note(
+                "a captured value depends on the order of the other threads' updates, which \
+                 CAPE processes only learn at the next merge point",
+            )]);
+        }
+        if d.clauses
+            .iter()
+            .any(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
+        {
+            let span = span_of(stmt.span);
+            let body = emit_span(cx, out, span, env);
+            return render(
+                CONSTRUCTS,
+                "plain",
+                &[
+                    ("construct", construct),
+                    ("location", &location),
+                    ("body", &body),
+                ],
+            )
+            .map_err(|e| vec![e]);
+        }
+    }
+    let mut updates = Vec::new();
+    let allow_if = !is_atomic;
+    let shape_ok = if is_atomic {
+        matches!(&stmt.node, Statement::Expression(Some(_)))
+    } else {
+        true
+    };
+    let result = if shape_ok {
+        updates_of(cx, stmt, allow_if, &mut updates)
+    } else {
+        Err(span_of(stmt.span))
+    };
+    if let Err(offending) = result {
+        let what = if is_atomic {
+            "this atomic update cannot be merged across processes"
+        } else {
+            "this critical section cannot be merged across processes"
+        };
+        return Err(vec![Diagnostic::error(what)
+            .with_primary(offending, "not a mergeable update of a variable")
+            .with_secondary(d.name_span, format!("in this `#pragma omp {construct}`"))
+            .with_note(SUPPORTED)
+            .with_note(
+                "CAPE threads are processes: a critical section can only be reproduced when \
+                 its effect is an update that can be re-applied in any order",
+            )]);
+    }
+    out.needs_atomic_prelude = true;
+    let mut text = String::new();
+    for u in &updates {
+        let lvalue = emit_span(cx, out, u.lvalue, env);
+        let operand = match u.operand {
+            Some(s) => emit_span(cx, out, s, env),
+            None => "1".to_string(),
+        };
+        text.push_str(
+            &render(
+                CONSTRUCTS,
+                "update",
+                &[("lvalue", &lvalue), ("operand", &operand), ("op", u.op)],
+            )
+            .map_err(|e| vec![e])?,
+        );
+    }
+    render(
+        CONSTRUCTS,
+        "critical",
+        &[
+            ("construct", construct),
+            ("location", &location),
+            ("updates", &text),
+        ],
+    )
+    .map_err(|e| vec![e])
+}

@@ -1,0 +1,355 @@
+//! Pieces shared by the lowerings: canonical loops, clause items, types rebuilt at file scope.
+
+use std::collections::HashMap;
+
+use lang_c::ast::*;
+use lang_c::span::Node;
+use lang_c::visit::{self, Visit};
+
+use super::{contains, span_of, Context};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::ReductionOp;
+use crate::emit::{apply_in, Edit};
+use crate::sharing::{Binding, Storage, Var};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharing {
+    Shared,
+    Private,
+    Firstprivate,
+    Lastprivate,
+    FirstLastprivate,
+    Reduction(ReductionOp),
+}
+
+pub struct Captured {
+    pub var: usize,
+    pub field: String,
+    /// the typed pointer to the original, `__cape_shared_<field>`
+    pub pointer: String,
+}
+
+pub(crate) fn non_canonical(at: Span, label: &str, pragma: Span, construct: &str) -> Diagnostic {
+    Diagnostic::error("loop is not in OpenMP canonical form")
+        .with_primary(at, label)
+        .with_secondary(
+            pragma,
+            format!("the loop of this `#pragma omp {construct}`"),
+        )
+        .with_note(
+            "canonical loops look like `for (i = lb; i < ub; i += step)` (OpenMP 4.5 section 2.6)",
+        )
+}
+
+/// The loop variable and the pieces of the loop header.
+pub(crate) struct Canonical {
+    pub var: usize,
+    /// the variable is declared in the `for` header
+    pub declared_in_header: bool,
+    pub lb: Span,
+    pub ub: Span,
+    pub test: BinaryOperator,
+    /// (text span, negate): the step is `span` or `-(span)`; None means the constant 1 or -1
+    pub step: StepForm,
+}
+
+pub(crate) enum StepForm {
+    One,
+    MinusOne,
+    Plus(Span),
+    Minus(Span),
+}
+
+pub(crate) fn combine_expression(op: ReductionOp) -> (&'static str, &'static str) {
+    match op {
+        ReductionOp::Add => ("+", "*__cape_a + *__cape_b"),
+        ReductionOp::Sub => ("-", "*__cape_a + *__cape_b"),
+        ReductionOp::Mul => ("*", "*__cape_a * *__cape_b"),
+        ReductionOp::BitAnd => ("&", "*__cape_a & *__cape_b"),
+        ReductionOp::BitOr => ("|", "*__cape_a | *__cape_b"),
+        ReductionOp::BitXor => ("^", "*__cape_a ^ *__cape_b"),
+        ReductionOp::LogAnd => ("&&", "*__cape_a && *__cape_b"),
+        ReductionOp::LogOr => ("||", "*__cape_a || *__cape_b"),
+        ReductionOp::Max => ("max", "*__cape_a > *__cape_b ? *__cape_a : *__cape_b"),
+        ReductionOp::Min | ReductionOp::Custom => {
+            ("min", "*__cape_a < *__cape_b ? *__cape_a : *__cape_b")
+        }
+    }
+}
+
+pub(crate) fn resolve_item(
+    cx: &Context,
+    name: &str,
+    at: Span,
+    pragma: Span,
+    function: usize,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    let found = cx.program.visible(name, pragma.start, Some(function));
+    if found.is_none() {
+        errors.push(
+            Diagnostic::error(format!("cannot find variable `{name}` in this scope"))
+                .with_primary(at, "not declared at this point"),
+        );
+    }
+    found
+}
+
+/// `T (*NAME)` for a variable: its declaration with the name replaced, VLA sizes read through
+/// the shared pointers; `__typeof__(g) *NAME` for a file-scope variable.
+pub(crate) fn pointer_declaration(
+    cx: &Context,
+    var: &Var,
+    name: &str,
+    pointers: &HashMap<usize, &Captured>,
+) -> Result<String, Diagnostic> {
+    if var.storage == Storage::Global {
+        return Ok(format!("__typeof__({}) *{name}", var.name));
+    }
+    let mut edits: Vec<Edit> = Vec::new();
+    let replacement = if var.param_array_dim.is_some() {
+        format!("(*(*{name}))")
+    } else {
+        format!("(*{name})")
+    };
+    edits.push(Edit::replace(var.ident_span, replacement));
+    if let Some(dim) = var.param_array_dim {
+        edits.push(Edit::replace(dim, String::new()));
+    }
+    for u in &var.type_uses {
+        // the outermost size of an array parameter is dropped with its brackets
+        if var.param_array_dim.is_some_and(|d| contains(d, u.span)) {
+            continue;
+        }
+        if let Binding::Var(dep) = u.binding {
+            if let Some(c) = pointers.get(&dep) {
+                edits.push(Edit::replace(u.span, format!("(*{})", c.pointer)));
+            }
+        }
+    }
+    let mut text = String::new();
+    for s in &var.type_specifiers {
+        text.push_str(&apply_in(cx.source, *s, &edits)?);
+        text.push(' ');
+    }
+    text.push_str(apply_in(cx.source, var.declarator, &edits)?.trim_end());
+    Ok(text)
+}
+
+/// A pointer to the variable's type usable at file scope (combine functions).
+pub(crate) fn typed_pointer(cx: &Context, v: usize, name: &str) -> Result<String, Diagnostic> {
+    let var = cx
+        .program
+        .vars
+        .get(v)
+        .ok_or_else(|| Diagnostic::error("internal error: unknown variable"))?;
+    pointer_declaration(cx, var, name, &HashMap::new())
+}
+
+pub(crate) fn identifier_of(cx: &Context, e: &Node<Expression>) -> Option<usize> {
+    let Expression::Identifier(i) = &e.node else {
+        return None;
+    };
+    let uses = &cx.program.uses;
+    let at = uses.partition_point(|u| u.span.start < i.span.start);
+    match uses.get(at) {
+        Some(u) if u.span.start == i.span.start => match u.binding {
+            Binding::Var(v) => Some(v),
+            Binding::Other => None,
+        },
+        _ => None,
+    }
+}
+
+pub(crate) fn canonical_form(
+    cx: &Context,
+    f: &Node<ForStatement>,
+    pragma: Span,
+    construct: &str,
+) -> Result<Canonical, Diagnostic> {
+    let init_span = span_of(f.node.initializer.span);
+    let init_label = "expected `var = lb` or `type var = lb`";
+    let (var, declared_in_header, lb) = match &f.node.initializer.node {
+        ForInitializer::Declaration(d) => {
+            let [one] = d.node.declarators.as_slice() else {
+                return Err(non_canonical(
+                    init_span,
+                    "declare exactly one loop variable",
+                    pragma,
+                    construct,
+                ));
+            };
+            let Some(Initializer::Expression(e)) = one.node.initializer.as_ref().map(|i| &i.node)
+            else {
+                return Err(non_canonical(init_span, init_label, pragma, construct));
+            };
+            let ident = crate::sharing::declarator_name(&one.node.declarator.node)
+                .ok_or_else(|| non_canonical(init_span, init_label, pragma, construct))?;
+            let v = cx
+                .program
+                .vars
+                .iter()
+                .position(|v| v.ident_span == ident.1)
+                .ok_or_else(|| non_canonical(init_span, init_label, pragma, construct))?;
+            (v, true, span_of(e.span))
+        }
+        ForInitializer::Expression(e) => match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                let v = identifier_of(cx, &b.node.lhs)
+                    .ok_or_else(|| non_canonical(init_span, init_label, pragma, construct))?;
+                (v, false, span_of(b.node.rhs.span))
+            }
+            _ => return Err(non_canonical(init_span, init_label, pragma, construct)),
+        },
+        _ => return Err(non_canonical(init_span, init_label, pragma, construct)),
+    };
+    let test_label = "expected `var < ub`, `var <= ub`, `var > ub`, `var >= ub` or `var != ub`";
+    let cond = f
+        .node
+        .condition
+        .as_ref()
+        .ok_or_else(|| non_canonical(init_span, "the loop has no test", pragma, construct))?;
+    let cond_span = span_of(cond.span);
+    let Expression::BinaryOperator(b) = &cond.node else {
+        return Err(non_canonical(cond_span, test_label, pragma, construct));
+    };
+    let op = b.node.operator.node.clone();
+    let (test, ub) = if identifier_of(cx, &b.node.lhs) == Some(var) {
+        (op, span_of(b.node.rhs.span))
+    } else if identifier_of(cx, &b.node.rhs) == Some(var) {
+        let mirrored = match op {
+            BinaryOperator::Less => BinaryOperator::Greater,
+            BinaryOperator::Greater => BinaryOperator::Less,
+            BinaryOperator::LessOrEqual => BinaryOperator::GreaterOrEqual,
+            BinaryOperator::GreaterOrEqual => BinaryOperator::LessOrEqual,
+            other => other,
+        };
+        (mirrored, span_of(b.node.lhs.span))
+    } else {
+        return Err(non_canonical(cond_span, test_label, pragma, construct));
+    };
+    if !matches!(
+        test,
+        BinaryOperator::Less
+            | BinaryOperator::LessOrEqual
+            | BinaryOperator::Greater
+            | BinaryOperator::GreaterOrEqual
+            | BinaryOperator::NotEquals
+    ) {
+        return Err(non_canonical(cond_span, test_label, pragma, construct));
+    }
+    let step_label =
+        "expected `var++`, `var--`, `var += c`, `var -= c`, `var = var + c` or `var = var - c`";
+    let step_expr =
+        f.node.step.as_ref().ok_or_else(|| {
+            non_canonical(init_span, "the loop has no increment", pragma, construct)
+        })?;
+    let step_span = span_of(step_expr.span);
+    let bad_step = || non_canonical(step_span, step_label, pragma, construct);
+    let step = match &step_expr.node {
+        Expression::UnaryOperator(u) if identifier_of(cx, &u.node.operand) == Some(var) => {
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => StepForm::One,
+                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => StepForm::MinusOne,
+                _ => return Err(bad_step()),
+            }
+        }
+        Expression::BinaryOperator(b) if identifier_of(cx, &b.node.lhs) == Some(var) => {
+            match b.node.operator.node {
+                BinaryOperator::AssignPlus => StepForm::Plus(span_of(b.node.rhs.span)),
+                BinaryOperator::AssignMinus => StepForm::Minus(span_of(b.node.rhs.span)),
+                BinaryOperator::Assign => match &b.node.rhs.node {
+                    Expression::BinaryOperator(r) => {
+                        let lhs_is_var = identifier_of(cx, &r.node.lhs) == Some(var);
+                        let rhs_is_var = identifier_of(cx, &r.node.rhs) == Some(var);
+                        match r.node.operator.node {
+                            BinaryOperator::Plus if lhs_is_var => {
+                                StepForm::Plus(span_of(r.node.rhs.span))
+                            }
+                            BinaryOperator::Plus if rhs_is_var => {
+                                StepForm::Plus(span_of(r.node.lhs.span))
+                            }
+                            BinaryOperator::Minus if lhs_is_var => {
+                                StepForm::Minus(span_of(r.node.rhs.span))
+                            }
+                            _ => return Err(bad_step()),
+                        }
+                    }
+                    _ => return Err(bad_step()),
+                },
+                _ => return Err(bad_step()),
+            }
+        }
+        _ => return Err(bad_step()),
+    };
+    Ok(Canonical {
+        var,
+        declared_in_header,
+        lb,
+        ub,
+        test,
+        step,
+    })
+}
+
+/// The first place in `body` that assigns, increments or decrements variable `var`.
+pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: usize) -> Option<Span> {
+    struct Finder<'c, 'p, 'a> {
+        cx: &'c Context<'p, 'a>,
+        var: usize,
+        found: Option<Span>,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_, '_, '_> {
+        fn visit_binary_operator_expression(
+            &mut self,
+            e: &'ast BinaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            use BinaryOperator::*;
+            let assigns = matches!(
+                e.operator.node,
+                Assign
+                    | AssignMultiply
+                    | AssignDivide
+                    | AssignModulo
+                    | AssignPlus
+                    | AssignMinus
+                    | AssignShiftLeft
+                    | AssignShiftRight
+                    | AssignBitwiseAnd
+                    | AssignBitwiseXor
+                    | AssignBitwiseOr
+            );
+            if assigns && self.found.is_none() && identifier_of(self.cx, &e.lhs) == Some(self.var) {
+                self.found = Some(span_of(*span));
+            }
+            visit::visit_binary_operator_expression(self, e, span);
+        }
+
+        fn visit_unary_operator_expression(
+            &mut self,
+            e: &'ast UnaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            use UnaryOperator::*;
+            let changes = matches!(
+                e.operator.node,
+                PostIncrement | PostDecrement | PreIncrement | PreDecrement
+            );
+            if changes
+                && self.found.is_none()
+                && identifier_of(self.cx, &e.operand) == Some(self.var)
+            {
+                self.found = Some(span_of(*span));
+            }
+            visit::visit_unary_operator_expression(self, e, span);
+        }
+    }
+    let mut finder = Finder {
+        cx,
+        var,
+        found: None,
+    };
+    finder.visit_statement(&body.node, &body.span);
+    finder.found
+}

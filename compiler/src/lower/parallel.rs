@@ -1,0 +1,466 @@
+//! `parallel`, `parallel for`, `parallel sections`: the statement becomes an outlined function
+//! that every thread of the team runs; shared locals travel by pointer in a data struct
+//! (DESIGN.md 2). The worksharing part of a combined construct is lowered in place inside it.
+
+use std::collections::HashMap;
+
+use lang_c::ast::Statement;
+use lang_c::span::Node;
+
+use super::common::{canonical_form, pointer_declaration, resolve_item, Captured, Sharing};
+use super::worksharing::{check_reduction_var, combine_function, reduction_identity};
+use super::{clause_name, contains, emit_span, span_of, spelled, uses_in, Context, Env, Out};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
+use crate::sharing::{Binding, Storage};
+use crate::template::{render, PARALLEL};
+
+fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
+    r.map_err(|d| vec![d])
+}
+
+/// Clauses the parallel part of a combined construct acts on; the rest go to the worksharing
+/// part (whose variables the region shares).
+fn parallel_part(kind: ClauseKind) -> bool {
+    matches!(
+        kind,
+        ClauseKind::If
+            | ClauseKind::NumThreads
+            | ClauseKind::Default
+            | ClauseKind::Shared
+            | ClauseKind::Copyin
+            | ClauseKind::ProcBind
+            | ClauseKind::Private
+    )
+}
+
+pub fn lower(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let pragma = d.span;
+    let combined = d.kind != DirectiveKind::Parallel;
+    let Some(function) = cx.program.function_at(pragma.start) else {
+        return Err(vec![Diagnostic::error(format!(
+            "`#pragma omp {}` outside a function",
+            d.kind.name()
+        ))
+        .with_primary(d.name_span, "not inside a function body")]);
+    };
+    let stmt_span = span_of(stmt.span);
+
+    // Clauses.
+    let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();
+    let mut default_none: Option<Span> = None;
+    let mut num_threads = "0".to_string();
+    let mut if_clause = "1".to_string();
+    let mut copyin: Vec<usize> = Vec::new();
+    for clause in &d.clauses {
+        let acts = !combined || parallel_part(clause.kind);
+        match (&clause.kind, &clause.args) {
+            (ClauseKind::Default, ClauseArgs::Default(kind)) => {
+                if *kind == DefaultKind::None {
+                    default_none = Some(clause.span);
+                }
+            }
+            (ClauseKind::If, ClauseArgs::Expr { expr, .. }) => {
+                if_clause = format!("!!({})", emit_span(cx, out, *expr, env))
+            }
+            (ClauseKind::NumThreads, ClauseArgs::Expr { expr, .. }) => {
+                num_threads = format!("(int)({})", emit_span(cx, out, *expr, env))
+            }
+            (ClauseKind::Copyin, ClauseArgs::List(items)) => {
+                for item in items {
+                    if let Some(v) = resolve_item(
+                        cx,
+                        &item.name,
+                        item.name_span,
+                        pragma,
+                        function,
+                        &mut errors,
+                    ) {
+                        if cx.program.vars[v].storage != Storage::Global {
+                            errors.push(
+                                Diagnostic::error(format!(
+                                    "`copyin` variable `{}` must be `threadprivate`",
+                                    item.name
+                                ))
+                                .with_primary(item.name_span, "a local variable"),
+                            );
+                        }
+                        copyin.push(v);
+                    }
+                }
+            }
+            (
+                ClauseKind::Private
+                | ClauseKind::Firstprivate
+                | ClauseKind::Lastprivate
+                | ClauseKind::Shared,
+                ClauseArgs::List(items),
+            ) => {
+                for item in items {
+                    let Some(v) = resolve_item(
+                        cx,
+                        &item.name,
+                        item.name_span,
+                        pragma,
+                        function,
+                        &mut errors,
+                    ) else {
+                        continue;
+                    };
+                    let new = match clause.kind {
+                        _ if !acts => Sharing::Shared,
+                        ClauseKind::Private => Sharing::Private,
+                        ClauseKind::Firstprivate => Sharing::Firstprivate,
+                        _ => Sharing::Shared,
+                    };
+                    let var = &cx.program.vars[v];
+                    if acts && var.is_const && new == Sharing::Private {
+                        let name = clause_name(cx.source, clause);
+                        errors.push(
+                            Diagnostic::error(format!(
+                                "const-qualified variable `{}` cannot be `{name}`",
+                                var.name
+                            ))
+                            .with_primary(item.name_span, "declared `const`")
+                            .with_secondary(var.ident_span, "declared here"),
+                        );
+                    }
+                    sharing.insert(v, (new, item.name_span));
+                }
+            }
+            (ClauseKind::Reduction, ClauseArgs::Reduction { op, op_span, items }) => {
+                if *op == crate::directive::ReductionOp::Custom {
+                    errors.push(
+                        Diagnostic::error("user-defined reductions are not supported yet")
+                            .with_primary(*op_span, "not a built-in reduction operator"),
+                    );
+                    continue;
+                }
+                for item in items {
+                    let Some(v) = resolve_item(
+                        cx,
+                        &item.name,
+                        item.name_span,
+                        pragma,
+                        function,
+                        &mut errors,
+                    ) else {
+                        continue;
+                    };
+                    if !acts {
+                        sharing.insert(v, (Sharing::Shared, item.name_span));
+                    } else if check_reduction_var(
+                        cx,
+                        v,
+                        *op,
+                        item.span,
+                        item.name_span,
+                        &mut errors,
+                    ) {
+                        sharing.insert(v, (Sharing::Reduction(*op), item.name_span));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // the loop variable of a combined `parallel for` is predetermined private
+    let mut loop_var = None;
+    if matches!(
+        d.kind,
+        DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd
+    ) {
+        if let Statement::For(f) = &stmt.node {
+            if let Ok(c) = canonical_form(cx, f, pragma, d.kind.name()) {
+                loop_var = Some(c.var);
+                if let Some((Sharing::Shared, at)) = sharing.get(&c.var) {
+                    let listed_shared = d.clauses.iter().any(|cl| {
+                        cl.kind == ClauseKind::Shared
+                            && matches!(&cl.args, ClauseArgs::List(l) if l.iter().any(|i| i.name_span == *at))
+                    }) || d.clauses.iter().any(|cl| cl.kind == ClauseKind::Reduction
+                        && matches!(&cl.args, ClauseArgs::Reduction { items, .. } if items.iter().any(|i| i.name_span == *at)));
+                    if listed_shared {
+                        errors.push(
+                            Diagnostic::error(format!(
+                                "the loop variable `{}` cannot be shared or a reduction variable",
+                                cx.program.vars[c.var].name
+                            ))
+                            .with_primary(*at, "the loop variable is private"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    // Which variables the region uses.
+    let is_outer_local = |v: usize| {
+        let var = &cx.program.vars[v];
+        var.storage != Storage::Global && !contains(stmt_span, var.ident_span)
+    };
+    let mut wanted: Vec<usize> = Vec::new();
+    let mut reported: Vec<usize> = Vec::new();
+    for u in uses_in(cx, stmt_span) {
+        let Binding::Var(v) = u.binding else { continue };
+        if is_outer_local(v) && !wanted.contains(&v) {
+            wanted.push(v);
+        }
+        if let Some(span) = default_none {
+            let var = &cx.program.vars[v];
+            let exempt = Some(v) == loop_var
+                || contains(stmt_span, var.ident_span)
+                || cx.lines.is_system(var.ident_span.start)
+                || var.is_const
+                || sharing.contains_key(&v);
+            if !exempt && !reported.contains(&v) {
+                reported.push(v);
+                errors.push(
+                    Diagnostic::error(format!(
+                        "`{}` is not listed in a data-sharing clause",
+                        var.name
+                    ))
+                    .with_primary(u.span, "used here")
+                    .with_secondary(span, "`default(none)` requires every variable to be listed"),
+                );
+            }
+        }
+    }
+    for (&v, (s, _)) in &sharing {
+        let var = &cx.program.vars[v];
+        let needs_address = !matches!(s, Sharing::Private | Sharing::Shared);
+        if (var.storage != Storage::Global || needs_address)
+            && !wanted.contains(&v)
+            && !contains(stmt_span, var.ident_span)
+        {
+            wanted.push(v);
+        }
+    }
+    // VLA sizes of captured types need their variables too.
+    let mut i = 0;
+    while let Some(&v) = wanted.get(i) {
+        for u in &cx.program.vars[v].type_uses {
+            if let Binding::Var(dep) = u.binding {
+                if is_outer_local(dep) && !wanted.contains(&dep) {
+                    wanted.push(dep);
+                }
+            }
+        }
+        i += 1;
+    }
+    wanted.sort_by_key(|&v| cx.program.vars[v].ident_span.start);
+
+    let mut captured: Vec<Captured> = Vec::new();
+    let mut used_fields: HashMap<String, usize> = HashMap::new();
+    for &v in &wanted {
+        let var = &cx.program.vars[v];
+        if let Some(at) = var.local_type {
+            if var.storage != Storage::Global {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "the type of `{}` cannot be named outside its function",
+                        var.name
+                    ))
+                    .with_primary(at, "this type is declared inside the function")
+                    .with_secondary(pragma, "the outlined region needs the type here")
+                    .with_note("move the type's declaration to file scope"),
+                );
+            }
+        }
+        let count = used_fields.entry(var.name.clone()).or_insert(0);
+        *count += 1;
+        let field = if *count == 1 {
+            var.name.clone()
+        } else {
+            format!("{}_{}", var.name, count)
+        };
+        captured.push(Captured {
+            var: v,
+            pointer: format!("__cape_shared_{field}"),
+            field,
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let pointer_of: HashMap<usize, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
+
+    // The environment inside the outlined function.
+    let mut inner_env: Env = Env::new();
+    for c in &captured {
+        let shared = matches!(
+            sharing.get(&c.var).map(|s| s.0),
+            None | Some(Sharing::Shared)
+        );
+        if shared {
+            inner_env.insert(c.var, format!("(*{})", c.pointer));
+        }
+    }
+
+    let location = cx.location(pragma.start);
+    let id_text = out.fresh_id().to_string();
+    let construct = d.kind.name();
+
+    let mut fields = String::new();
+    let mut field_inits = String::new();
+    let mut shared_pointers = String::new();
+    for c in &captured {
+        let var = &cx.program.vars[c.var];
+        fields.push_str(&one(render(PARALLEL, "field", &[("field", &c.field)]))?);
+        let expr = spelled(cx, env, c.var);
+        field_inits.push_str(&one(render(
+            PARALLEL,
+            "field_init",
+            &[("field", &c.field), ("expr", &expr)],
+        ))?);
+        let pointer = one(pointer_declaration(cx, var, &c.pointer, &pointer_of))?;
+        shared_pointers.push_str(&one(render(
+            PARALLEL,
+            "shared_pointer",
+            &[("pointer", &pointer), ("field", &c.field)],
+        ))?);
+    }
+    if captured.is_empty() {
+        fields = one(render(PARALLEL, "no_fields", &[]))?;
+        field_inits = one(render(PARALLEL, "no_field_init", &[]))?;
+    }
+
+    let mut copyins = String::new();
+    for &v in &copyin {
+        copyins.push_str(&one(render(
+            PARALLEL,
+            "copyin",
+            &[("var", &cx.program.vars[v].name)],
+        ))?);
+    }
+
+    let mut privates = String::new();
+    let mut reductions = String::new();
+    let mut ordered: Vec<(&usize, &(Sharing, Span))> = sharing.iter().collect();
+    ordered.sort_by_key(|(v, _)| cx.program.vars[**v].ident_span.start);
+    for (&v, (s, _)) in ordered {
+        let var = &cx.program.vars[v];
+        if contains(stmt_span, var.ident_span) {
+            continue;
+        }
+        let of = match pointer_of.get(&v) {
+            Some(c) => format!("*{}", c.pointer),
+            None => var.name.clone(),
+        };
+        let field = pointer_of
+            .get(&v)
+            .map(|c| c.field.clone())
+            .unwrap_or_default();
+        let name = var.name.as_str();
+        match s {
+            Sharing::Shared | Sharing::Lastprivate | Sharing::FirstLastprivate => {}
+            Sharing::Private => privates.push_str(&one(render(
+                PARALLEL,
+                "private",
+                &[("of", &of), ("var", name)],
+            ))?),
+            Sharing::Firstprivate => privates.push_str(&one(render(
+                PARALLEL,
+                "firstprivate",
+                &[("of", &of), ("var", name), ("field", &field)],
+            ))?),
+            Sharing::Reduction(op) => {
+                privates.push_str(&one(render(
+                    PARALLEL,
+                    "reduction_init",
+                    &[
+                        ("of", &of),
+                        ("var", name),
+                        ("identity", &reduction_identity(*op, name)),
+                    ],
+                ))?);
+                let combine = one(combine_function(cx, out, d, v, *op))?;
+                reductions.push_str(&one(render(
+                    PARALLEL,
+                    "reduction_out",
+                    &[("var", name), ("field", &field), ("combine", &combine)],
+                ))?);
+            }
+        }
+    }
+
+    // The body: the statement (or the worksharing part) in the outlined function's terms.
+    let mut body = String::new();
+    match d.kind {
+        DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => {
+            body.push_str("    ");
+            body.push_str(&super::worksharing::lower_for(
+                cx,
+                out,
+                d,
+                stmt,
+                &inner_env,
+                &|k| !parallel_part(k),
+            )?);
+        }
+        DirectiveKind::ParallelSections => {
+            body.push_str("    ");
+            body.push_str(&super::worksharing::lower_sections(
+                cx,
+                out,
+                d,
+                stmt,
+                &inner_env,
+                &|k| !parallel_part(k),
+            )?);
+        }
+        _ => {
+            body.push_str(&cx.marker_before(stmt_span.start));
+            if !cx.line_markers {
+                body.push_str("    ");
+            }
+            body.push_str(&emit_span(cx, out, stmt_span, &inner_env));
+        }
+    }
+
+    let decls = one(render(
+        PARALLEL,
+        "decls",
+        &[
+            ("construct", construct),
+            ("location", &location),
+            ("id", &id_text),
+            ("fields", &fields),
+        ],
+    ))?;
+    let outlined = one(render(
+        PARALLEL,
+        "function",
+        &[
+            ("construct", construct),
+            ("location", &location),
+            ("id", &id_text),
+            ("shared_pointers", &shared_pointers),
+            ("copyins", &copyins),
+            ("privates", &privates),
+            ("body", &body),
+            ("reductions", &reductions),
+        ],
+    ))?;
+    let call = one(render(
+        PARALLEL,
+        "call",
+        &[
+            ("construct", construct),
+            ("location", &location),
+            ("id", &id_text),
+            ("field_inits", &field_inits),
+            ("num_threads", &num_threads),
+            ("if_clause", &if_clause),
+        ],
+    ))?;
+    out.before.push((function, decls));
+    out.after.push((function, outlined));
+    Ok(call)
+}

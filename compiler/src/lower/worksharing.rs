@@ -1,0 +1,762 @@
+//! `for` and `sections`, lowered in place (inside an outlined function or an orphan function,
+//! locals are already the thread's own): the normalised iteration space [0, n) is handed out by
+//! `__cape_loop_*`; private copies shadow the originals, which are reached through
+//! `__cape_orig_<name>` pointers taken before the copies are declared.
+
+use lang_c::ast::{BinaryOperator, BlockItem, Statement};
+use lang_c::span::Node;
+
+use super::common::{
+    canonical_form, combine_expression, modification_of, resolve_item, typed_pointer, Canonical,
+    Sharing, StepForm,
+};
+use super::{clause_name, emit_span, span_of, spelled, Context, Env, Out};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{
+    ClauseArgs, ClauseKind, Directive, DirectiveKind, ReductionOp, ScheduleKind,
+};
+use crate::sharing::TypeClass;
+use crate::template::{render, WORKSHARING};
+
+pub type ClauseFilter<'f> = dyn Fn(ClauseKind) -> bool + 'f;
+
+fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
+    r.map_err(|d| vec![d])
+}
+
+/// The data-sharing clauses of a worksharing construct, resolved.
+pub struct DataClauses {
+    pub items: Vec<(usize, Sharing, Span)>,
+}
+
+/// Reads private/firstprivate/lastprivate/reduction clauses (those `filter` accepts).
+pub fn data_clauses(
+    cx: &Context,
+    d: &Directive,
+    filter: &ClauseFilter,
+    errors: &mut Vec<Diagnostic>,
+) -> DataClauses {
+    let mut items: Vec<(usize, Sharing, Span)> = Vec::new();
+    let Some(function) = cx.program.function_at(d.span.start) else {
+        return DataClauses { items };
+    };
+    for clause in &d.clauses {
+        if !filter(clause.kind) {
+            continue;
+        }
+        let name = clause_name(cx.source, clause);
+        match (&clause.kind, &clause.args) {
+            (
+                ClauseKind::Private | ClauseKind::Firstprivate | ClauseKind::Lastprivate,
+                ClauseArgs::List(list),
+            ) => {
+                for item in list {
+                    let Some(v) =
+                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
+                    else {
+                        continue;
+                    };
+                    let var = &cx.program.vars[v];
+                    let new = match clause.kind {
+                        ClauseKind::Private => Sharing::Private,
+                        ClauseKind::Firstprivate => Sharing::Firstprivate,
+                        _ => Sharing::Lastprivate,
+                    };
+                    if var.is_const && matches!(new, Sharing::Private | Sharing::Lastprivate) {
+                        errors.push(
+                            Diagnostic::error(format!(
+                                "const-qualified variable `{}` cannot be `{name}`",
+                                var.name
+                            ))
+                            .with_primary(item.name_span, "declared `const`")
+                            .with_secondary(var.ident_span, "declared here"),
+                        );
+                    }
+                    let previous = items.iter().position(|(o, _, _)| *o == v);
+                    let merged = match (previous.map(|p| items[p].1), new) {
+                        (Some(Sharing::Firstprivate), Sharing::Lastprivate)
+                        | (Some(Sharing::Lastprivate), Sharing::Firstprivate) => {
+                            Sharing::FirstLastprivate
+                        }
+                        _ => new,
+                    };
+                    if let Some(p) = previous {
+                        items.remove(p);
+                    }
+                    items.push((v, merged, item.name_span));
+                }
+            }
+            (
+                ClauseKind::Reduction,
+                ClauseArgs::Reduction {
+                    op,
+                    op_span,
+                    items: list,
+                },
+            ) => {
+                if *op == ReductionOp::Custom {
+                    errors.push(
+                        Diagnostic::error("user-defined reductions are not supported yet")
+                            .with_primary(*op_span, "not a built-in reduction operator"),
+                    );
+                    continue;
+                }
+                for item in list {
+                    let Some(v) =
+                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
+                    else {
+                        continue;
+                    };
+                    if check_reduction_var(cx, v, *op, item.span, item.name_span, errors) {
+                        items.retain(|(o, _, _)| *o != v);
+                        items.push((v, Sharing::Reduction(*op), item.name_span));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    DataClauses { items }
+}
+
+/// The type checks of a reduction variable; false when it cannot be reduced.
+pub fn check_reduction_var(
+    cx: &Context,
+    v: usize,
+    op: ReductionOp,
+    item_span: Span,
+    name_span: Span,
+    errors: &mut Vec<Diagnostic>,
+) -> bool {
+    let var = &cx.program.vars[v];
+    let what = match var.class {
+        TypeClass::Pointer => Some("a pointer"),
+        TypeClass::Array => Some("an array"),
+        TypeClass::Record => Some("a struct or union"),
+        TypeClass::Function => Some("a function"),
+        _ => None,
+    };
+    if let Some(what) = what {
+        errors.push(
+            Diagnostic::error(format!(
+                "reduction variable `{}` must have an arithmetic type",
+                var.name
+            ))
+            .with_primary(item_span, format!("`{}` is {what}", var.name))
+            .with_secondary(var.ident_span, "declared here"),
+        );
+        return false;
+    }
+    let bitwise = matches!(
+        op,
+        ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor
+    );
+    if bitwise && matches!(var.class, TypeClass::Floating | TypeClass::OtherArithmetic) {
+        errors.push(
+            Diagnostic::error(format!(
+                "bitwise reduction on `{}` needs an integer type",
+                var.name
+            ))
+            .with_primary(item_span, "floating-point variable"),
+        );
+    }
+    if matches!(op, ReductionOp::Max | ReductionOp::Min) && var.class == TypeClass::OtherArithmetic
+    {
+        errors.push(
+            Diagnostic::error(format!(
+                "`max`/`min` reduction on `{}` needs a real type",
+                var.name
+            ))
+            .with_primary(item_span, "complex variable"),
+        );
+    }
+    if var.is_const {
+        errors.push(
+            Diagnostic::error(format!(
+                "const-qualified variable `{}` cannot be a reduction variable",
+                var.name
+            ))
+            .with_primary(name_span, "declared `const`"),
+        );
+    }
+    true
+}
+
+/// The identity of a reduction, for a private copy named `name`.
+pub fn reduction_identity(op: ReductionOp, name: &str) -> String {
+    match op {
+        ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
+        ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),
+        ReductionOp::Max => format!("__CAPE_LOWEST({name})"),
+        ReductionOp::Min => format!("__CAPE_HIGHEST({name})"),
+        _ => "0".to_string(),
+    }
+}
+
+/// Generates a reduction's combine function (declared before, defined after the user function)
+/// and returns its name.
+pub fn combine_function(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    v: usize,
+    op: ReductionOp,
+) -> Result<String, Diagnostic> {
+    let id = out.fresh_id();
+    let var = &cx.program.vars[v];
+    let combine = format!("__cape_combine_{id}_{}", var.name);
+    let (op_text, combined) = combine_expression(op);
+    let function = cx
+        .program
+        .function_at(d.span.start)
+        .ok_or_else(|| Diagnostic::error("internal error: construct outside a function"))?;
+    let decl = render(WORKSHARING, "combine_decl", &[("combine", &combine)])?;
+    let inout = typed_pointer(cx, v, "__cape_a")?;
+    let input = typed_pointer(cx, v, "__cape_b")?;
+    let location = cx.location(d.span.start);
+    let def = render(
+        WORKSHARING,
+        "combine_fn",
+        &[
+            ("op", op_text),
+            ("var", &var.name),
+            ("construct", d.kind.name()),
+            ("location", &location),
+            ("combine", &combine),
+            ("inout_pointer", &inout),
+            ("in_pointer", &input),
+            ("combined", combined),
+        ],
+    )?;
+    out.before.push((function, decl));
+    out.after.push((function, def));
+    Ok(combine)
+}
+
+/// Private copies in place: (originals, privates, lastprivate copy-outs, reductions), and the
+/// environment of the construct's body (privatised variables keep their own names).
+struct Privatised {
+    originals: String,
+    privates: String,
+    lastprivate_out: String,
+    reductions: String,
+    env: Env,
+}
+
+fn privatise(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    data: &DataClauses,
+    env: &Env,
+    skip_private: &[usize],
+) -> Result<Privatised, Vec<Diagnostic>> {
+    let mut p = Privatised {
+        originals: String::new(),
+        privates: String::new(),
+        lastprivate_out: String::new(),
+        reductions: String::new(),
+        env: env.clone(),
+    };
+    for &(v, s, _) in &data.items {
+        let var = &cx.program.vars[v];
+        let name = var.name.as_str();
+        let of = spelled(cx, env, v);
+        p.env.remove(&v);
+        if !matches!(s, Sharing::Private | Sharing::Shared) {
+            p.originals.push_str(&one(render(
+                WORKSHARING,
+                "original",
+                &[("of", &of), ("var", name)],
+            ))?);
+        }
+        let of_copy = if matches!(s, Sharing::Private | Sharing::Shared) {
+            of.clone()
+        } else {
+            format!("*__cape_orig_{name}")
+        };
+        if skip_private.contains(&v) {
+            // the loop variable: declared with the loop
+        } else {
+            match s {
+                Sharing::Shared => {}
+                Sharing::Private | Sharing::Lastprivate => p.privates.push_str(&one(render(
+                    WORKSHARING,
+                    "private",
+                    &[("of", &of_copy), ("var", name)],
+                ))?),
+                Sharing::Firstprivate | Sharing::FirstLastprivate => {
+                    p.privates.push_str(&one(render(
+                        WORKSHARING,
+                        "firstprivate",
+                        &[("of", &of_copy), ("var", name)],
+                    ))?)
+                }
+                Sharing::Reduction(op) => {
+                    p.privates.push_str(&one(render(
+                        WORKSHARING,
+                        "reduction_init",
+                        &[
+                            ("of", &of_copy),
+                            ("var", name),
+                            ("identity", &reduction_identity(op, name)),
+                        ],
+                    ))?);
+                    let combine = one(combine_function(cx, out, d, v, op))?;
+                    p.reductions.push_str(&one(render(
+                        WORKSHARING,
+                        "reduction_out",
+                        &[("var", name), ("combine", &combine)],
+                    ))?);
+                }
+            }
+        }
+        if matches!(s, Sharing::Lastprivate | Sharing::FirstLastprivate) {
+            p.lastprivate_out.push_str(&one(render(
+                WORKSHARING,
+                "lastprivate_out",
+                &[("var", name)],
+            ))?);
+        }
+    }
+    Ok(p)
+}
+
+/// `schedule(...)`, `nowait`, `collapse(n)` and the refused clauses of a worksharing construct.
+struct LoopClauses {
+    schedule: &'static str,
+    chunk: Option<Span>,
+    nowait: bool,
+    collapse: usize,
+}
+
+fn loop_clauses(
+    cx: &Context,
+    d: &Directive,
+    filter: &ClauseFilter,
+    loop_vars: &[usize],
+    errors: &mut Vec<Diagnostic>,
+) -> LoopClauses {
+    let mut c = LoopClauses {
+        schedule: "CAPE_SCHED_STATIC",
+        chunk: None,
+        nowait: false,
+        collapse: 1,
+    };
+    for clause in &d.clauses {
+        if !filter(clause.kind) {
+            continue;
+        }
+        match (&clause.kind, &clause.args) {
+            (ClauseKind::Schedule, ClauseArgs::Schedule { kind, chunk, .. }) => {
+                c.schedule = match kind {
+                    ScheduleKind::Static => "CAPE_SCHED_STATIC",
+                    ScheduleKind::Dynamic => "CAPE_SCHED_DYNAMIC",
+                    ScheduleKind::Guided => "CAPE_SCHED_GUIDED",
+                    ScheduleKind::Runtime => "CAPE_SCHED_RUNTIME",
+                    ScheduleKind::Auto => "CAPE_SCHED_AUTO",
+                };
+                c.chunk = *chunk;
+            }
+            (ClauseKind::Nowait, _) => c.nowait = true,
+            (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
+                match cx.text(*expr).trim().parse::<usize>() {
+                    Ok(n) if (1..=16).contains(&n) => c.collapse = n,
+                    _ => errors.push(
+                        Diagnostic::error("`collapse` needs a constant between 1 and 16")
+                            .with_primary(*expr, "not a small integer literal"),
+                    ),
+                }
+            }
+            (ClauseKind::Ordered, _) => errors.push(
+                Diagnostic::error("clause `ordered` is not supported")
+                    .with_primary(clause.span, "not supported by capecc")
+                    .with_note(
+                        "CAPE processes cannot serialise part of a loop: each rank runs its \
+                         iterations independently and they are merged at the end",
+                    ),
+            ),
+            (ClauseKind::Linear, ClauseArgs::ListWithExpr { items, .. }) => {
+                let trivial = items.iter().all(|i| {
+                    cx.program
+                        .visible(&i.name, d.span.start, cx.program.function_at(d.span.start))
+                        .is_some_and(|v| loop_vars.first() == Some(&v))
+                });
+                if !trivial {
+                    errors.push(
+                        Diagnostic::error("clause `linear` is not supported on a loop")
+                            .with_primary(clause.span, "not supported by capecc")
+                            .with_note("only `linear` of the loop variable itself is accepted"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    c
+}
+
+/// `#pragma omp for` (and the loop of `parallel for`): lowered in place.
+pub fn lower_for(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+    filter: &ClauseFilter,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let construct = d.kind.name();
+    // the loop nest: collapse(n) takes n perfectly nested canonical loops
+    let mut loops: Vec<(Canonical, &Node<lang_c::ast::ForStatement>)> = Vec::new();
+    let mut current = stmt;
+    let first_pass = loop_clauses(cx, d, filter, &[], &mut Vec::new());
+    let depth = first_pass.collapse;
+    for level in 0..depth {
+        let Statement::For(f) = &current.node else {
+            let what = if level == 0 {
+                format!("`#pragma omp {construct}` must be followed by a `for` loop")
+            } else {
+                format!("`collapse({depth})` needs {depth} perfectly nested loops")
+            };
+            errors.push(
+                Diagnostic::error(what)
+                    .with_primary(span_of(current.span), "expected a `for` loop here")
+                    .with_secondary(d.span, "this directive needs a loop"),
+            );
+            return Err(errors);
+        };
+        match canonical_form(cx, f, d.span, construct) {
+            Ok(c) => loops.push((c, f)),
+            Err(e) => {
+                errors.push(e);
+                return Err(errors);
+            }
+        }
+        if level + 1 < depth {
+            current = perfectly_nested(&f.node.statement);
+        }
+    }
+    let loop_vars: Vec<usize> = loops.iter().map(|(c, _)| c.var).collect();
+    let clauses = loop_clauses(cx, d, filter, &loop_vars, &mut errors);
+    let data = data_clauses(cx, d, filter, &mut errors);
+    let Some((_, innermost)) = loops.last() else {
+        return Err(errors);
+    };
+    let body_node = &innermost.node.statement;
+    for (c, _) in &loops {
+        let var = &cx.program.vars[c.var];
+        if !matches!(var.class, TypeClass::Integer | TypeClass::Unknown) {
+            errors.push(
+                Diagnostic::error("loop is not in OpenMP canonical form")
+                    .with_primary(
+                        var.ident_span,
+                        "the loop variable must have an integer type",
+                    )
+                    .with_secondary(
+                        d.span,
+                        format!("the loop of this `#pragma omp {construct}`"),
+                    ),
+            );
+        }
+        if let Some(m) = modification_of(cx, body_node, c.var) {
+            errors.push(
+                Diagnostic::error(format!(
+                    "the loop variable `{}` is modified in the loop body",
+                    var.name
+                ))
+                .with_primary(m, "modified here")
+                .with_secondary(d.span, format!("the loop of this `#pragma omp {construct}`"))
+                .with_note(
+                    "OpenMP computes the iterations in advance: the body must not change the loop variable",
+                ),
+            );
+        }
+        if let Some((_, s, at)) = data.items.iter().find(|(v, _, _)| *v == c.var) {
+            if matches!(s, Sharing::Reduction(_)) {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "the loop variable `{}` cannot be shared or a reduction variable",
+                        var.name
+                    ))
+                    .with_primary(*at, "the loop variable is private"),
+                );
+            }
+        }
+        // bounds of an inner collapsed loop must not use an outer loop's variable
+        for (outer, _) in &loops {
+            if outer.var == c.var {
+                break;
+            }
+            let spans = [Some(c.lb), Some(c.ub), step_span(&c.step)];
+            for s in spans.into_iter().flatten() {
+                if let Some(u) = super::uses_in(cx, s)
+                    .iter()
+                    .find(|u| u.binding == crate::sharing::Binding::Var(outer.var))
+                {
+                    errors.push(
+                        Diagnostic::error("collapsed loops must be rectangular")
+                            .with_primary(
+                                u.span,
+                                "an inner loop's bounds use an outer loop variable",
+                            )
+                            .with_secondary(
+                                d.span,
+                                format!("the loops of this `#pragma omp {construct}`"),
+                            ),
+                    );
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let mut privatised = privatise(cx, out, d, &data, env, &loop_vars)?;
+    let location = cx.location(d.span.start);
+    let mut loop_var_decls = String::new();
+    let mut levels = String::new();
+    let mut indices = String::new();
+    let mut last_vars = String::new();
+    let mut product = Vec::new();
+    for (j, (c, _)) in loops.iter().enumerate() {
+        let var = &cx.program.vars[c.var];
+        let name = var.name.as_str();
+        let j_text = j.to_string();
+        if c.declared_in_header {
+            let mut decl = String::new();
+            for s in &var.type_specifiers {
+                decl.push_str(cx.text(*s));
+                decl.push(' ');
+            }
+            decl.push_str(&emit_span(cx, out, var.declarator, env));
+            loop_var_decls.push_str(&one(render(
+                WORKSHARING,
+                "loop_var_declared",
+                &[("decl", decl.trim_end())],
+            ))?);
+        } else {
+            let of = if data.items.iter().any(|(v, s, _)| {
+                *v == c.var
+                    && matches!(
+                        s,
+                        Sharing::Lastprivate | Sharing::FirstLastprivate | Sharing::Firstprivate
+                    )
+            }) {
+                format!("*__cape_orig_{name}")
+            } else {
+                spelled(cx, env, c.var)
+            };
+            loop_var_decls.push_str(&one(render(
+                WORKSHARING,
+                "loop_var_private",
+                &[("of", &of), ("var", name)],
+            ))?);
+        }
+        privatised.env.remove(&c.var);
+        let lb = format!("({})", emit_span(cx, out, c.lb, env));
+        let ub = format!("({})", emit_span(cx, out, c.ub, env));
+        let step = match &c.step {
+            StepForm::One => "1".to_string(),
+            StepForm::MinusOne => "-1".to_string(),
+            StepForm::Plus(s) => format!("(long long)({})", emit_span(cx, out, *s, env)),
+            StepForm::Minus(s) => format!("-(long long)({})", emit_span(cx, out, *s, env)),
+        };
+        let trip_section = match c.test {
+            BinaryOperator::Less => "trip_lt",
+            BinaryOperator::LessOrEqual => "trip_le",
+            BinaryOperator::Greater => "trip_gt",
+            BinaryOperator::GreaterOrEqual => "trip_ge",
+            _ => "trip_ne",
+        };
+        let trip = one(render(WORKSHARING, trip_section, &[("j", &j_text)]))?;
+        levels.push_str(&one(render(
+            WORKSHARING,
+            "level",
+            &[
+                ("var", name),
+                ("j", &j_text),
+                ("lb", &lb),
+                ("ub", &ub),
+                ("step", &step),
+                ("trip_count", trip.trim_end()),
+            ],
+        ))?);
+        product.push(format!("__cape_n{j}"));
+        if loops.len() == 1 {
+            indices.push_str(&one(render(WORKSHARING, "index_single", &[("var", name)]))?);
+        } else {
+            // index j: (k / (n_{j+1} * ... * n_last)) % n_j
+            let mut rest = "__cape_k".to_string();
+            for inner in j + 1..loops.len() {
+                rest = format!("{rest} / __cape_n{inner}");
+            }
+            if j + 1 < loops.len() {
+                rest = format!("({rest})");
+            }
+            indices.push_str(&one(render(
+                WORKSHARING,
+                "index_collapsed",
+                &[("var", name), ("j", &j_text), ("rest", &rest)],
+            ))?);
+        }
+        if data.items.iter().any(|(v, s, _)| {
+            *v == c.var && matches!(s, Sharing::Lastprivate | Sharing::FirstLastprivate)
+        }) {
+            last_vars.push_str(&one(render(
+                WORKSHARING,
+                "last_var",
+                &[("var", name), ("j", &j_text)],
+            ))?);
+        }
+    }
+    let body_span = span_of(body_node.span);
+    let mut body = cx.marker_before(body_span.start);
+    if !cx.line_markers {
+        body.push_str("            ");
+    }
+    body.push_str(&emit_span(cx, out, body_span, &privatised.env));
+    let last = last_block(&last_vars, &privatised.lastprivate_out)?;
+    let chunk = match clauses.chunk {
+        Some(c) => format!("(long long)({})", emit_span(cx, out, c, env)),
+        None => "0".to_string(),
+    };
+    one(render(
+        WORKSHARING,
+        "for",
+        &[
+            ("construct", construct),
+            ("location", &location),
+            ("originals", &privatised.originals),
+            ("loop_vars", &loop_var_decls),
+            ("levels", &levels),
+            ("product", &product.join(" * ")),
+            ("privates", &privatised.privates),
+            ("schedule", clauses.schedule),
+            ("chunk", &chunk),
+            ("indices", &indices),
+            ("body", &body),
+            ("last", &last),
+            ("reductions", &privatised.reductions),
+            ("nowait", if clauses.nowait { "1" } else { "0" }),
+        ],
+    ))
+}
+
+fn step_span(s: &StepForm) -> Option<Span> {
+    match s {
+        StepForm::Plus(s) | StepForm::Minus(s) => Some(*s),
+        _ => None,
+    }
+}
+
+/// The loop directly inside `s` (`for (...) for (...)` or `for (...) { for (...) }`).
+fn perfectly_nested(s: &Node<Statement>) -> &Node<Statement> {
+    if let Statement::Compound(items) = &s.node {
+        if let [one] = items.as_slice() {
+            if let BlockItem::Statement(inner) = &one.node {
+                return perfectly_nested(inner);
+            }
+        }
+    }
+    s
+}
+
+fn last_block(last_vars: &str, lastprivate_out: &str) -> Result<String, Vec<Diagnostic>> {
+    if last_vars.is_empty() && lastprivate_out.is_empty() {
+        return Ok(String::new());
+    }
+    one(render(
+        WORKSHARING,
+        "last_block",
+        &[
+            ("last_vars", last_vars),
+            ("lastprivate_out", lastprivate_out),
+        ],
+    ))
+}
+
+/// `#pragma omp sections`: section i is iteration i of a static loop with chunk 1.
+pub fn lower_sections(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+    filter: &ClauseFilter,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let Statement::Compound(items) = &stmt.node else {
+        return Err(vec![Diagnostic::error(format!(
+            "`#pragma omp {}` must be followed by a block",
+            d.kind.name()
+        ))
+        .with_primary(span_of(stmt.span), "expected `{ ... }` here")]);
+    };
+    let clauses = loop_clauses(cx, d, filter, &[], &mut errors);
+    let data = data_clauses(cx, d, filter, &mut errors);
+    // each section: the statements after a `#pragma omp section` (or the block's start)
+    let block = span_of(stmt.span);
+    let section_pragmas: Vec<&Directive> = cx
+        .directives
+        .iter()
+        .filter(|s| s.kind == DirectiveKind::Section && super::contains(block, s.span))
+        .collect();
+    let mut bodies: Vec<Span> = Vec::new();
+    let mut previous_end = block.start;
+    for item in items {
+        let span = span_of(item.span);
+        let starts_section = section_pragmas
+            .iter()
+            .any(|p| previous_end <= p.span.start && p.span.end <= span.start);
+        match bodies.last_mut() {
+            Some(last) if !starts_section => last.end = span.end,
+            _ => bodies.push(span),
+        }
+        previous_end = span.end;
+    }
+    if let Some(first) = items.first() {
+        if section_pragmas.is_empty() && matches!(first.node, BlockItem::Declaration(_)) {
+            errors.push(
+                Diagnostic::error("a `sections` block holds statements, not declarations")
+                    .with_primary(span_of(first.span), "declaration here"),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let privatised = privatise(cx, out, d, &data, env, &[])?;
+    let mut cases = String::new();
+    for (i, span) in bodies.iter().enumerate() {
+        let mut body = cx.marker_before(span.start);
+        if !cx.line_markers {
+            body.push_str("                ");
+        }
+        body.push('{');
+        body.push_str(&emit_span(cx, out, *span, &privatised.env));
+        body.push('}');
+        cases.push_str(&one(render(
+            WORKSHARING,
+            "section_case",
+            &[("index", &i.to_string()), ("body", &body)],
+        ))?);
+    }
+    let last = last_block("", &privatised.lastprivate_out)?;
+    one(render(
+        WORKSHARING,
+        "sections",
+        &[
+            ("construct", d.kind.name()),
+            ("location", &cx.location(d.span.start)),
+            ("originals", &privatised.originals),
+            ("privates", &privatised.privates),
+            ("count", &format!("{}ULL", bodies.len())),
+            ("cases", &cases),
+            ("last", &last),
+            ("reductions", &privatised.reductions),
+            ("nowait", if clauses.nowait { "1" } else { "0" }),
+        ],
+    ))
+}

@@ -1,0 +1,42 @@
+/*@ decls */
+/* capecc: data of the #pragma omp {{construct}} at {{location}} */
+struct __cape_data_{{id}} {
+{{fields}}};
+static void __cape_fn_{{id}}(void *__cape_arg);
+/*@ field */
+    void *{{field}};
+/*@ no_fields */
+    char __cape_none;
+/*@ call */
+{
+        /* capecc: #pragma omp {{construct}} at {{location}} */
+        struct __cape_data_{{id}} __cape_data = {
+{{field_inits}}        };
+        __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                        __CAPE_STACK_POINTER());
+    }
+/*@ field_init */
+            .{{field}} = (void *)&{{expr}},
+/*@ no_field_init */
+            .__cape_none = 0,
+/*@ function */
+
+/* capecc: #pragma omp {{construct}} at {{location}} */
+static void __cape_fn_{{id}}(void *__cape_arg)
+{
+    struct __cape_data_{{id}} *__cape_d = (struct __cape_data_{{id}} *)__cape_arg;
+{{shared_pointers}}{{copyins}}{{privates}}{{body}}
+{{reductions}}}
+/*@ shared_pointer */
+    {{pointer}} = __cape_d->{{field}};
+/*@ copyin */
+    __cape_copyin(&{{var}}, sizeof {{var}});
+/*@ private */
+    __typeof__({{of}}) {{var}};
+/*@ firstprivate */
+    __typeof__({{of}}) {{var}};
+    __builtin_memcpy(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
+/*@ reduction_init */
+    __typeof__({{of}}) {{var}} = {{identity}};
+/*@ reduction_out */
+    __cape_reduce(__cape_d->{{field}}, &{{var}}, sizeof {{var}}, {{combine}});

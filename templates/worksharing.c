@@ -1,0 +1,95 @@
+/*@ for */
+{ /* capecc: #pragma omp {{construct}} at {{location}} */
+{{originals}}{{loop_vars}}{{levels}}    unsigned long long __cape_n = {{product}}, __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+{{privates}}    __cape_loop_init(&__cape_l, __cape_n, {{schedule}}, {{chunk}});
+    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+{{indices}}{{body}}
+        }
+{{last}}{{reductions}}    __cape_loop_end(&__cape_l, {{nowait}});
+}
+/*@ level */
+    __typeof__({{var}}) __cape_lb{{j}} = {{lb}};
+    __typeof__(__cape_lb{{j}} + ({{ub}})) __cape_ub{{j}} = {{ub}};
+    __typeof__(__cape_ub{{j}}) __cape_lbc{{j}} = __cape_lb{{j}};
+    long long __cape_step{{j}} = {{step}};
+    unsigned long long __cape_n{{j}} = 0;
+    {{trip_count}}
+/*@ trip_lt */
+if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_ub{{j}} - (unsigned long long)__cape_lbc{{j}} - 1)
+                   / (unsigned long long)__cape_step{{j}} + 1;
+/*@ trip_le */
+if (__cape_step{{j}} > 0 && __cape_lbc{{j}} <= __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_ub{{j}} - (unsigned long long)__cape_lbc{{j}})
+                   / (unsigned long long)__cape_step{{j}} + 1;
+/*@ trip_gt */
+if (__cape_step{{j}} < 0 && __cape_lbc{{j}} > __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_lbc{{j}} - (unsigned long long)__cape_ub{{j}} - 1)
+                   / (unsigned long long)-__cape_step{{j}} + 1;
+/*@ trip_ge */
+if (__cape_step{{j}} < 0 && __cape_lbc{{j}} >= __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_lbc{{j}} - (unsigned long long)__cape_ub{{j}})
+                   / (unsigned long long)-__cape_step{{j}} + 1;
+/*@ trip_ne */
+if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_ub{{j}} - (unsigned long long)__cape_lbc{{j}} - 1)
+                   / (unsigned long long)__cape_step{{j}} + 1;
+    else if (__cape_step{{j}} < 0 && __cape_lbc{{j}} > __cape_ub{{j}})
+        __cape_n{{j}} = ((unsigned long long)__cape_lbc{{j}} - (unsigned long long)__cape_ub{{j}} - 1)
+                   / (unsigned long long)-__cape_step{{j}} + 1;
+/*@ loop_var_declared */
+    {{decl}};
+/*@ loop_var_private */
+    __typeof__({{of}}) {{var}};
+/*@ index_single */
+            {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb0
+                                            + __cape_k * (unsigned long long)__cape_step0);
+/*@ index_collapsed */
+            {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}}
+                + ({{rest}} % __cape_n{{j}}) * (unsigned long long)__cape_step{{j}});
+/*@ sections */
+{ /* capecc: #pragma omp {{construct}} at {{location}} */
+{{originals}}    unsigned long long __cape_lo, __cape_hi, __cape_k;
+    __cape_loop __cape_l;
+{{privates}}    __cape_loop_init(&__cape_l, {{count}}, CAPE_SCHED_STATIC, 1);
+    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++)
+            switch (__cape_k) {
+{{cases}}            }
+{{last}}{{reductions}}    __cape_loop_end(&__cape_l, {{nowait}});
+}
+/*@ section_case */
+            case {{index}}:
+{{body}}
+                break;
+/*@ last_block */
+    if (__cape_loop_is_last(&__cape_l)) {
+{{last_vars}}{{lastprivate_out}}    }
+/*@ last_var */
+        {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}} + __cape_n{{j}} * (unsigned long long)__cape_step{{j}});
+/*@ original */
+    __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
+/*@ private */
+    __typeof__({{of}}) {{var}};
+/*@ firstprivate */
+    __typeof__({{of}}) {{var}};
+    __builtin_memcpy(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+/*@ lastprivate_out */
+        __builtin_memcpy(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
+/*@ reduction_init */
+    __typeof__({{of}}) {{var}} = {{identity}};
+/*@ reduction_out */
+    __cape_reduce(__cape_orig_{{var}}, &{{var}}, sizeof {{var}}, {{combine}});
+/*@ combine_decl */
+static void {{combine}}(void *__cape_inout, const void *__cape_in);
+/*@ combine_fn */
+
+/* capecc: reduction({{op}}: {{var}}) of the #pragma omp {{construct}} at {{location}} */
+static void {{combine}}(void *__cape_inout, const void *__cape_in)
+{
+    {{inout_pointer}} = __cape_inout;
+    {{in_pointer}} = (void *)__cape_in;
+    *__cape_a = {{combined}};
+}
