@@ -148,6 +148,10 @@ static void tp_switch(int from, int to)
 
 void __cape_reduce(void *shared, const void *partial, size_t size, void (*combine)(void *, const void *))
 {
+    if (!in_parallel) { /* an orphaned loop run serially: combine at once */
+        combine(shared, partial);
+        return;
+    }
     void *copy = malloc(size);
     memcpy(copy, partial, size);
     pending[pending_count++] = (struct pending){ shared, copy, size, combine };
