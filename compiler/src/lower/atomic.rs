@@ -253,9 +253,9 @@ pub fn lower(
     out.needs_atomic_prelude = true;
     let mut text = String::new();
     for u in &updates {
-        let lvalue = emit_span(cx, out, u.lvalue, env);
+        let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
         let operand = match u.operand {
-            Some(s) => emit_span(cx, out, s, env),
+            Some(s) => emit_span(cx, out, s, env).trim().to_string(),
             None => "1".to_string(),
         };
         text.push_str(

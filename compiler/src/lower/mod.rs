@@ -204,7 +204,18 @@ pub fn statement_of<'a>(
     cx: &Context<'_, 'a>,
     d: &Directive,
 ) -> Result<&'a Node<Statement>, Diagnostic> {
-    match crate::attach::attach(d.span, &cx.program.items) {
+    // the next statement must be in the directive's own block
+    let attached = match crate::attach::attach(d.span, &cx.program.items) {
+        Ok(item)
+            if cx
+                .text(Span::new(d.span.end, item.span.start))
+                .contains('}') =>
+        {
+            Err(None)
+        }
+        other => other,
+    };
+    match attached {
         Ok(item) => item.statement.ok_or_else(|| {
             Diagnostic::error("internal error: statement without a node")
                 .with_primary(d.name_span, "here")

@@ -1,0 +1,6 @@
+int main(void)
+{
+    static int counter;
+#pragma omp threadprivate(counter)
+    return counter;
+}
