@@ -41,7 +41,7 @@ run_np() { # np name [env...] -> stdout in $work/out, status in $rc
     rc=$?
 }
 
-for name in basic bytes many_regions stdin_sum exit_status; do
+for name in basic bytes many_regions stdin_sum exit_status constructs; do
     if ! build "$name"; then bad "$name: build"; continue; fi
     "$work/$name.serial" <"$(input_of "$name")" >"$work/$name.want"
     want_rc=$?
@@ -83,6 +83,28 @@ if build region_print; then
     done
 else
     bad "region_print: build"
+fi
+
+# schedule(runtime) from OMP_SCHEDULE, and the mprotect tracker with barriers and small teams.
+for extra in "OMP_SCHEDULE=dynamic,4" "OMP_SCHEDULE=guided" "OMP_SCHEDULE=static,2" "CAPE_TRACKER=mprotect"; do
+    run_np 4 constructs "$extra"
+    if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/constructs.want"; then ok "constructs P=4 $extra"; else bad "constructs P=4 $extra (exit $rc)"; head -5 "$work/err"; fi
+done
+run_np 2 constructs OMP_SCHEDULE=sometimes
+if [ "$rc" != 0 ] && grep -q "capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err"; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
+
+# Locks: plain flags outside regions, refused inside a region of more than one rank.
+if build lock_in_region; then
+    run_np 1 lock_in_region
+    if [ "$rc" = 0 ] && [ "$(cat "$work/out")" = "$(printf 'held 1 total 1\ntotal 2')" ]; then ok "lock_in_region P=1"; else bad "lock_in_region P=1 (exit $rc): $(cat "$work/out")"; fi
+    run_np 3 lock_in_region
+    if [ "$rc" != 0 ] && grep -q "capert: error: \`omp_set_lock\` inside a parallel region .*use \`#pragma omp atomic\`" "$work/err" && [ "$(cat "$work/out")" = "held 1 total 1" ]; then
+        ok "lock_in_region P=3 is one clear error"
+    else
+        bad "lock_in_region P=3 (exit $rc)"; head -3 "$work/err"
+    fi
+else
+    bad "lock_in_region: build"
 fi
 
 # Race detection.

@@ -53,3 +53,28 @@ int omp_in_parallel(void) { return 0; }
 int omp_get_level(void) { return level; }
 void omp_set_num_threads(int n) { (void)n; }
 double omp_get_wtime(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* issue 5: barriers, single, copyprivate, atomics, threadprivate -- one thread runs it all */
+void __cape_barrier(void) {}
+int __cape_single_begin(void) { return 1; }
+void __cape_single_end(int nowait) { (void)nowait; }
+void __cape_copyprivate(void *addr, size_t size) { (void)addr; (void)size; }
+void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void *, const void *)) {
+    (void)size;
+    combine(addr, operand);
+}
+void __cape_threadprivate(void *addr, size_t size) { (void)addr; (void)size; }
+void __cape_copyin(void *addr, size_t size) { (void)addr; (void)size; }
+void omp_set_schedule(omp_sched_t kind, int chunk) { (void)kind; (void)chunk; }
+int omp_get_active_level(void) { return 0; }
+int omp_get_ancestor_thread_num(int l) { return l >= 0 && l <= level ? 0 : -1; }
+int omp_get_team_size(int l) { return l >= 0 && l <= level ? 1 : -1; }
+void omp_init_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+void omp_destroy_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+void omp_set_lock(omp_lock_t *l) { *(unsigned long long *)l = 1; }
+void omp_unset_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+int omp_test_lock(omp_lock_t *l) {
+    if (*(unsigned long long *)l) return 0;
+    *(unsigned long long *)l = 1;
+    return 1;
+}
