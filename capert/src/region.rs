@@ -457,7 +457,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
 
 /// Team rank 0 of a small team: folds the epoch's merged memory runs and the final values of
 /// the reduction/atomic targets into the region's accumulated changes.
-fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut Vec<(usize, usize)>, id: u64) {
+fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut [(usize, usize)], id: u64) {
     let mut epoch_runs = Tickpt::new(id);
     for run in merged.runs().filter(|run| run.addr < LOG_BASE) {
         epoch_runs.push(run.addr, run.stamp, run.bytes);
@@ -733,8 +733,8 @@ pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
     if shared {
         let mut t = team();
         if let Some(r) = t.region.as_mut() {
-            if !r.before.contains_key(&addr) {
-                r.before.insert(addr, read_memory(addr, operand.len()));
+            if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
+                slot.insert(read_memory(addr, operand.len()));
                 r.excluded.push((addr, addr + operand.len()));
             }
             push_record(&mut r.records, addr, combine, &operand);
