@@ -116,6 +116,25 @@ pub fn span_of(s: lang_c::span::Span) -> Span {
     Span::new(s.start, s.end)
 }
 
+/// The span of a statement without what lang-c may take after it: an `if` without `else`
+/// ends after the whitespace that follows it, and pragma lines are whitespace to the parser.
+pub fn statement_span(cx: &Context, s: lang_c::span::Span) -> Span {
+    let mut end = s.end;
+    loop {
+        let text = cx.source.get(s.start..end).unwrap_or("");
+        let trimmed = text.trim_end();
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        let last_line = trimmed.get(line_start..).unwrap_or("").trim_start();
+        if last_line.starts_with('#') && line_start > 0 {
+            end = s.start + line_start;
+        } else {
+            end = s.start + trimmed.len();
+            break;
+        }
+    }
+    Span::new(s.start, end.max(s.start))
+}
+
 pub fn contains(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
 }
@@ -140,6 +159,57 @@ pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
             .map(|var| var.name.clone())
             .unwrap_or_default()
     })
+}
+
+/// Variables named in a clause expression (pragma lines are not parsed as C, so their
+/// identifiers are resolved here by name at the directive): (identifier span, variable).
+pub fn clause_vars(cx: &Context, d: &Directive, span: Span) -> Vec<(Span, usize)> {
+    let text = cx.text(span);
+    let bytes = text.as_bytes();
+    let function = cx.program.function_at(d.span.start);
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_digit() {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
+            {
+                i += 1;
+            }
+        } else if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != c {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let before = text.get(..start).unwrap_or("").trim_end();
+            let member = before.ends_with('.') || before.ends_with("->");
+            let name = text.get(start..i).unwrap_or("");
+            if !member {
+                if let Some(v) = cx.program.visible(name, d.span.start, function) {
+                    found.push((Span::new(span.start + start, span.start + i), v));
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// The text of a clause expression with its variables spelled by `env`.
+pub fn clause_expr(cx: &Context, d: &Directive, span: Span, env: &Env) -> String {
+    let edits: Vec<Edit> = clause_vars(cx, d, span)
+        .into_iter()
+        .filter_map(|(at, v)| env.get(&v).map(|t| Edit::replace(at, t.clone())))
+        .collect();
+    apply_in(cx.source, span, &edits).unwrap_or_else(|_| cx.text(span).to_string())
 }
 
 /// The edits that produce the output text of `span`: constructs inside it lowered, base edits,
@@ -330,7 +400,7 @@ fn lower_directive(
             return None;
         }
     };
-    let extent = Span::new(d.span.start, stmt.span.end);
+    let extent = Span::new(d.span.start, statement_span(cx, stmt.span).end);
     let result = match d.kind {
         Parallel | ParallelFor | ParallelForSimd | ParallelSections => {
             parallel::lower(cx, out, d, stmt, env)

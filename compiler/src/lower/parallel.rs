@@ -9,7 +9,7 @@ use lang_c::span::Node;
 
 use super::common::{canonical_form, pointer_declaration, resolve_item, Captured, Sharing};
 use super::worksharing::{check_reduction_var, combine_function, reduction_identity};
-use super::{clause_name, contains, emit_span, span_of, spelled, uses_in, Context, Env, Out};
+use super::{clause_name, contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
 use crate::sharing::{Binding, Storage};
@@ -51,7 +51,7 @@ pub fn lower(
         ))
         .with_primary(d.name_span, "not inside a function body")]);
     };
-    let stmt_span = span_of(stmt.span);
+    let stmt_span = super::statement_span(cx, stmt.span);
 
     // Clauses.
     let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();
@@ -68,10 +68,10 @@ pub fn lower(
                 }
             }
             (ClauseKind::If, ClauseArgs::Expr { expr, .. }) => {
-                if_clause = format!("!!({})", emit_span(cx, out, *expr, env))
+                if_clause = format!("!!({})", super::clause_expr(cx, d, *expr, env))
             }
             (ClauseKind::NumThreads, ClauseArgs::Expr { expr, .. }) => {
-                num_threads = format!("(int)({})", emit_span(cx, out, *expr, env))
+                num_threads = format!("(int)({})", super::clause_expr(cx, d, *expr, env))
             }
             (ClauseKind::Copyin, ClauseArgs::List(items)) => {
                 for item in items {
@@ -207,6 +207,31 @@ pub fn lower(
     };
     let mut wanted: Vec<usize> = Vec::new();
     let mut reported: Vec<usize> = Vec::new();
+    // the worksharing part's clause expressions (a schedule's chunk) are evaluated inside,
+    let clause_uses = d
+        .clauses
+        .iter()
+        .filter(|c| combined && !parallel_part(c.kind))
+        .flat_map(|c| super::clause_vars(cx, d, c.span))
+        .chain(
+            // and so are the clauses of the directives inside the region
+            cx.directives
+                .iter()
+                .filter(|inner| contains(stmt_span, inner.span))
+                .flat_map(|inner| {
+                    inner
+                        .clauses
+                        .iter()
+                        .flat_map(move |c| super::clause_vars(cx, inner, c.span))
+                }),
+        )
+        .filter(|(_, v)| is_outer_local(*v))
+        .collect::<Vec<_>>();
+    for &(_, v) in &clause_uses {
+        if !wanted.contains(&v) {
+            wanted.push(v);
+        }
+    }
     for u in uses_in(cx, stmt_span) {
         let Binding::Var(v) = u.binding else { continue };
         if is_outer_local(v) && !wanted.contains(&v) {

@@ -5,7 +5,7 @@ use lang_c::span::Node;
 
 use super::common::{resolve_item, Sharing};
 use super::worksharing::data_clauses;
-use super::{emit_span, span_of, spelled, Context, Env, Out};
+use super::{emit_span, spelled, Context, Env, Out};
 use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, Directive};
 use crate::sharing::Storage;
@@ -75,7 +75,7 @@ pub fn lower_single(
             ))?),
         }
     }
-    let span = span_of(stmt.span);
+    let span = super::statement_span(cx, stmt.span);
     let mut body = cx.marker_before(span.start);
     if !cx.line_markers {
         body.push_str("        ");
@@ -110,10 +110,10 @@ pub fn lower_master(
     let mut filter = "0".to_string();
     for clause in &d.clauses {
         if let (ClauseKind::Filter, ClauseArgs::Expr { expr, .. }) = (clause.kind, &clause.args) {
-            filter = emit_span(cx, out, *expr, env);
+            filter = super::clause_expr(cx, d, *expr, env);
         }
     }
-    let span = span_of(stmt.span);
+    let span = super::statement_span(cx, stmt.span);
     let mut body = cx.marker_before(span.start);
     if !cx.line_markers {
         body.push_str("    ");

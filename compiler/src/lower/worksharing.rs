@@ -611,7 +611,7 @@ pub fn lower_for(
             ))?);
         }
     }
-    let body_span = span_of(body_node.span);
+    let body_span = super::statement_span(cx, body_node.span);
     let mut body = cx.marker_before(body_span.start);
     if !cx.line_markers {
         body.push_str("            ");
@@ -619,7 +619,7 @@ pub fn lower_for(
     body.push_str(&emit_span(cx, out, body_span, &privatised.env));
     let last = last_block(&last_vars, &privatised.lastprivate_out)?;
     let chunk = match clauses.chunk {
-        Some(c) => format!("(long long)({})", emit_span(cx, out, c, env)),
+        Some(c) => format!("(long long)({})", super::clause_expr(cx, d, c, env)),
         None => "0".to_string(),
     };
     one(render(
@@ -692,12 +692,15 @@ pub fn lower_sections(
             "`#pragma omp {}` must be followed by a block",
             d.kind.name()
         ))
-        .with_primary(span_of(stmt.span), "expected `{ ... }` here")]);
+        .with_primary(
+            super::statement_span(cx, stmt.span),
+            "expected `{ ... }` here",
+        )]);
     };
     let clauses = loop_clauses(cx, d, filter, &[], &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     // each section: the statements after a `#pragma omp section` (or the block's start)
-    let block = span_of(stmt.span);
+    let block = super::statement_span(cx, stmt.span);
     let section_pragmas: Vec<&Directive> = cx
         .directives
         .iter()
@@ -706,7 +709,7 @@ pub fn lower_sections(
     let mut bodies: Vec<Span> = Vec::new();
     let mut previous_end = block.start;
     for item in items {
-        let span = span_of(item.span);
+        let span = super::statement_span(cx, item.span);
         let starts_section = section_pragmas
             .iter()
             .any(|p| previous_end <= p.span.start && p.span.end <= span.start);
