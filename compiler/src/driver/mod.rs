@@ -114,7 +114,12 @@ struct Driver {
     temp: TempDir,
     /// Where `omp.h` and `capert.h` were written for this run.
     include_dir: PathBuf,
+    /// Backend flags already probed: flag -> accepted.
+    probed: std::cell::RefCell<std::collections::HashMap<String, bool>>,
 }
+
+/// gcc >= 12 and clang >= 16 spell it so; older backends go without (see `compile_translated`).
+const ZERO_INIT_LOCALS: &str = "-ftrivial-auto-var-init=zero";
 
 impl Driver {
     fn new(plan: Plan) -> Step<Driver> {
@@ -138,6 +143,7 @@ impl Driver {
             cc,
             temp,
             include_dir,
+            probed: Default::default(),
         })
     }
 
@@ -223,6 +229,33 @@ impl Driver {
     }
 
     /// Prints (with `-v`) and runs one command; its output goes straight to ours.
+    /// Whether the backend compiler accepts `flag` (asked once per flag and run).
+    fn backend_accepts(&self, flag: &str) -> bool {
+        if let Some(&known) = self.probed.borrow().get(flag) {
+            return known;
+        }
+        let mut argv = self.cc.clone();
+        argv.extend([
+            flag.to_string(),
+            "-Werror".to_string(),
+            "-fsyntax-only".to_string(),
+            "-x".to_string(),
+            "c".to_string(),
+            "/dev/null".to_string(),
+        ]);
+        let accepted = argv.split_first().is_some_and(|(program, rest)| {
+            Command::new(program)
+                .args(rest)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        });
+        self.probed.borrow_mut().insert(flag.to_string(), accepted);
+        accepted
+    }
+
     fn run_command(&self, argv: &[String]) -> Step<()> {
         if self.plan.verbose {
             eprintln!("{}", shell_join(argv));
@@ -536,6 +569,12 @@ impl Driver {
         }
         // Last, so that they win: globals at fixed addresses and in .bss, never COMMON.
         argv.extend(["-fno-pie".to_string(), "-fno-common".to_string()]);
+        // Uninitialised locals would hold stack garbage that differs between ranks (library
+        // and runtime frames left it there); a region writing a value equal to its own garbage
+        // would then be invisible to the diff. Zero-initialised locals are the same everywhere.
+        if self.backend_accepts(ZERO_INIT_LOCALS) {
+            argv.push(ZERO_INIT_LOCALS.to_string());
+        }
         argv.extend([path_arg(source), "-o".to_string(), path_arg(&raw_object)]);
         self.run_command(&argv)?;
         if assemble_only {
