@@ -72,3 +72,75 @@ fn translated_programs_match_gcc_openmp() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The same programs built by the real driver (`target/release/capecc`, or `$CAPECC`) against
+/// the real runtime, run under `mpirun -np 1..4`; the gcc -fopenmp build with as many threads
+/// is the reference. Needs a release build and Open MPI:
+/// `cargo build --release && cargo test -p capecc --test run -- --ignored`.
+#[test]
+#[ignore]
+fn capecc_builds_match_gcc_openmp_under_mpirun() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/run");
+    let capecc = std::env::var_os("CAPECC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/capecc")
+        });
+    let tmp = std::env::temp_dir().join(format!("capecc-mpirun-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/run")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".c") && n != "fake_runtime.c")
+        .collect();
+    names.sort();
+    let mut failures = Vec::new();
+    for name in names {
+        let stem = name.trim_end_matches(".c");
+        let reference = tmp.join(format!("{stem}.omp"));
+        let cape = tmp.join(format!("{stem}.cape"));
+        let gcc = Command::new("gcc")
+            .args(["-fopenmp", "-O1", "-o"])
+            .arg(&reference)
+            .arg(dir.join(&name))
+            .status()
+            .expect("gcc runs");
+        assert!(gcc.success(), "gcc -fopenmp {name}");
+        let built = Command::new(&capecc)
+            .arg(dir.join(&name))
+            .arg("-o")
+            .arg(&cape)
+            .output()
+            .expect("capecc runs");
+        assert!(
+            built.status.success(),
+            "capecc {name}:\n{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        for np in 1..=4 {
+            let expected = Command::new(&reference)
+                .env("OMP_NUM_THREADS", np.to_string())
+                .output()
+                .expect("runs");
+            let actual = Command::new("mpirun")
+                .args(["-np", &np.to_string()])
+                .arg(&cape)
+                .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+                .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+                .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+                .env("OMP_NUM_THREADS", np.to_string())
+                .output()
+                .expect("mpirun runs");
+            if !actual.status.success() || actual.stdout != expected.stdout {
+                failures.push(format!(
+                    "{name} -np {np}: expected\n{}got\n{}{}",
+                    String::from_utf8_lossy(&expected.stdout),
+                    String::from_utf8_lossy(&actual.stdout),
+                    String::from_utf8_lossy(&actual.stderr)
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

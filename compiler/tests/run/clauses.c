@@ -7,7 +7,7 @@ int a[100], b[100], marks[8];
 
 int main(void)
 {
-    int chunk = 3, filter = 2, nt = 2, on = 1;
+    int chunk = 3, filter = 2, nt = 1, on = 1;
     long s = 0;
 #pragma omp parallel for schedule(static, chunk * 2 + 1)
     for (int i = 0; i < 100; i++)
