@@ -617,11 +617,7 @@ impl<'a> Walker<'a> {
                 }
                 self.pop_scope();
             }
-            Statement::Expression(e) => {
-                if let Some(e) = e {
-                    self.expression(e);
-                }
-            }
+            Statement::Expression(Some(e)) => self.expression(e),
             Statement::If(i) => {
                 self.expression(&i.node.condition);
                 self.statement(&i.node.then_statement);

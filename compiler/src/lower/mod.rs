@@ -251,7 +251,7 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
         if !outside(u.span, &extents) {
             continue;
         }
-        edits.retain(|e| !(overlaps(e.span, u.span) && !extents.contains(&e.span)));
+        edits.retain(|e| !overlaps(e.span, u.span) || extents.contains(&e.span));
         edits.push(Edit::replace(u.span, text.clone()));
     }
     edits

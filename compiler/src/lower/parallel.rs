@@ -62,10 +62,8 @@ pub fn lower(
     for clause in &d.clauses {
         let acts = !combined || parallel_part(clause.kind);
         match (&clause.kind, &clause.args) {
-            (ClauseKind::Default, ClauseArgs::Default(kind)) => {
-                if *kind == DefaultKind::None {
-                    default_none = Some(clause.span);
-                }
+            (ClauseKind::Default, ClauseArgs::Default(DefaultKind::None)) => {
+                default_none = Some(clause.span);
             }
             (ClauseKind::If, ClauseArgs::Expr { expr, .. }) => {
                 if_clause = format!("!!({})", super::clause_expr(cx, d, *expr, env))
@@ -200,6 +198,33 @@ pub fn lower(
         }
     }
 
+    // the loop variables of the worksharing loops inside are predetermined private too
+    let mut predetermined: Vec<usize> = loop_var.into_iter().collect();
+    for inner in cx.directives.iter().filter(|i| {
+        contains(stmt_span, i.span) && matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd)
+    }) {
+        let depth = inner
+            .clauses
+            .iter()
+            .find_map(|c| match (&c.kind, &c.args) {
+                (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
+                    cx.text(*expr).trim().parse::<usize>().ok()
+                }
+                _ => None,
+            })
+            .unwrap_or(1);
+        let mut current = super::statement_of(cx, inner).ok();
+        for _ in 0..depth {
+            let Some(Statement::For(f)) = current.map(|s| &s.node) else {
+                break;
+            };
+            if let Ok(c) = canonical_form(cx, f, inner.span, inner.kind.name()) {
+                predetermined.push(c.var);
+            }
+            current = Some(super::worksharing::perfectly_nested(&f.node.statement));
+        }
+    }
+
     // Which variables the region uses.
     let is_outer_local = |v: usize| {
         let var = &cx.program.vars[v];
@@ -239,7 +264,7 @@ pub fn lower(
         }
         if let Some(span) = default_none {
             let var = &cx.program.vars[v];
-            let exempt = Some(v) == loop_var
+            let exempt = predetermined.contains(&v)
                 || contains(stmt_span, var.ident_span)
                 || cx.lines.is_system(var.ident_span.start)
                 || var.is_const

@@ -652,7 +652,7 @@ fn step_span(s: &StepForm) -> Option<Span> {
 }
 
 /// The loop directly inside `s` (`for (...) for (...)` or `for (...) { for (...) }`).
-fn perfectly_nested(s: &Node<Statement>) -> &Node<Statement> {
+pub fn perfectly_nested(s: &Node<Statement>) -> &Node<Statement> {
     if let Statement::Compound(items) = &s.node {
         if let [one] = items.as_slice() {
             if let BlockItem::Statement(inner) = &one.node {
