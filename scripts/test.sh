@@ -34,6 +34,7 @@ step "cargo test --release" cargo test --release --workspace
 if [ -x capert/tests/run_c_tests.sh ]; then
     step "runtime C tests (capert/tests/run_c_tests.sh)" capert/tests/run_c_tests.sh
 fi
+step "runtime as an ordinary user (scripts/nonroot-tests.sh)" scripts/nonroot-tests.sh
 step "end-to-end tests (tests/e2e/run.sh)" tests/e2e/run.sh "$@"
 
 echo
