@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests: every program in tests/e2e/progs/ and examples/ is built twice,
+# End-to-end tests: every program in tests/e2e/progs/, tests/e2e/polybench/ and examples/ is built twice,
 # with `gcc -O2 -fopenmp` (the reference) and with capecc, then run with P threads
 # and with P MPI ranks; stdout, the exit status and any declared output files must
 # be identical. The reference decides what is right, never a stored output; it is
@@ -18,6 +18,12 @@
 #   NAME.args   command-line arguments (one line, split on spaces)
 #   NAME.in     fed to stdin (to rank 0 under mpirun, which is what capecc expects)
 #   NAME.files  names of files the program writes in its working directory; compared too
+#   NAME.env    environment for every run of it (reference, sequential and capecc), one
+#               KEY=VALUE a line (e.g. OMP_SCHEDULE=dynamic,3)
+# Programs in tests/e2e/errors/ must be refused instead (names look like `errors/task`):
+#   `// expect-error: LINE`          capecc must fail, and its stderr must contain `NAME.c:LINE:`
+#   `// expect-runtime-error: TEXT`  capecc must build it; `mpirun -np 2` must exit with a
+#                                    non-zero status and print TEXT on stderr
 # A source containing `e2e: openmp-only` (tests of private copies, which the program
 # without OpenMP does not make) is checked against gcc -fopenmp at the first P instead.
 #
@@ -71,6 +77,12 @@ list_programs() {
     for f in "$ROOT"/tests/e2e/progs/*.c; do
         printf '%s\t%s\t%s\n' "$(basename "$f" .c)" "$f" "$ROOT/tests/e2e/progs"
     done
+    for f in "$ROOT"/tests/e2e/polybench/*.c; do
+        [ -e "$f" ] && printf 'polybench/%s\t%s\t%s\n' "$(basename "$f" .c)" "$f" "$ROOT/tests/e2e/polybench"
+    done
+    for f in "$ROOT"/tests/e2e/errors/*.c; do
+        [ -e "$f" ] && printf 'errors/%s\t%s\t%s\n' "$(basename "$f" .c)" "$f" "$ROOT/tests/e2e/errors"
+    done
     for f in "$ROOT"/examples/*.c; do
         printf 'examples/%s\t%s\t%s\n' "$(basename "$f" .c)" "$f" "$ROOT/tests/e2e/examples"
     done
@@ -105,6 +117,10 @@ fi
 build_one() {
     local name=$1 src=$2 dir=$3
     mkdir -p "$dir"
+    if [[ $name == errors/* ]]; then
+        build_error_case "$src" "$dir"
+        return
+    fi
     if ! "$CC_REF" -O2 -fopenmp "$src" -o "$dir/ref" -lm >"$dir/build-ref.log" 2>&1 ||
         ! "$CC_REF" -O2 -Wno-unknown-pragmas "$src" -o "$dir/seq" -lm >>"$dir/build-ref.log" 2>&1; then
         echo "reference build failed" >"$dir/build.status"
@@ -123,7 +139,39 @@ build_one() {
     fi
     echo ok >"$dir/build.status"
 }
-export -f build_one
+# A program that capecc must refuse: the verdict goes to $dir/build.status (`ok` when the
+# compile-time error is right or the runtime-error program built, anything else is a failure).
+build_error_case() {
+    local src=$1 dir=$2 line base
+    base=$(basename "$src")
+    if [ "$REF_ONLY" -eq 1 ]; then
+        echo ok >"$dir/build.status"
+        return
+    fi
+    if [ ! -x "$CAPECC" ]; then
+        echo "capecc missing" >"$dir/build.status"
+        return
+    fi
+    timeout -k 5 "$TIMEOUT" "$CAPECC" -O2 "$src" -o "$dir/cape" -lm >"$dir/build-cape.log" 2>&1
+    local rc=$?
+    line=$(sed -n 's|.*// expect-error: *\([0-9][0-9]*\).*|\1|p' "$src" | head -n 1)
+    if [ -n "$line" ]; then
+        if [ $rc -eq 0 ]; then
+            echo "capecc accepted it; expected an error at $base:$line" >"$dir/build.status"
+        elif [ $rc -ge 124 ]; then
+            echo "capecc crashed or timed out (status $rc)" >"$dir/build.status"
+        elif ! grep -q "$base:$line:" "$dir/build-cape.log"; then
+            echo "capecc failed without an error at \`$base:$line:\`" >"$dir/build.status"
+        else
+            echo ok >"$dir/build.status"
+        fi
+    elif [ $rc -ne 0 ]; then
+        echo "capecc build failed" >"$dir/build.status"
+    else
+        echo ok >"$dir/build.status"
+    fi
+}
+export -f build_one build_error_case
 export CC_REF CAPECC TIMEOUT REF_ONLY=$ref_only
 for p in "${programs[@]}"; do
     IFS=$'\t' read -r name src extra <<<"$p"
@@ -135,11 +183,16 @@ done | xargs -0 -n 3 -P 2 bash -c 'build_one "$@"' _
 run_one() {
     local rundir=$1 extra=$2 base=$3
     shift 3
-    local args=() input=/dev/null
+    local args=() input=/dev/null envs=() line
     mkdir -p "$rundir"
     [ -f "$extra/$base.args" ] && read -r -a args <"$extra/$base.args"
     [ -f "$extra/$base.in" ] && input="$extra/$base.in"
-    (cd "$rundir" && timeout -k 5 "$TIMEOUT" "$@" "${args[@]}" <"$input" >stdout 2>stderr)
+    if [ -f "$extra/$base.env" ]; then
+        while IFS= read -r line; do
+            [ -n "$line" ] && envs+=("$line")
+        done <"$extra/$base.env"
+    fi
+    (cd "$rundir" && timeout -k 5 "$TIMEOUT" env "${envs[@]}" "$@" "${args[@]}" <"$input" >stdout 2>stderr)
     echo $? >"$rundir/rc"
 }
 
@@ -185,6 +238,7 @@ for p in "${programs[@]}"; do
     start=$(date +%s%N)
     status=$(cat "$dir/build.status" 2>/dev/null || echo "build did not run")
     reason=""
+    skip_runs=0
     if [ "$status" != ok ]; then
         reason="$status"
         log="$dir/build-cape.log"
@@ -195,6 +249,18 @@ for p in "${programs[@]}"; do
         elif [ -f "$log" ]; then
             reason+=$'\n'"$(head -n 12 "$log" | sed 's/^/      ! /')"
         fi
+    elif [[ $name == errors/* ]]; then
+        # compile-time errors were judged by the build; runtime errors run here
+        want=$(sed -n 's|.*// expect-runtime-error: *||p' "$src" | head -n 1)
+        if [ -n "$want" ] && [ $ref_only -eq 0 ]; then
+            run_one "$dir/cape-2" "$extra" "$base" "${mpirun[@]}" -np 2 "$dir/cape"
+            if [ "$(cat "$dir/cape-2/rc")" = 0 ]; then
+                reason="P=2: exit status 0, expected a runtime error"
+            elif ! grep -qF -- "$want" "$dir/cape-2/stderr"; then
+                reason="P=2: stderr lacks \`$want\`"$'\n'"$(tail -n 5 "$dir/cape-2/stderr" | sed 's/^/      ! /')"
+            fi
+        fi
+        skip_runs=1
     else
         # a second oracle for the tests themselves: the program without OpenMP, except
         # for tests of private copies, whose originals the sequential program changes
@@ -207,7 +273,7 @@ for p in "${programs[@]}"; do
             run_one "$dir/seq-1" "$extra" "$base" "$dir/seq"
         fi
     fi
-    if [ -z "$reason" ]; then
+    if [ -z "$reason" ] && [ $skip_runs -eq 0 ]; then
         for P in $procs; do
             OMP_NUM_THREADS=$P run_one "$dir/ref-$P" "$extra" "$base" "$dir/ref"
             # the reference must agree with the sequential build and so not depend on P,
