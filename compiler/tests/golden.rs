@@ -86,3 +86,54 @@ fn golden() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The translator never panics: every golden input with one line removed, or one pragma line
+/// duplicated, translates or reports diagnostics.
+#[test]
+fn mutated_inputs_do_not_panic() {
+    let dir = root().join("tests/ui");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/ui")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".c") && !n.ends_with(".out.c"))
+        .collect();
+    names.sort();
+    let opts = TranslateOptions {
+        line_markers: true,
+        collapse_system_headers: true,
+    };
+    let mut variants = 0;
+    for name in &names {
+        let pre = preprocess(&dir, name);
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+        let lines: Vec<&str> = pre.split_inclusive('\n').collect();
+        // only the user's part: after the last system-header line marker
+        let first = lines
+            .iter()
+            .rposition(|l| {
+                l.starts_with("# ") && l.contains(&format!("\"{name}\"")) && l.ends_with(" 2\n")
+            })
+            .map_or(0, |i| i + 1);
+        // the interesting lines: directives and block boundaries
+        let interesting = |l: &str| l.starts_with("#pragma") || l.contains('{') || l.contains('}');
+        for i in (first..lines.len()).filter(|&i| lines.get(i).is_some_and(|l| interesting(l))) {
+            let mut removed = String::new();
+            let mut duplicated = String::new();
+            for (k, l) in lines.iter().enumerate() {
+                if k != i {
+                    removed.push_str(l);
+                }
+                duplicated.push_str(l);
+                if k == i && l.starts_with("#pragma") {
+                    duplicated.push_str(l);
+                }
+            }
+            for text in [removed, duplicated] {
+                variants += 1;
+                let result = std::panic::catch_unwind(|| translate(&text, &opts, &read).is_ok());
+                assert!(result.is_ok(), "{name}: panic with line {} changed", i + 1);
+            }
+        }
+    }
+    assert!(variants > 100, "only {variants} variants");
+}

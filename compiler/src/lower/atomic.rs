@@ -28,10 +28,6 @@ fn same_text(cx: &Context, a: Span, b: Span) -> bool {
     strip(a) == strip(b)
 }
 
-fn strip_parens(e: &Node<Expression>) -> &Node<Expression> {
-    e
-}
-
 fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
     match &e.node {
         Expression::UnaryOperator(u) => {
@@ -65,7 +61,7 @@ fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
                     op,
                 });
             }
-            let Expression::BinaryOperator(r) = &strip_parens(&b.node.rhs).node else {
+            let Expression::BinaryOperator(r) = &b.node.rhs.node else {
                 return None;
             };
             let (op, commutative) = match r.node.operator.node {
@@ -249,6 +245,31 @@ pub fn lower(
                 "CAPE threads are processes: a critical section can only be reproduced when \
                  its effect is an update that can be re-applied in any order",
             )]);
+    }
+    // the combiners exist for arithmetic types only
+    for u in &updates {
+        let whole_var = match super::uses_in(cx, u.lvalue) {
+            [only] if cx.text(u.lvalue).trim() == only.name => Some(only),
+            _ => None,
+        };
+        if let Some(crate::sharing::Use {
+            binding: crate::sharing::Binding::Var(v),
+            ..
+        }) = whole_var
+        {
+            let var = &cx.program.vars[*v];
+            if !var.class.is_arithmetic() {
+                return Err(vec![Diagnostic::error(format!(
+                    "`{}` is not an arithmetic variable",
+                    var.name
+                ))
+                .with_primary(u.lvalue, "updated here")
+                .with_secondary(var.ident_span, "declared here")
+                .with_note(
+                    "`atomic` and `critical` updates are supported on integer and floating-point lvalues",
+                )]);
+            }
+        }
     }
     out.needs_atomic_prelude = true;
     let mut text = String::new();
