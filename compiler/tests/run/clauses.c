@@ -3,7 +3,21 @@
 #include <stdio.h>
 #include <omp.h>
 
-int a[100], b[100], marks[8];
+int a[100], b[100], marks[8], once;
+
+/* orphaned single and sections: also called outside any region */
+static void orphans(int k)
+{
+#pragma omp single
+    once += k;
+#pragma omp sections
+    {
+#pragma omp section
+        marks[5] += k;
+#pragma omp section
+        marks[6] += 2 * k;
+    }
+}
 
 int main(void)
 {
@@ -40,6 +54,25 @@ int main(void)
             marks[3] += omp_get_num_threads();
         }
     }
+    int fp = 7, sp1 = 0, sp2 = 0;
+#pragma omp parallel sections firstprivate(fp)
+    {
+#pragma omp section
+        sp1 = fp + 1;
+#pragma omp section
+        sp2 = fp + 2;
+    }
+#pragma omp parallel
+    {
+#pragma omp single firstprivate(fp)
+        {
+            fp *= 3;
+            marks[4] = fp;
+        }
+        orphans(10);
+    }
+    orphans(1);
+    printf("%d %d %d %d %d %d %d\n", fp, sp1, sp2, marks[4], once, marks[5], marks[6]);
     long t = 0;
     for (int i = 0; i < 100; i++)
         t += a[i] * 3 + b[i];
