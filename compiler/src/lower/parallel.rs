@@ -81,13 +81,13 @@ pub fn lower(
                         function,
                         &mut errors,
                     ) {
-                        if cx.program.vars[v].storage != Storage::Global {
+                        if !is_threadprivate(cx, v) {
                             errors.push(
                                 Diagnostic::error(format!(
                                     "`copyin` variable `{}` must be `threadprivate`",
                                     item.name
                                 ))
-                                .with_primary(item.name_span, "a local variable"),
+                                .with_primary(item.name_span, "not in a `threadprivate` directive"),
                             );
                         }
                         copyin.push(v);
@@ -265,6 +265,7 @@ pub fn lower(
         if let Some(span) = default_none {
             let var = &cx.program.vars[v];
             let exempt = predetermined.contains(&v)
+                || is_threadprivate(cx, v)
                 || contains(stmt_span, var.ident_span)
                 || cx.lines.is_system(var.ident_span.start)
                 || var.is_const
@@ -513,4 +514,21 @@ pub fn lower(
     out.before.push((function, decls));
     out.after.push((function, outlined));
     Ok(call)
+}
+
+/// Whether a `#pragma omp threadprivate` lists variable `v`.
+fn is_threadprivate(cx: &Context, v: usize) -> bool {
+    let var = &cx.program.vars[v];
+    var.storage == Storage::Global
+        && cx.directives.iter().any(|d| {
+            d.kind == DirectiveKind::Threadprivate
+                && d.list_arg.iter().any(|item| {
+                    item.name == var.name
+                        && cx.program.visible(
+                            &item.name,
+                            d.span.start,
+                            cx.program.function_at(d.span.start),
+                        ) == Some(v)
+                })
+        })
 }
