@@ -12,7 +12,7 @@ int main(void)
     DATA_TYPE float_n = (DATA_TYPE)N, eps = 0.1;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < M; j++)
-            data[i][j] = (DATA_TYPE)(i * j) / M + i;
+            data[i][j] = (DATA_TYPE)((i * j) % 17) / M + i * 0.01;
 
 #pragma omp parallel
     {
