@@ -135,6 +135,29 @@ pub fn statement_span(cx: &Context, s: lang_c::span::Span) -> Span {
     Span::new(s.start, end.max(s.start))
 }
 
+/// The code a block construct wraps: its statement, and any directives stacked between the
+/// pragma and the statement (`#pragma omp parallel` then `#pragma omp for` then the loop).
+pub fn body_span(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Span {
+    let statement = statement_span(cx, stmt.span);
+    let start = stacked(cx, d, stmt)
+        .map(|o| o.span.start)
+        .min()
+        .unwrap_or(statement.start);
+    Span::new(start.min(statement.start), statement.end)
+}
+
+/// The directives between `d` and its statement.
+pub fn stacked<'c>(
+    cx: &'c Context,
+    d: &Directive,
+    stmt: &Node<Statement>,
+) -> impl Iterator<Item = &'c Directive> {
+    let (after, before) = (d.span.end, stmt.span.start);
+    cx.directives
+        .iter()
+        .filter(move |o| o.span.start >= after && o.span.end <= before)
+}
+
 pub fn contains(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
 }
@@ -401,6 +424,28 @@ fn lower_directive(
         }
     };
     let extent = Span::new(d.span.start, statement_span(cx, stmt.span).end);
+    // a loop, `sections` or an `atomic` takes its statement directly (an ignored `simd` aside)
+    let needs_statement = matches!(
+        d.kind,
+        For | ForSimd
+            | ParallelFor
+            | ParallelForSimd
+            | Sections
+            | ParallelSections
+            | Atomic
+            | Critical
+    );
+    if let Some(o) = stacked(cx, d, stmt).find(|o| needs_statement && o.kind != Simd) {
+        out.errors.push(
+            Diagnostic::error(format!(
+                "`#pragma omp {}` must be followed by its statement, not by another directive",
+                d.kind.name()
+            ))
+            .with_primary(o.name_span, "this directive comes in between")
+            .with_secondary(d.name_span, "the construct"),
+        );
+        return None;
+    }
     let result = match d.kind {
         Parallel | ParallelFor | ParallelForSimd | ParallelSections => {
             parallel::lower(cx, out, d, stmt, env)

@@ -51,7 +51,7 @@ pub fn lower(
         ))
         .with_primary(d.name_span, "not inside a function body")]);
     };
-    let stmt_span = super::statement_span(cx, stmt.span);
+    let stmt_span = super::body_span(cx, d, stmt);
 
     // Clauses.
     let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();

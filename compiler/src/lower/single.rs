@@ -75,7 +75,7 @@ pub fn lower_single(
             ))?),
         }
     }
-    let span = super::statement_span(cx, stmt.span);
+    let span = super::body_span(cx, d, stmt);
     let mut body = cx.marker_before(span.start);
     if !cx.line_markers {
         body.push_str("        ");
@@ -113,7 +113,7 @@ pub fn lower_master(
             filter = super::clause_expr(cx, d, *expr, env);
         }
     }
-    let span = super::statement_span(cx, stmt.span);
+    let span = super::body_span(cx, d, stmt);
     let mut body = cx.marker_before(span.start);
     if !cx.line_markers {
         body.push_str("    ");
