@@ -4,7 +4,7 @@
 //! overlap: linear in the number of runs plus bytes, no per-byte map. Where both inputs hold a
 //! byte, the larger [`Stamp`] wins, which is what sequential execution leaves in memory.
 
-use crate::tickpt::{RunRef, Runs, Tickpt};
+use crate::tickpt::{RunRef, Tickpt};
 
 /// Two ranks wrote different values to the same bytes in one region.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +22,10 @@ pub struct Race {
 /// reported (adjacent racy bytes of the same pair of ranks coalesce into one Race, also with a
 /// race already at the end of `races`). Identical values are not a race.
 ///
-/// The result is canonical (adjacent runs with the same stamp are coalesced), so it depends only
-/// on which byte each input holds, not on how the inputs were split into runs.
+/// The result is canonical (adjacent runs with the same stamp are coalesced) when the inputs are
+/// (as [`Tickpt::push`] and both decoders of our own encodings build them), so it depends only
+/// on which byte each input holds, not on how the inputs were split into runs. Stretches of
+/// whole runs that the other input does not overlap are copied in bulk, not run by run.
 pub fn merge(a: &Tickpt, b: &Tickpt, mut races: Option<&mut Vec<Race>>) -> Tickpt {
     let region = a.region;
     let mut out = Tickpt::with_capacity(
@@ -31,19 +33,13 @@ pub fn merge(a: &Tickpt, b: &Tickpt, mut races: Option<&mut Vec<Race>>) -> Tickp
         a.run_count() + b.run_count(),
         a.data_bytes() + b.data_bytes(),
     );
-    let mut ca = Cursor::new(a.runs());
-    let mut cb = Cursor::new(b.runs());
+    let mut ca = Cursor::new(a);
+    let mut cb = Cursor::new(b);
     loop {
         match (ca.cur, cb.cur) {
             (None, None) => break,
-            (Some(x), None) => {
-                out.push(x.addr, x.stamp, x.bytes);
-                ca.advance(x.bytes.len());
-            }
-            (None, Some(y)) => {
-                out.push(y.addr, y.stamp, y.bytes);
-                cb.advance(y.bytes.len());
-            }
+            (Some(_), None) => ca.copy_runs_ending_by(u64::MAX, &mut out),
+            (None, Some(_)) => cb.copy_runs_ending_by(u64::MAX, &mut out),
             (Some(x), Some(y)) if x.addr != y.addr => {
                 // Emit the leading part of the run that starts first, up to where the other starts.
                 let (first, other_addr, cursor) = if x.addr < y.addr {
@@ -51,6 +47,11 @@ pub fn merge(a: &Tickpt, b: &Tickpt, mut races: Option<&mut Vec<Race>>) -> Tickp
                 } else {
                     (y, x.addr, &mut cb)
                 };
+                if first.end() <= other_addr && cursor.whole {
+                    // The common case of disjoint writes: whole runs in bulk.
+                    cursor.copy_runs_ending_by(other_addr, &mut out);
+                    continue;
+                }
                 let n = (first.bytes.len() as u64).min(other_addr - first.addr) as usize;
                 out.push(first.addr, first.stamp, &first.bytes[..n]);
                 cursor.advance(n);
@@ -79,29 +80,66 @@ pub fn merge(a: &Tickpt, b: &Tickpt, mut races: Option<&mut Vec<Race>>) -> Tickp
 
 /// The not yet consumed part of the current run of one input.
 struct Cursor<'a> {
-    runs: Runs<'a>,
+    tickpt: &'a Tickpt,
     cur: Option<RunRef<'a>>,
+    /// Index of the current run.
+    index: usize,
+    /// Where the current run's bytes start in the input's data buffer.
+    data_offset: usize,
+    /// Nothing of the current run has been consumed yet.
+    whole: bool,
 }
 
 impl<'a> Cursor<'a> {
-    fn new(mut runs: Runs<'a>) -> Cursor<'a> {
-        let cur = runs.next();
-        Cursor { runs, cur }
+    fn new(tickpt: &'a Tickpt) -> Cursor<'a> {
+        Cursor {
+            tickpt,
+            cur: tickpt.run_at(0, 0),
+            index: 0,
+            data_offset: 0,
+            whole: true,
+        }
+    }
+
+    /// Move to the start of run `index`, whose bytes start at `data_offset`.
+    fn seek(&mut self, index: usize, data_offset: usize) {
+        self.index = index;
+        self.data_offset = data_offset;
+        self.cur = self.tickpt.run_at(index, data_offset);
+        self.whole = true;
     }
 
     /// Consume `n` bytes (at most the rest of the current run).
     fn advance(&mut self, n: usize) {
         if let Some(run) = self.cur {
-            self.cur = if n >= run.bytes.len() {
-                self.runs.next()
+            if n >= run.bytes.len() {
+                let len = self
+                    .tickpt
+                    .run_at(self.index, self.data_offset)
+                    .map_or(0, |r| r.bytes.len());
+                self.seek(self.index + 1, self.data_offset + len);
             } else {
-                Some(RunRef {
+                self.cur = Some(RunRef {
                     addr: run.addr + n as u64,
                     stamp: run.stamp,
                     bytes: &run.bytes[n..],
-                })
-            };
+                });
+                self.whole = false;
+            }
         }
+    }
+
+    /// Copy the current run (whole) and the following runs that end at or before `limit`.
+    fn copy_runs_ending_by(&mut self, limit: u64, out: &mut Tickpt) {
+        if !self.whole {
+            if let Some(run) = self.cur {
+                out.push(run.addr, run.stamp, run.bytes);
+                self.advance(run.bytes.len());
+            }
+        }
+        let (end, bytes) = self.tickpt.runs_ending_by(self.index, limit);
+        out.append_runs(self.tickpt, self.index..end, self.data_offset, bytes);
+        self.seek(end, self.data_offset + bytes);
     }
 }
 
