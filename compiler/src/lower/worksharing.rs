@@ -393,6 +393,16 @@ fn loop_clauses(
             _ => {}
         }
     }
+    // In a combined construct the region's end is the barrier: a second merge right before
+    // it would only cost time.
+    if matches!(
+        d.kind,
+        DirectiveKind::ParallelFor
+            | DirectiveKind::ParallelForSimd
+            | DirectiveKind::ParallelSections
+    ) {
+        c.nowait = true;
+    }
     c
 }
 

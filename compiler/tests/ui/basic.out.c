@@ -80,7 +80,7 @@ static void __cape_fn_1(void *__cape_arg)
                                             + __cape_k * (unsigned long long)__cape_step0);
             (*__cape_shared_a)[i] *= (*__cape_shared_f);
         }
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }
@@ -162,7 +162,7 @@ static void __cape_fn_2(void *__cape_arg)
     }
         }
     __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }

@@ -73,7 +73,7 @@ static void __cape_fn_1(void *__cape_arg)
                 + (__cape_k % __cape_n1) * (unsigned long long)__cape_step1);
             a[i][j] = i + j;
         }
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }

@@ -91,7 +91,7 @@ static void __cape_fn_1(void *__cape_arg)
         (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
     }
         }
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }
@@ -194,7 +194,7 @@ static void __cape_fn_2(void *__cape_arg)
             (*__cape_shared_out)[z] += pr.a * tmp[0];
         }
         }
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }
@@ -242,7 +242,7 @@ static void __cape_fn_3(void *__cape_arg)
         __builtin_memcpy(__cape_orig_u, &u, sizeof u);
     }
     __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }

@@ -62,7 +62,7 @@ static void __cape_fn_1(void *__cape_arg)
                                             + __cape_k * (unsigned long long)__cape_step0);
             a[i] = i;
         }
-    __cape_loop_end(&__cape_l, 0);
+    __cape_loop_end(&__cape_l, 1);
 }
 
 }
