@@ -30,7 +30,7 @@ step() { # name, command...
 
 step "dependencies (scripts/deps.sh)" scripts/deps.sh || exit 1
 step "cargo build --release" cargo build --release --workspace
-step "cargo test --release" cargo test --release --workspace
+step "cargo test --release" cargo test --release --workspace --no-fail-fast
 if [ -x capert/tests/run_c_tests.sh ]; then
     step "runtime C tests (capert/tests/run_c_tests.sh)" capert/tests/run_c_tests.sh
 fi
