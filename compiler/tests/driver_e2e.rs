@@ -241,6 +241,31 @@ fn compile_separately_then_link_matches_gcc() {
 }
 
 #[test]
+fn assembly_from_dash_s_is_assembled_with_shared_globals() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("assembly");
+    two_file_project(&dir);
+    assert_ok(&capecc(
+        &dir,
+        &["-Iinclude", "-DSCALE=3", "-O2", "-S", "main.c"],
+    ));
+    assert_ok(&capecc(&dir, &["-c", "main.s"]));
+    let sections = readelf_sections(&dir.join("main.o"));
+    assert!(
+        !sections
+            .lines()
+            .any(|l| l.contains(" .data") || l.contains(" .bss")),
+        "{sections}"
+    );
+    assert_ok(&capecc(&dir, &["-Iinclude", "main.o", "sum.c", "-o", "prog"]));
+    let got = run_program(&dir.join("prog"));
+    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
+    assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
+}
+
+#[test]
 fn several_inputs_in_one_command_match_gcc() {
     if !have_mpicc() || !runtime_available() {
         return;

@@ -501,14 +501,25 @@ impl Driver {
                 if assemble_only {
                     return Ok(false);
                 }
+                // Assembly from `capecc -S` still has `.data`/`.bss`: its globals must move to
+                // the shared sections like those of a C input.
+                let raw_object = self
+                    .temp
+                    .path()
+                    .join(format!("raw-{}", object_name(output)));
                 let mut argv = self.cc.clone();
                 argv.push("-c".to_string());
                 argv.extend(self.plan.cpp_args.iter().cloned());
                 argv.extend(self.plan.common_args.iter().cloned());
                 argv.extend(self.plan.compile_args.iter().cloned());
                 argv.extend(self.dependency_args(&input.path, output));
-                argv.extend([path_arg(&input.path), "-o".to_string(), path_arg(output)]);
+                argv.extend([
+                    path_arg(&input.path),
+                    "-o".to_string(),
+                    path_arg(&raw_object),
+                ]);
                 self.run_command(&argv)?;
+                self.rename_sections(&raw_object, output)?;
                 Ok(true)
             }
             InputKind::C if is_emitted_file(&input.path) => {
