@@ -259,7 +259,10 @@ fn assembly_from_dash_s_is_assembled_with_shared_globals() {
             .any(|l| l.contains(" .data") || l.contains(" .bss")),
         "{sections}"
     );
-    assert_ok(&capecc(&dir, &["-Iinclude", "main.o", "sum.c", "-o", "prog"]));
+    assert_ok(&capecc(
+        &dir,
+        &["-Iinclude", "main.o", "sum.c", "-o", "prog"],
+    ));
     let got = run_program(&dir.join("prog"));
     let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
     assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
