@@ -11,7 +11,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseKind, Directive, DirectiveKind};
 use crate::template::{render, CONSTRUCTS};
 
-const SUPPORTED: &str = "supported updates: `x op= e` (op in + - * & | ^), `x = x op e`, \
+const SUPPORTED: &str = "supported updates: `x op= e` (op in + - * / & | ^ << >>), `x = x op e`, \
      `x = e op x` (+ * & | ^), `x++`, `++x`, `x--`, `--x`, and in `critical` also \
      `if (e > x) x = e;` (max) and `if (e < x) x = e;` (min); `x` is any lvalue";
 
@@ -51,6 +51,9 @@ fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
                 BinaryOperator::AssignBitwiseAnd => Some("AND"),
                 BinaryOperator::AssignBitwiseOr => Some("OR"),
                 BinaryOperator::AssignBitwiseXor => Some("XOR"),
+                BinaryOperator::AssignDivide => Some("DIV"),
+                BinaryOperator::AssignShiftLeft => Some("SHL"),
+                BinaryOperator::AssignShiftRight => Some("SHR"),
                 BinaryOperator::Assign => None,
                 _ => return None,
             };
@@ -71,6 +74,9 @@ fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
                 BinaryOperator::BitwiseAnd => ("AND", true),
                 BinaryOperator::BitwiseOr => ("OR", true),
                 BinaryOperator::BitwiseXor => ("XOR", true),
+                BinaryOperator::Divide => ("DIV", false),
+                BinaryOperator::ShiftLeft => ("SHL", false),
+                BinaryOperator::ShiftRight => ("SHR", false),
                 _ => return None,
             };
             if same_text(cx, span_of(r.node.lhs.span), lvalue) {

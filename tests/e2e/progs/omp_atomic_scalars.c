@@ -1,6 +1,6 @@
 /* atomic update on scalars of several types and forms: +=, -=, *=, |=, &=, ^=,
    x = x op e, ++x, x--, on int, unsigned, long long, short, char, float, double
-   (`<<=` / `>>=` are refused by capecc for now) */
+   (`/=`, `<<=`, `>>=` are in omp_atomic_div_shift) */
 #include <stdio.h>
 
 int main(void)
