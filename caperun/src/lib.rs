@@ -1,0 +1,9 @@
+//! caperun: runs a program built with capecc under mpirun with a durable checkpoint log
+//! (`CAPE_CHECKPOINT`), and when a rank dies relaunches it from the log (`CAPE_RESTART`)
+//! until it completes or the retries run out. See docs/fault-tolerance.md.
+
+pub mod args;
+pub mod procs;
+pub mod run;
+pub mod state;
+mod sys;

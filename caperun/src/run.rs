@@ -1,0 +1,454 @@
+//! The job loop: launch mpirun, watch it, decide on `DIR/status`, relaunch from the log.
+
+use crate::args::{self, Command, Options};
+use crate::procs;
+use crate::state::{self, LogHeader, Status};
+use crate::sys;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+const POLL: Duration = Duration::from_millis(20);
+/// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
+/// process of the job is killed.
+const KILL_GRACE: Duration = Duration::from_secs(3);
+
+/// Entry point of the binary; returns the exit status.
+pub fn main() -> i32 {
+    let mut argv = Vec::new();
+    for a in std::env::args_os().skip(1) {
+        match a.into_string() {
+            Ok(s) => argv.push(s),
+            Err(bad) => {
+                error(&format!(
+                    "argument `{}` is not valid UTF-8",
+                    bad.to_string_lossy()
+                ));
+                return 2;
+            }
+        }
+    }
+    match args::parse(&argv) {
+        Ok(Command::Help) => {
+            println!("{}", args::USAGE);
+            0
+        }
+        Ok(Command::Version) => {
+            println!("caperun {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Ok(Command::Run(o)) => match run(o) {
+            Ok(code) => code,
+            Err(msg) => {
+                error(&msg);
+                1
+            }
+        },
+        Err(msg) => {
+            error(&msg);
+            2
+        }
+    }
+}
+
+fn error(msg: &str) {
+    eprintln!("caperun: error: {msg}");
+}
+
+/// How one attempt ended.
+struct Attempt {
+    /// mpirun's exit status.
+    status: ExitStatus,
+    timed_out: bool,
+    duration: Duration,
+    started: SystemTime,
+    /// Restart attempts: when the log first grew past what the failed attempt had made
+    /// durable (relaunch + replay + one new record).
+    recovered_after: Option<Duration>,
+    /// Processes still alive after mpirun exited, killed by caperun.
+    strays_killed: usize,
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.1} s", d.as_secs_f64())
+}
+
+fn describe_exit(a: &Attempt, timeout: Option<Duration>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    let mut s = if a.timed_out {
+        format!("timed out after {}", seconds(timeout.unwrap_or(a.duration)))
+    } else if let Some(code) = a.status.code() {
+        format!("mpirun exit {code}")
+    } else if let Some(sig) = a.status.signal() {
+        format!("mpirun killed by signal {sig}")
+    } else {
+        "mpirun ended".to_string()
+    };
+    if a.strays_killed > 0 {
+        s += &format!(", {} leftover process(es) killed", a.strays_killed);
+    }
+    s
+}
+
+fn read_header(dir: &Path) -> Option<LogHeader> {
+    let mut buf = [0u8; 64];
+    let mut f = File::open(dir.join("cape.log")).ok()?;
+    f.read_exact(&mut buf).ok()?;
+    state::parse_log_header(&buf)
+}
+
+fn read_status(dir: &Path) -> Option<Status> {
+    let text = std::fs::read_to_string(dir.join("status")).ok()?;
+    state::parse_status(&text)
+}
+
+/// The launcher: `--mpirun`, else `$CAPERUN_MPIRUN`, else `mpirun`.
+fn launcher(o: &Options) -> Vec<String> {
+    if let Some(m) = &o.mpirun {
+        return m.clone();
+    }
+    std::env::var("CAPERUN_MPIRUN")
+        .ok()
+        .and_then(|v| args::split_command(&v))
+        .unwrap_or_else(|| vec!["mpirun".to_string()])
+}
+
+/// Open MPI forwards only the variables it is told about to ranks on other nodes; the list in
+/// `OMPI_MCA_mca_base_env_list` does that without an Open MPI-only command-line option (other
+/// MPIs ignore it and forward the whole environment).
+fn env_list_with(existing: Option<OsString>, names: &[String]) -> OsString {
+    let mut list = existing.unwrap_or_default();
+    for n in names {
+        let present = list
+            .to_string_lossy()
+            .split(';')
+            .any(|item| item.split('=').next() == Some(n.as_str()));
+        if present {
+            continue;
+        }
+        if !list.is_empty() {
+            list.push(";");
+        }
+        list.push(n);
+    }
+    list
+}
+
+struct Job {
+    opts: Options,
+    launcher: Vec<String>,
+    dir: PathBuf,
+    /// The saved standard input (None: a terminal, passed through).
+    stdin: Option<PathBuf>,
+}
+
+impl Job {
+    fn command(&self, restart: bool) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.launcher[0]);
+        cmd.args(&self.launcher[1..]);
+        cmd.args(&self.opts.mpirun_args);
+        if let Some(n) = self.opts.np {
+            cmd.arg("-np").arg(n.to_string());
+        }
+        cmd.arg(&self.opts.program).args(&self.opts.program_args);
+        let (set, unset) = if restart {
+            ("CAPE_RESTART", "CAPE_CHECKPOINT")
+        } else {
+            ("CAPE_CHECKPOINT", "CAPE_RESTART")
+        };
+        cmd.env(set, &self.dir).env_remove(unset);
+        // every CAPE_* setting must reach every rank
+        let mut names: Vec<String> = std::env::vars_os()
+            .filter_map(|(k, _)| k.into_string().ok())
+            .filter(|k| k.starts_with("CAPE_") && k != unset)
+            .collect();
+        names.push(set.to_string());
+        names.sort();
+        names.dedup();
+        cmd.env(
+            "OMPI_MCA_mca_base_env_list",
+            env_list_with(std::env::var_os("OMPI_MCA_mca_base_env_list"), &names),
+        );
+        sys::kill_child_with_parent(&mut cmd);
+        cmd
+    }
+
+    fn attempt(&self, restart: bool, baseline: Option<u64>) -> Result<Attempt, String> {
+        // a status left by an earlier run must not be taken for this attempt's
+        match std::fs::remove_file(self.dir.join("status")) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(format!(
+                    "cannot remove `{}`: {e}",
+                    self.dir.join("status").display()
+                ))
+            }
+        }
+        let stdin = match &self.stdin {
+            Some(p) => Stdio::from(
+                File::open(p).map_err(|e| format!("cannot open `{}`: {e}", p.display()))?,
+            ),
+            None => Stdio::inherit(),
+        };
+        let started = SystemTime::now();
+        let start = Instant::now();
+        let mut child = self.command(restart).stdin(stdin).spawn().map_err(|e| {
+            format!(
+                "cannot run `{}`: {e} (set the launcher with `--mpirun` or `CAPERUN_MPIRUN`)",
+                self.launcher[0]
+            )
+        })?;
+        let mut timed_out = false;
+        let mut kill_at: Option<Instant> = None;
+        let mut forwarded_terminate = false;
+        let mut recovered_after = None;
+        let mut next_header_poll = start;
+        let status = loop {
+            if let Some(st) = child
+                .try_wait()
+                .map_err(|e| format!("cannot wait for mpirun: {e}"))?
+            {
+                break st;
+            }
+            let now = Instant::now();
+            for sig in sys::take_forward_signals() {
+                sys::send_signal(child.id(), sig);
+            }
+            if let (Some(sig), false) = (sys::terminate_signal(), forwarded_terminate) {
+                forwarded_terminate = true;
+                sys::send_signal(child.id(), sig);
+                kill_at.get_or_insert(now + KILL_GRACE);
+            }
+            if let (Some(limit), false) = (self.opts.timeout, timed_out) {
+                if now.duration_since(start) >= limit {
+                    timed_out = true;
+                    sys::send_signal(child.id(), libc::SIGTERM);
+                    kill_at.get_or_insert(now + KILL_GRACE);
+                }
+            }
+            if kill_at.is_some_and(|t| now >= t) {
+                kill_tree(&mut child);
+            }
+            if let (Some(base), None) = (baseline, recovered_after) {
+                if now >= next_header_poll {
+                    next_header_poll = now + Duration::from_millis(100);
+                    if read_header(&self.dir).is_some_and(|h| h.regions > base) {
+                        recovered_after = Some(now.duration_since(start));
+                    }
+                }
+            }
+            std::thread::sleep(POLL);
+        };
+        let duration = start.elapsed();
+        let strays_killed = kill_strays();
+        Ok(Attempt {
+            status,
+            timed_out,
+            duration,
+            started,
+            recovered_after,
+            strays_killed,
+        })
+    }
+}
+
+/// SIGKILL to mpirun and every process below it.
+fn kill_tree(child: &mut Child) {
+    for pid in procs::descendants_of(&procs::process_table(), child.id()) {
+        sys::send_signal(pid, libc::SIGKILL);
+    }
+    let _ = child.kill();
+}
+
+/// After mpirun has exited: kills whatever is left below caperun (ranks stuck in a
+/// collective, orphaned daemons: as subreaper they are our children now) and reaps them.
+/// Returns how many there were.
+fn kill_strays() -> usize {
+    let me = sys::own_pid();
+    let mut killed = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        sys::reap_exited_children();
+        let left = procs::descendants_of(&procs::process_table(), me);
+        if left.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        for pid in left {
+            if sys::send_signal(pid, libc::SIGKILL) && !killed.contains(&pid) {
+                killed.push(pid);
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+    killed.len()
+}
+
+/// Saves caperun's standard input in `DIR/stdin` so that every attempt reads the same bytes.
+fn save_stdin(dir: &Path) -> Result<Option<PathBuf>, String> {
+    if sys::stdin_is_terminal() {
+        return Ok(None);
+    }
+    let path = dir.join("stdin");
+    let mut data = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut data)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    std::fs::write(&path, &data).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    Ok(Some(path))
+}
+
+/// Work lost by a failed attempt: the time since its last durable record (the log's last
+/// write), or the whole attempt when it made nothing durable.
+fn work_lost(dir: &Path, a: &Attempt) -> Duration {
+    let end = a.started + a.duration;
+    let last_write = std::fs::metadata(dir.join("cape.log"))
+        .and_then(|m| m.modified())
+        .ok()
+        .filter(|t| *t >= a.started);
+    match last_write {
+        Some(t) => end.duration_since(t).unwrap_or_default(),
+        None => a.duration,
+    }
+}
+
+fn run(opts: Options) -> Result<i32, String> {
+    sys::become_subreaper();
+    sys::install_signal_handlers();
+    let dir = opts
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| args::default_checkpoint_dir(&opts.program));
+    let dir = std::path::absolute(&dir)
+        .map_err(|e| format!("bad checkpoint directory `{}`: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "cannot create the checkpoint directory `{}`: {e}",
+            dir.display()
+        )
+    })?;
+    // --resume reuses the input saved by the run that wrote the log
+    let saved = dir.join("stdin");
+    let stdin = if opts.resume && saved.is_file() {
+        Some(saved)
+    } else {
+        save_stdin(&dir)?
+    };
+    if opts.resume && read_header(&dir).is_none() {
+        return Err(format!(
+            "`--resume`: there is no checkpoint log in `{}`",
+            dir.display()
+        ));
+    }
+    let job = Job {
+        launcher: launcher(&opts),
+        opts,
+        dir,
+        stdin,
+    };
+    let job_start = Instant::now();
+    let mut restart = job.opts.resume;
+    let mut restarts = 0u32;
+    let mut lost_work = Duration::ZERO;
+    let mut recovery = Duration::ZERO;
+    // regions durable when the previous attempt failed
+    let mut baseline: Option<u64> = None;
+    for number in 1.. {
+        let a = job.attempt(restart, baseline)?;
+        if baseline.is_some() {
+            // relaunch + replay: until the log grew; all of a successful attempt that never
+            // got past the old log; a failed one counts below as work lost
+            match (a.recovered_after, read_status(&job.dir)) {
+                (Some(t), _) => recovery += t,
+                (None, Some(_)) => recovery += a.duration,
+                (None, None) => {}
+            }
+        }
+        if let Some(sig) = sys::terminate_signal() {
+            eprintln!(
+                "caperun: stopped by signal {sig} during attempt {number}; the log in `{}` is kept (continue with `caperun --resume`)",
+                job.dir.display()
+            );
+            return Ok(128 + sig);
+        }
+        match read_status(&job.dir) {
+            Some(Status::Exit(code)) => {
+                if restarts > 0 {
+                    let lost = lost_work + recovery;
+                    eprintln!(
+                        "caperun: completed after {restarts} restart(s); time lost to failures: {} of {} (work redone {}, relaunch and replay {})",
+                        seconds(lost),
+                        seconds(job_start.elapsed()),
+                        seconds(lost_work),
+                        seconds(recovery)
+                    );
+                }
+                return Ok(code & 0xff);
+            }
+            Some(Status::Error) => {
+                return Err(format!(
+                    "the job stopped with a runtime error (the `capert: error:` above); not relaunching (attempt {number})"
+                ));
+            }
+            None => {}
+        }
+        if a.status.success() && !a.timed_out {
+            eprintln!(
+                "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
+                job.dir.join("status").display(),
+                job.opts.program
+            );
+            return Ok(0);
+        }
+        let header = read_header(&job.dir);
+        let lost = work_lost(&job.dir, &a);
+        lost_work += lost;
+        let how = describe_exit(&a, job.opts.timeout);
+        let progress = match header {
+            Some(h) => format!(
+                "{} regions durable, {} of work lost",
+                h.regions,
+                seconds(lost)
+            ),
+            None => format!("no log written, {} of work lost", seconds(lost)),
+        };
+        if restarts >= job.opts.retries {
+            return Err(format!(
+                "attempt {number} failed after {} ({how}); giving up after {restarts} restart(s) ({progress}; the log in `{}` is kept: continue with `caperun --resume`)",
+                seconds(a.duration),
+                job.dir.display()
+            ));
+        }
+        let from = if header.is_some() {
+            "relaunching from the log"
+        } else {
+            "relaunching from the start"
+        };
+        eprintln!(
+            "caperun: attempt {number} failed after {} ({how}): {from} ({progress})",
+            seconds(a.duration)
+        );
+        restarts += 1;
+        restart = header.is_some();
+        baseline = header.map(|h| h.regions);
+    }
+    unreachable!("the attempt loop only ends by returning")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_list_appends_once() {
+        let names = vec!["CAPE_RESTART".to_string(), "CAPE_X".to_string()];
+        assert_eq!(env_list_with(None, &names), "CAPE_RESTART;CAPE_X");
+        assert_eq!(
+            env_list_with(Some("FOO=1;CAPE_X".into()), &names),
+            "FOO=1;CAPE_X;CAPE_RESTART"
+        );
+    }
+}

@@ -1,0 +1,215 @@
+//! caperun against a fake mpirun (tests/fake_mpirun.sh) that plays a plan of failures.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Case {
+    root: PathBuf,
+}
+
+impl Case {
+    fn new(name: &str, plan: &[&str]) -> Case {
+        let root = std::env::temp_dir().join(format!("caperun-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("state")).unwrap();
+        std::fs::write(root.join("plan"), plan.join("\n") + "\n").unwrap();
+        Case { root }
+    }
+
+    fn ckpt(&self) -> PathBuf {
+        self.root.join("ckpt")
+    }
+
+    fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
+        let fake = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_mpirun.sh");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_caperun"))
+            .arg("--mpirun")
+            .arg(&fake)
+            .arg("--checkpoint")
+            .arg(self.ckpt())
+            .args(args)
+            .env("FAKE_STATE", self.root.join("state"))
+            .env("FAKE_PLAN", self.root.join("plan"))
+            .env_remove("CAPE_CHECKPOINT")
+            .env_remove("CAPE_RESTART")
+            .env_remove("OMPI_MCA_mca_base_env_list")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn state(&self, file: &str) -> String {
+        std::fs::read_to_string(self.root.join("state").join(file)).unwrap_or_default()
+    }
+
+    fn attempts(&self) -> u32 {
+        self.state("count").trim().parse().unwrap_or(0)
+    }
+}
+
+impl Drop for Case {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn relaunches_from_the_log_until_the_job_completes() {
+    let c = Case::new("relaunch", &["die", "die", "exit 0"]);
+    let o = c.run(&["-np", "4", "./prog", "a1"], b"the input\n");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert_eq!(c.attempts(), 3);
+    assert!(
+        err.contains("caperun: attempt 1 failed after")
+            && err.contains("(mpirun exit 137): relaunching from the log (10 regions durable"),
+        "{err}"
+    );
+    assert!(err.contains("caperun: attempt 2 failed after"), "{err}");
+    assert!(err.contains("(20 regions durable"), "{err}");
+    assert!(
+        err.contains("caperun: completed after 2 restart(s); time lost to failures: "),
+        "{err}"
+    );
+    let dir = c.ckpt();
+    let dir = dir.to_str().unwrap();
+    assert!(c
+        .state("env.1")
+        .contains(&format!("CAPE_CHECKPOINT={dir}\n")));
+    assert!(!c.state("env.1").contains("CAPE_RESTART"));
+    for n in [2, 3] {
+        let env = c.state(&format!("env.{n}"));
+        assert!(env.contains(&format!("CAPE_RESTART={dir}\n")), "{env}");
+        assert!(!env.contains("CAPE_CHECKPOINT="), "{env}");
+        assert!(
+            env.contains("OMPI_MCA_mca_base_env_list=CAPE_RESTART"),
+            "{env}"
+        );
+    }
+    for n in 1..=3 {
+        assert_eq!(c.state(&format!("stdin.{n}")), "the input\n");
+        assert_eq!(c.state(&format!("args.{n}")), "-np\n4\n./prog\na1\n");
+    }
+}
+
+#[test]
+fn exit_status_is_the_programs() {
+    let c = Case::new("status", &["exit 7"]);
+    let o = c.run(&["./prog"], b"");
+    assert_eq!(o.status.code(), Some(7));
+    assert_eq!(stderr(&o), "");
+    assert_eq!(c.attempts(), 1);
+}
+
+#[test]
+fn a_runtime_error_is_not_retried() {
+    let c = Case::new("error", &["error", "exit 0"]);
+    let o = c.run(&["./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(c.attempts(), 1);
+    assert!(err.contains("capert: error: refused"), "{err}");
+    assert!(
+        err.contains("caperun: error: the job stopped with a runtime error"),
+        "{err}"
+    );
+}
+
+#[test]
+fn gives_up_when_the_retries_run_out() {
+    let c = Case::new("giveup", &["die", "die", "die", "die"]);
+    let o = c.run(&["--retries", "2", "./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 3);
+    assert!(
+        err.contains("caperun: error: attempt 3 failed after")
+            && err.contains("giving up after 2 restart(s)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_stale_status_is_not_taken_for_the_new_run() {
+    let c = Case::new("stale", &["die", "exit 0"]);
+    std::fs::create_dir_all(c.ckpt()).unwrap();
+    std::fs::write(c.ckpt().join("status"), "exit 5\n").unwrap();
+    let o = c.run(&["./prog"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(c.attempts(), 2);
+}
+
+#[test]
+fn a_hung_attempt_is_killed_at_the_timeout_and_relaunched() {
+    let c = Case::new("timeout", &["stuck", "exit 0"]);
+    let start = Instant::now();
+    let o = c.run(&["--timeout", "0.5", "./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("(timed out after 0.5 s"), "{err}");
+    // relaunched from the start: the stuck attempt wrote no log
+    assert!(
+        err.contains("relaunching from the start (no log written"),
+        "{err}"
+    );
+    assert!(c.state("env.2").contains("CAPE_CHECKPOINT="));
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn processes_left_behind_by_mpirun_are_killed() {
+    let c = Case::new("orphan", &["orphan", "exit 0"]);
+    let o = c.run(&["./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 leftover process(es) killed"), "{err}");
+    let pid = c.state("orphan.pid");
+    assert!(!pid.is_empty());
+    assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists());
+}
+
+#[test]
+fn no_status_and_success_is_a_warning() {
+    let c = Case::new("nostatus", &["nostatus"]);
+    let o = c.run(&["./prog"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("caperun: warning: the job ended without writing"));
+}
+
+#[test]
+fn resume_starts_from_the_existing_log() {
+    let c = Case::new("resume", &["die", "exit 0"]);
+    let o = c.run(&["--retries", "0", "./prog"], b"saved input");
+    assert_eq!(o.status.code(), Some(1));
+    let o = c.run(&["--resume", "./prog"], b"other input");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(c.state("env.2").contains("CAPE_RESTART="));
+    assert_eq!(c.state("stdin.2"), "saved input");
+}
+
+#[test]
+fn usage_errors() {
+    let c = Case::new("usage", &[]);
+    let o = c.run(&["-np"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "caperun: error: `-np` needs a value\n");
+    let o = Command::new(env!("CARGO_BIN_EXE_caperun"))
+        .args(["--mpirun", "/nonexistent/mpirun", "--checkpoint"])
+        .arg(c.ckpt())
+        .arg("./prog")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("caperun: error: cannot run `/nonexistent/mpirun`"));
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Stands in for mpirun in caperun's tests. Attempt N (counted in $FAKE_STATE/count) does what
+# line N of $FAKE_PLAN says:
+#   exit S     write DIR/status `exit S`, exit S     error    write `error`, exit 1
+#   die        write a log header (regions = N * 10), exit 137 without a status
+#   hang       sleep until killed                      orphan   start a stray `sleep`, exit 1
+#   stuck      sleep, ignoring SIGTERM
+#   nostatus   exit 0 without a status
+# It records its arguments, the CAPE_* environment and its standard input per attempt.
+set -u
+state=${FAKE_STATE:?}
+n=$(($(cat "$state/count" 2>/dev/null || echo 0) + 1))
+echo $n >"$state/count"
+printf '%s\n' "$@" >"$state/args.$n"
+env | grep -E '^(CAPE_|OMPI_MCA_mca_base_env_list)' | sort >"$state/env.$n"
+cat >"$state/stdin.$n"
+dir=${CAPE_CHECKPOINT:-${CAPE_RESTART:-}}
+action=$(sed -n "${n}p" "$FAKE_PLAN")
+header() { # regions: a 64-byte header with the magic, committed length and regions
+    python3 -c '
+import struct, sys
+h = b"CAPELOG\0" + struct.pack("<II", 1, 0) + bytes(24) + struct.pack("<QQQ", 64, int(sys.argv[1]), 0)
+open(sys.argv[2], "wb").write(h)' "$1" "$dir/cape.log"
+}
+case "$action" in
+exit*)
+    s=${action#exit }
+    echo "exit $s" >"$dir/status"
+    exit "$s"
+    ;;
+error)
+    echo "capert: error: refused" >&2
+    echo error >"$dir/status"
+    exit 1
+    ;;
+die)
+    header $((n * 10))
+    exit 137
+    ;;
+hang) exec sleep 1000 ;;
+stuck) # ignores SIGTERM, and so does its child
+    trap '' TERM
+    sleep 1000
+    ;;
+orphan)
+    sleep 1000 &
+    echo $! >"$state/orphan.pid"
+    exit 1
+    ;;
+nostatus) exit 0 ;;
+*)
+    echo "fake mpirun: no plan for attempt $n" >&2
+    exit 99
+    ;;
+esac
