@@ -37,6 +37,17 @@ __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
 {
     __cape_threadprivate(&{{var}}, sizeof {{var}});
 }
+/*@ threadprivate_local_ref */
+static void *const __cape_tp_ref_{{id}}[2] __asm__("__cape_tp_ref_{{id}}") __attribute__((used)) = { &{{var}}, (void *)sizeof {{var}} }; /* capecc: #pragma omp threadprivate({{var}}) at {{location}} */
+/*@ threadprivate_local */
+
+/* capecc: #pragma omp threadprivate({{var}}) at {{location}}: a static local, registered at
+   start-up on every rank through the address its function records under an assembler name */
+extern void *const __cape_tp_ref_{{id}}_of[2] __asm__("__cape_tp_ref_{{id}}");
+__attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
+{
+    __cape_threadprivate(__cape_tp_ref_{{id}}_of[0], (__SIZE_TYPE__)__cape_tp_ref_{{id}}_of[1]);
+}
 /*@ combiners */
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for

@@ -365,8 +365,8 @@ fn lower_directive(
             return standalone(comment(&format!("{}: no tasks exist", d.kind.name())))
         }
         Threadprivate => {
-            single::threadprivate(cx, out, d);
-            return standalone(String::new());
+            let text = single::threadprivate(cx, out, d);
+            return standalone(text);
         }
         Ordered => {
             out.errors.push(

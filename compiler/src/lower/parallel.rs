@@ -59,6 +59,7 @@ pub fn lower(
     let mut num_threads = "0".to_string();
     let mut if_clause = "1".to_string();
     let mut copyin: Vec<usize> = Vec::new();
+    let mut wanted_by_clause: Vec<usize> = Vec::new();
     for clause in &d.clauses {
         let acts = !combined || parallel_part(clause.kind);
         match (&clause.kind, &clause.args) {
@@ -91,6 +92,12 @@ pub fn lower(
                             );
                         }
                         copyin.push(v);
+                        // a threadprivate static local is reached through its address
+                        if cx.program.vars[v].storage != Storage::Global
+                            && !wanted_by_clause.contains(&v)
+                        {
+                            wanted_by_clause.push(v);
+                        }
                     }
                 }
             }
@@ -252,6 +259,11 @@ pub fn lower(
         )
         .filter(|(_, v)| is_outer_local(*v))
         .collect::<Vec<_>>();
+    for v in wanted_by_clause {
+        if !wanted.contains(&v) {
+            wanted.push(v);
+        }
+    }
     for &(_, v) in &clause_uses {
         if !wanted.contains(&v) {
             wanted.push(v);
@@ -387,7 +399,7 @@ pub fn lower(
         copyins.push_str(&one(render(
             PARALLEL,
             "copyin",
-            &[("var", &cx.program.vars[v].name)],
+            &[("var", &spelled(cx, &inner_env, v))],
         ))?);
     }
 
@@ -519,7 +531,7 @@ pub fn lower(
 /// Whether a `#pragma omp threadprivate` lists variable `v`.
 fn is_threadprivate(cx: &Context, v: usize) -> bool {
     let var = &cx.program.vars[v];
-    var.storage == Storage::Global
+    matches!(var.storage, Storage::Global | Storage::Static)
         && cx.directives.iter().any(|d| {
             d.kind == DirectiveKind::Threadprivate
                 && d.list_arg.iter().any(|item| {

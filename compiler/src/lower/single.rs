@@ -131,9 +131,14 @@ pub fn lower_master(
     ))
 }
 
-/// `threadprivate(list)` of file-scope variables: a constructor registers each with the runtime.
-pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) {
+/// `threadprivate(list)`: a constructor registers each variable with the runtime. A `static`
+/// local cannot be named at file scope: its function records its address and size in a constant
+/// with an assembler name, which the constructor reads (so every rank registers it at start-up,
+/// whether or not it ever calls the function). Returns the text that replaces the pragma.
+pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) -> String {
     let function = cx.program.function_at(d.span.start);
+    let location = cx.location(d.span.start);
+    let mut in_place = String::new();
     for item in &d.list_arg {
         let Some(v) = cx.program.visible(&item.name, d.span.start, function) else {
             out.errors.push(
@@ -145,29 +150,38 @@ pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) {
             );
             continue;
         };
-        if cx.program.vars[v].storage != Storage::Global {
+        let storage = cx.program.vars[v].storage;
+        if !matches!(storage, Storage::Global | Storage::Static) {
             out.errors.push(
                 Diagnostic::error(format!(
-                    "`threadprivate` of the local variable `{}` is not supported",
+                    "`threadprivate` variable `{}` must have static storage duration",
                     item.name
                 ))
-                .with_primary(item.name_span, "a `static` local")
-                .with_note("declare the variable at file scope"),
+                .with_primary(item.name_span, "a local variable without `static`")
+                .with_secondary(cx.program.vars[v].ident_span, "declared here")
+                .with_note("declare it `static` or at file scope"),
             );
             continue;
         }
         let id = out.fresh_id().to_string();
-        match render(
-            CONSTRUCTS,
-            "threadprivate",
-            &[
-                ("var", &item.name),
-                ("location", &cx.location(d.span.start)),
-                ("id", &id),
-            ],
-        ) {
+        let args = [
+            ("var", item.name.as_str()),
+            ("location", location.as_str()),
+            ("id", id.as_str()),
+        ];
+        let section = if storage == Storage::Static {
+            match render(CONSTRUCTS, "threadprivate_local_ref", &args) {
+                Ok(text) => in_place.push_str(text.trim_end()),
+                Err(e) => out.errors.push(e),
+            }
+            "threadprivate_local"
+        } else {
+            "threadprivate"
+        };
+        match render(CONSTRUCTS, section, &args) {
             Ok(text) => out.file_end.push(text),
             Err(e) => out.errors.push(e),
         }
     }
+    in_place
 }

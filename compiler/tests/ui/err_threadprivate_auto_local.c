@@ -1,6 +1,6 @@
 int main(void)
 {
-    static int counter;
+    int counter = 0;
 #pragma omp threadprivate(counter)
     return counter;
 }

@@ -1,0 +1,92 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
+#define __CAPE_LOWEST(x) _Generic((x), \
+    _Bool: 0, \
+    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
+    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
+    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
+    int: -__INT_MAX__ - 1, unsigned int: 0U, \
+    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
+    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
+    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
+#define __CAPE_HIGHEST(x) _Generic((x), \
+    _Bool: 1, \
+    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
+    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
+    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
+    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
+    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
+    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
+    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+int omp_get_thread_num(void);
+static int bump(int by)
+{
+    static int calls = 1;
+static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
+    calls += by;
+    return calls;
+}
+
+/* capecc: data of the #pragma omp parallel at threadprivate_static_local.c:14 */
+struct __cape_data_3 {
+    void *weight;
+};
+static void __cape_fn_3(void *__cape_arg);
+int __cape_user_main(void)
+{
+    static double weight = 2.0;
+static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
+    weight = 3.0;
+    {
+        /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
+        struct __cape_data_3 __cape_data = {
+            .weight = (void *)&weight,
+        };
+        __cape_parallel(__cape_fn_3, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    return (int)weight;
+}
+
+/* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
+static void __cape_fn_3(void *__cape_arg)
+{
+    struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
+    double (*__cape_shared_weight) = __cape_d->weight;
+    __cape_copyin(&(*__cape_shared_weight), sizeof (*__cape_shared_weight));
+    {
+        (*__cape_shared_weight) += bump(1);
+    }
+}
+
+
+/* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4: a static local, registered at
+   start-up on every rank through the address its function records under an assembler name */
+extern void *const __cape_tp_ref_1_of[2] __asm__("__cape_tp_ref_1");
+__attribute__((constructor)) static void __cape_tp_init_1(void)
+{
+    __cape_threadprivate(__cape_tp_ref_1_of[0], (__SIZE_TYPE__)__cape_tp_ref_1_of[1]);
+}
+
+/* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12: a static local, registered at
+   start-up on every rank through the address its function records under an assembler name */
+extern void *const __cape_tp_ref_2_of[2] __asm__("__cape_tp_ref_2");
+__attribute__((constructor)) static void __cape_tp_init_2(void)
+{
+    __cape_threadprivate(__cape_tp_ref_2_of[0], (__SIZE_TYPE__)__cape_tp_ref_2_of[1]);
+}
+
+/* capecc: the program starts in the runtime, which runs the user's main on every rank */
+static int __cape_main_adapter(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    return __cape_user_main();
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    return __cape_start(argc, argv, envp, __cape_main_adapter);
+}
