@@ -69,6 +69,12 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
 {{last_vars}}{{lastprivate_out}}    }
 /*@ last_var */
         {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}} + __cape_n{{j}} * (unsigned long long)__cape_step{{j}});
+/*@ linear_init */
+    __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
+    __typeof__({{of}}) __cape_lin0_{{var}} = *__cape_orig_{{var}}, {{var}};
+    long long __cape_linstep_{{var}} = (long long)({{step}});
+/*@ linear_iteration */
+            {{var}} = (__typeof__({{var}}))(__cape_lin0_{{var}} + (long long)__cape_k * __cape_linstep_{{var}});
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
 /*@ private */

@@ -334,7 +334,6 @@ fn loop_clauses(
     cx: &Context,
     d: &Directive,
     filter: &ClauseFilter,
-    loop_vars: &[usize],
     errors: &mut Vec<Diagnostic>,
 ) -> LoopClauses {
     let mut c = LoopClauses {
@@ -376,20 +375,6 @@ fn loop_clauses(
                          iterations independently and they are merged at the end",
                     ),
             ),
-            (ClauseKind::Linear, ClauseArgs::ListWithExpr { items, .. }) => {
-                let trivial = items.iter().all(|i| {
-                    cx.program
-                        .visible(&i.name, d.span.start, cx.program.function_at(d.span.start))
-                        .is_some_and(|v| loop_vars.first() == Some(&v))
-                });
-                if !trivial {
-                    errors.push(
-                        Diagnostic::error("clause `linear` is not supported on a loop")
-                            .with_primary(clause.span, "not supported by capecc")
-                            .with_note("only `linear` of the loop variable itself is accepted"),
-                    );
-                }
-            }
             _ => {}
         }
     }
@@ -406,6 +391,93 @@ fn loop_clauses(
     c
 }
 
+/// A `linear(x[: step])` item other than the loop variable: (variable, step text).
+struct Linear {
+    var: usize,
+    step: String,
+}
+
+/// The `linear` clauses of a loop. The loop variable (linear by definition) is skipped; any
+/// other integer or pointer variable gets a private copy set to `x0 + k * step` at the start
+/// of logical iteration k, and the original takes the copy's value after the last iteration.
+fn linear_items(
+    cx: &Context,
+    d: &Directive,
+    filter: &ClauseFilter,
+    loop_vars: &[usize],
+    env: &Env,
+    data: &DataClauses,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Linear> {
+    let mut found: Vec<Linear> = Vec::new();
+    let Some(function) = cx.program.function_at(d.span.start) else {
+        return found;
+    };
+    for clause in &d.clauses {
+        if !filter(clause.kind) {
+            continue;
+        }
+        let (ClauseKind::Linear, ClauseArgs::ListWithExpr { items, expr }) =
+            (&clause.kind, &clause.args)
+        else {
+            continue;
+        };
+        let step = match expr {
+            Some(e) => super::clause_expr(cx, d, *e, env),
+            None => "1".to_string(),
+        };
+        for item in items {
+            let Some(v) = resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
+            else {
+                continue;
+            };
+            if loop_vars.contains(&v) {
+                continue;
+            }
+            let var = &cx.program.vars[v];
+            if !matches!(
+                var.class,
+                TypeClass::Integer | TypeClass::Pointer | TypeClass::Unknown
+            ) {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "`linear` variable `{}` must have an integer or pointer type",
+                        var.name
+                    ))
+                    .with_primary(item.name_span, "in this `linear` clause")
+                    .with_secondary(var.ident_span, "declared here"),
+                );
+                continue;
+            }
+            if var.is_const {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "const-qualified variable `{}` cannot be `linear`",
+                        var.name
+                    ))
+                    .with_primary(item.name_span, "declared `const`"),
+                );
+                continue;
+            }
+            if data.items.iter().any(|(o, _, _)| *o == v) || found.iter().any(|l| l.var == v) {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "`{}` appears in more than one data-sharing clause",
+                        var.name
+                    ))
+                    .with_primary(item.name_span, "also listed elsewhere on this directive"),
+                );
+                continue;
+            }
+            found.push(Linear {
+                var: v,
+                step: step.clone(),
+            });
+        }
+    }
+    found
+}
+
 /// `#pragma omp for` (and the loop of `parallel for`): lowered in place.
 pub fn lower_for(
     cx: &Context,
@@ -420,7 +492,7 @@ pub fn lower_for(
     // the loop nest: collapse(n) takes n perfectly nested canonical loops
     let mut loops: Vec<(Canonical, &Node<lang_c::ast::ForStatement>)> = Vec::new();
     let mut current = stmt;
-    let first_pass = loop_clauses(cx, d, filter, &[], &mut Vec::new());
+    let first_pass = loop_clauses(cx, d, filter, &mut Vec::new());
     let depth = first_pass.collapse;
     for level in 0..depth {
         let Statement::For(f) = &current.node else {
@@ -448,7 +520,7 @@ pub fn lower_for(
         }
     }
     let loop_vars: Vec<usize> = loops.iter().map(|(c, _)| c.var).collect();
-    let clauses = loop_clauses(cx, d, filter, &loop_vars, &mut errors);
+    let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     let Some((_, innermost)) = loops.last() else {
         return Err(errors);
@@ -523,7 +595,32 @@ pub fn lower_for(
         return Err(errors);
     }
 
+    let linears = linear_items(cx, d, filter, &loop_vars, env, &data, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let mut privatised = privatise(cx, out, d, &data, env, &loop_vars)?;
+    let mut linear_iteration = String::new();
+    for l in &linears {
+        let name = cx.program.vars[l.var].name.as_str();
+        let of = spelled(cx, env, l.var);
+        privatised.originals.push_str(&one(render(
+            WORKSHARING,
+            "linear_init",
+            &[("of", &of), ("var", name), ("step", &l.step)],
+        ))?);
+        linear_iteration.push_str(&one(render(
+            WORKSHARING,
+            "linear_iteration",
+            &[("var", name)],
+        ))?);
+        privatised.lastprivate_out.push_str(&one(render(
+            WORKSHARING,
+            "lastprivate_out",
+            &[("var", name)],
+        ))?);
+        privatised.env.remove(&l.var);
+    }
     let location = cx.location(d.span.start);
     let mut loop_var_decls = String::new();
     let mut levels = String::new();
@@ -621,6 +718,7 @@ pub fn lower_for(
             ))?);
         }
     }
+    indices.push_str(&linear_iteration);
     let body_span = super::statement_span(cx, body_node.span);
     let mut body = cx.marker_before(body_span.start);
     if !cx.line_markers {
@@ -707,7 +805,7 @@ pub fn lower_sections(
             "expected `{ ... }` here",
         )]);
     };
-    let clauses = loop_clauses(cx, d, filter, &[], &mut errors);
+    let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     // each section: the statements after a `#pragma omp section` (or the block's start)
     let block = super::statement_span(cx, stmt.span);
