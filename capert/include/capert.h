@@ -234,6 +234,25 @@ void __cape_copyin(void *addr, size_t size);
  */
 void __cape_reduce(void *shared, const void *partial, size_t size, void (*combine)(void*, const void*));
 
+/*
+ Checkpoint now. Outside a parallel region: every completed region is made durable in the
+ log before it returns 0. Inside a region: requests it at the region's end and returns 1.
+ Returns -1 when checkpointing is off (neither `CAPE_CHECKPOINT` nor `CAPE_RESTART` set).
+ SIGUSR1 does the same at the next region end.
+ */
+int cape_checkpoint_now(void);
+
+/*
+ The number of parallel regions durable in the checkpoint log (-1 when checkpointing is
+ off). Outside regions every rank gets rank 0's value.
+ */
+long long cape_checkpoint_regions(void);
+
+/*
+ glibc: like `atexit`, with the status given to `exit()`.
+ */
+extern int on_exit(void (*f)(int, void*), void *arg);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

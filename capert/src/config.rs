@@ -4,6 +4,26 @@
 //! environment. A bad value is an error naming the variable and what it accepts.
 
 use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `CAPE_CHECKPOINT_EVERY`: how much goes into one durable record of the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Every {
+    /// This many regions per record.
+    Regions(u64),
+    /// The regions of (at least) this much time per record.
+    Time(Duration),
+}
+
+/// `CAPE_CHECKPOINT` / `CAPE_RESTART`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FtConfig {
+    pub dir: PathBuf,
+    /// `CAPE_RESTART`: replay the log in `dir`, then keep appending to it.
+    pub restart: bool,
+    pub every: Every,
+}
 
 /// Default fixed address of the application heap arena.
 pub const DEFAULT_ARENA_BASE: u64 = 0x2000_0000_0000;
@@ -48,6 +68,8 @@ pub struct Config {
     pub num_threads: Option<u32>,
     /// `OMP_SCHEDULE` as (omp_sched_t kind: 1 static, 2 dynamic, 3 guided, 4 auto; chunk, 0 = none).
     pub schedule: Option<(i32, i32)>,
+    /// Fault tolerance: None unless `CAPE_CHECKPOINT` or `CAPE_RESTART` is set.
+    pub ft: Option<FtConfig>,
 }
 
 impl Default for Config {
@@ -64,6 +86,7 @@ impl Default for Config {
             output: OutputMode::Rank0,
             num_threads: None,
             schedule: None,
+            ft: None,
         }
     }
 }
@@ -201,8 +224,59 @@ impl Config {
                 ))
             })?);
         }
+        cfg.ft = parse_ft(
+            get("CAPE_CHECKPOINT"),
+            get("CAPE_RESTART"),
+            get("CAPE_CHECKPOINT_EVERY"),
+        )?;
         Ok(cfg)
     }
+}
+
+fn parse_ft(
+    checkpoint: Option<String>,
+    restart: Option<String>,
+    every: Option<String>,
+) -> Result<Option<FtConfig>, ConfigError> {
+    let every = match every {
+        None => Every::Regions(1),
+        Some(v) => parse_every(&v).ok_or_else(|| {
+            ConfigError(format!(
+                "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions or a time: use e.g. `10` or `2s` or `0.5s`"
+            ))
+        })?,
+    };
+    let (dir, restart) = match (checkpoint, restart) {
+        (None, None) => return Ok(None),
+        (Some(c), None) => (c, false),
+        (None, Some(r)) => (r, true),
+        (Some(c), Some(r)) => {
+            if PathBuf::from(c.trim()) != PathBuf::from(r.trim()) {
+                return Err(ConfigError(format!(
+                    "`CAPE_CHECKPOINT={c}` and `CAPE_RESTART={r}` name different directories: a restart keeps logging into the directory it restarts from, so give only `CAPE_RESTART`"
+                )));
+            }
+            (r, true)
+        }
+    };
+    Ok(Some(FtConfig {
+        dir: PathBuf::from(dir.trim()),
+        restart,
+        every,
+    }))
+}
+
+/// `10` (regions, at least 1) or `2s` / `0.5s` (seconds).
+pub fn parse_every(text: &str) -> Option<Every> {
+    let t = text.trim();
+    if let Some(secs) = t.strip_suffix('s') {
+        let secs: f64 = secs.trim().parse().ok()?;
+        if !secs.is_finite() || secs < 0.0 || secs > 1e9 {
+            return None;
+        }
+        return Some(Every::Time(Duration::from_secs_f64(secs)));
+    }
+    t.parse::<u64>().ok().filter(|&n| n > 0).map(Every::Regions)
 }
 
 /// `OMP_SCHEDULE` syntax: `[modifier:]kind[,chunk]` -> (omp_sched_t kind, chunk or 0).
@@ -371,6 +445,38 @@ mod tests {
             assert!(e.0.contains(k), "{e}");
             assert!(!e.0.ends_with('.'), "{e}");
         }
+    }
+
+    #[test]
+    fn checkpoint_variables() {
+        assert_eq!(cfg(&[]).unwrap().ft, None);
+        let c = cfg(&[
+            ("CAPE_CHECKPOINT", "/tmp/x"),
+            ("CAPE_CHECKPOINT_EVERY", "5"),
+        ])
+        .unwrap();
+        let ft = c.ft.unwrap();
+        assert!(!ft.restart);
+        assert_eq!(ft.dir, PathBuf::from("/tmp/x"));
+        assert_eq!(ft.every, Every::Regions(5));
+        let ft = cfg(&[("CAPE_RESTART", "d"), ("CAPE_CHECKPOINT", "d")])
+            .unwrap()
+            .ft
+            .unwrap();
+        assert!(ft.restart);
+        assert_eq!(ft.every, Every::Regions(1));
+        assert_eq!(
+            parse_every("0.5s"),
+            Some(Every::Time(Duration::from_millis(500)))
+        );
+        assert_eq!(parse_every("2s"), Some(Every::Time(Duration::from_secs(2))));
+        for bad in ["0", "x", "-1s", "s", "1.5"] {
+            assert_eq!(parse_every(bad), None, "{bad}");
+        }
+        let e = cfg(&[("CAPE_RESTART", "a"), ("CAPE_CHECKPOINT", "b")]).unwrap_err();
+        assert!(e.0.contains("CAPE_RESTART"), "{e}");
+        let e = cfg(&[("CAPE_CHECKPOINT", "a"), ("CAPE_CHECKPOINT_EVERY", "never")]).unwrap_err();
+        assert!(e.0.contains("CAPE_CHECKPOINT_EVERY"), "{e}");
     }
 
     #[test]

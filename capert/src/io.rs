@@ -57,14 +57,22 @@ impl Io {
         Ok(io)
     }
 
-    /// Region begin: every rank's output becomes visible.
+    /// Region begin: every rank's output becomes visible (rank 0 with a checkpoint
+    /// directory: written directly, not counted; see `ft::output`).
     pub fn enter_region(&self) {
+        crate::ft::output::direct();
         self.show(true);
     }
 
     /// Region end: back to rank-0-only output.
     pub fn leave_region(&self) {
         self.show(false);
+        crate::ft::output::piped();
+    }
+
+    /// Duplicates of the original fds 1 and 2 (-1 when closed at start).
+    pub fn real_fds(&self) -> [i32; 2] {
+        [self.real_out, self.real_err]
     }
 
     /// Flushes C stdio (called at shutdown).

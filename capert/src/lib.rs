@@ -12,6 +12,7 @@ pub mod track;
 
 pub mod allreduce;
 pub mod diff;
+pub mod ft;
 pub mod merge;
 pub mod schedule;
 pub mod tickpt;

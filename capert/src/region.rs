@@ -72,9 +72,12 @@ struct ActiveRegion {
     excluded: Vec<(usize, usize)>,
     /// Values of atomically updated variables before this rank's first update in the epoch.
     before: HashMap<usize, Vec<u8>>,
-    /// Team rank 0 of a team smaller than the world: the merged changes of the region so far.
+    /// World rank 0 of a team smaller than the world, or of a logged region: the merged
+    /// changes of the region so far.
     accumulated: Option<Tickpt>,
     races: Vec<Race>,
+    /// The region's number in the checkpoint log (None: not logged).
+    logged: Option<u64>,
 }
 
 impl ActiveRegion {
@@ -90,6 +93,7 @@ impl ActiveRegion {
             before: HashMap::new(),
             accumulated: None,
             races: Vec::new(),
+            logged: None,
         }
     }
 
@@ -167,17 +171,21 @@ pub struct Stats {
     pub bytes_local: u64,
     pub bytes_sent: u64,
     pub bytes_injected: u64,
+    /// Bytes of region payloads appended to the checkpoint log (rank 0).
+    pub bytes_logged: u64,
     pub t_track: Duration,
     pub t_diff: Duration,
     pub t_merge: Duration,
     pub t_inject: Duration,
     pub t_reduce: Duration,
+    /// Logging a region (payload, append, fsync), rank 0.
+    pub t_log: Duration,
 }
 
 impl Stats {
     pub fn line(&self, label: &str) -> String {
         format!(
-            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={}",
+            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={}",
             self.regions,
             self.pages_written,
             self.bytes_diffed,
@@ -185,11 +193,13 @@ impl Stats {
             self.bytes_local,
             self.bytes_sent,
             self.bytes_injected,
+            self.bytes_logged,
             self.t_track.as_micros(),
             self.t_diff.as_micros(),
             self.t_merge.as_micros(),
             self.t_inject.as_micros(),
             self.t_reduce.as_micros(),
+            self.t_log.as_micros(),
         )
     }
 
@@ -206,6 +216,8 @@ impl Stats {
         self.t_merge += o.t_merge;
         self.t_inject += o.t_inject;
         self.t_reduce += o.t_reduce;
+        self.bytes_logged += o.bytes_logged;
+        self.t_log += o.t_log;
     }
 }
 
@@ -224,8 +236,24 @@ pub fn parallel(
     if_clause: bool,
     sp: usize,
 ) -> Result<RegionOutcome, String> {
-    let (rank, size, default_threads) =
-        runtime::with(|rt| (rt.rank, rt.size, rt.cfg.num_threads)).unwrap_or((0, 1, None));
+    let (rank, size, default_threads, ft_on) =
+        runtime::with(|rt| (rt.rank, rt.size, rt.cfg.num_threads, rt.ft.is_some()))
+            .unwrap_or((0, 1, None, false));
+    // Checkpointing numbers every top-level region, whatever its team size, so that the
+    // numbering does not depend on the rank count.
+    let numbered = if ft_on && team().levels.is_empty() {
+        runtime::with(|rt| rt.ft.as_mut().map(|f| f.next_region())).flatten()
+    } else {
+        None
+    };
+    if let Some(k) = numbered {
+        let replayed = runtime::with(|rt| rt.ft.as_ref().is_some_and(|f| f.is_replay(k)));
+        if replayed == Some(true) {
+            return runtime::with(|rt| replay(rt, k, sp))
+                .unwrap_or(Ok(()))
+                .map(|()| RegionOutcome::Done);
+        }
+    }
     let mut t = team();
     let nested = t.levels.iter().any(|l| l.active);
     let requested = if num_threads > 0 {
@@ -242,6 +270,16 @@ pub fn parallel(
             active: false,
         });
         drop(t);
+        if let Some(k) = numbered {
+            runtime::with(|rt| serial_begin(rt, sp, k)).unwrap_or(Ok(()))?;
+            // The arena must stay as the log will rebuild it: allocations go to libc.
+            IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
+            run();
+            IN_ACTIVE_REGION.store(false, Ordering::Relaxed);
+            team().levels.pop();
+            runtime::with(|rt| serial_end(rt, sp)).unwrap_or(Ok(()))?;
+            return Ok(RegionOutcome::Done);
+        }
         run();
         team().levels.pop();
         return Ok(RegionOutcome::Done);
@@ -252,10 +290,12 @@ pub fn parallel(
         team_size,
         active: true,
     });
-    t.region = Some(ActiveRegion::new(sp, team_size, in_team));
+    let mut active = ActiveRegion::new(sp, team_size, in_team);
+    active.logged = numbered;
+    t.region = Some(active);
     drop(t);
 
-    runtime::with(|rt| begin(rt, sp, team_size)).unwrap_or(Ok(()))?;
+    runtime::with(|rt| begin(rt, sp, team_size, numbered)).unwrap_or(Ok(()))?;
     IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
     if in_team {
         run();
@@ -272,15 +312,8 @@ pub fn parallel(
     runtime::with(|rt| end(rt, &mut region)).unwrap_or(Ok(RegionOutcome::Done))
 }
 
-fn begin(rt: &mut Runtime, sp: usize, team_size: u32) -> Result<(), String> {
-    let t0 = Instant::now();
-    rt.io.enter_region();
-    if let Some(comm) = rt.comm.as_mut() {
-        // Collective on the world the first time a team of this size appears.
-        comm.ensure_team(team_size);
-    }
-    threadprivate_begin(rt.rank);
-    // Track the user stack down to the page holding this region's stack pointer.
+/// Tracks the user stack down to the page holding `sp` and the arena claimed so far.
+fn track_new_memory(rt: &mut Runtime, sp: usize) -> Result<(), String> {
     let sp_page = sp & !(PAGE_SIZE - 1);
     if sp_page >= rt.stack_lo && sp_page < rt.stack_tracked_lo {
         rt.tracker
@@ -295,10 +328,295 @@ fn begin(rt: &mut Runtime, sp: usize, team_size: u32) -> Result<(), String> {
             .add_range(start, len)
             .map_err(|e| e.to_string())?;
     }
+    Ok(())
+}
+
+// ---- fault tolerance -----------------------------------------------------------------------
+
+/// Rank 0: the fingerprint of shared memory now (globals + used arena; see `ft::fingerprint`).
+fn fingerprint_now(rt: &mut Runtime) -> u64 {
+    let mut valid = rt.globals.clone();
+    valid.push(rt.arena.used_range());
+    valid.retain(|&(s, e)| e > s);
+    valid.sort_unstable();
+    let dirty = rt.tracker.0.take_dirty();
+    let full = !rt.tracker.0.sees_all_writes();
+    let tracker = &rt.tracker.0;
+    let Some(ft) = rt.ft.as_mut() else {
+        return 0;
+    };
+    ft.fingerprint.update(&valid, &dirty, full, |page| {
+        tracker.contains(page).then(|| tracker.memory(page))
+    })
+}
+
+/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint.
+fn ft_begin(rt: &mut Runtime, k: u64) {
+    if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
+        let fp = fingerprint_now(rt);
+        if let Some(ft) = rt.ft.as_mut() {
+            ft.begin_logged(k, fp);
+        }
+    }
+}
+
+/// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
+/// values go to the log.
+fn ft_end(rt: &mut Runtime, change: Option<Tickpt>, sp: usize) -> Result<(), String> {
+    if !rt.ft.as_ref().is_some_and(|f| f.rank0()) {
+        crate::sys::ft::take_signal_request();
+        return Ok(());
+    }
+    let ranges = shared_ranges(rt, sp);
+    let Some(ft) = rt.ft.as_mut() else {
+        return Ok(());
+    };
+    let mut change = compact(&change.unwrap_or_else(|| Tickpt::new(0)), &ranges);
+    let tps = threadprivates();
+    if !tps.is_empty() {
+        let mut values = Tickpt::new(0);
+        let latest = Stamp {
+            order: u64::MAX,
+            rank: u32::MAX,
+        };
+        for tp in tps.iter() {
+            values.push(
+                tp.addr as u64,
+                latest,
+                &read_memory(tp.addr, tp.stash.len()),
+            );
+        }
+        change = merge(&change, &values, None);
+    }
+    drop(tps);
+    rt.current.bytes_logged += change.encoded_len() as u64;
+    ft.end_logged(&change)
+}
+
+/// Joins runs separated by fewer than `GAP` bytes of the same shared range, filling the gap
+/// with current memory (the gap did not change, so replaying it writes what is already
+/// there): a run header costs 24 bytes in TICKPT v1, and diffs of floating-point arrays
+/// give many short runs.
+fn compact(change: &Tickpt, shared: &[(usize, usize)]) -> Tickpt {
+    const GAP: usize = 32;
+    let mut out = Tickpt::new(change.region);
+    let stamp = Stamp { order: 0, rank: 0 };
+    let mut cur: Option<(usize, Vec<u8>)> = None;
+    for run in change.runs() {
+        let addr = run.addr as usize;
+        if let Some((start, bytes)) = cur.as_mut() {
+            let end = *start + bytes.len();
+            let same_range = shared.iter().any(|&(s, e)| s <= end && addr <= e);
+            if addr >= end && addr - end < GAP && same_range {
+                bytes.extend_from_slice(&read_memory(end, addr - end));
+                bytes.extend_from_slice(run.bytes);
+                continue;
+            }
+            out.push(*start as u64, stamp, bytes);
+        }
+        cur = Some((addr, run.bytes.to_vec()));
+    }
+    if let Some((start, bytes)) = cur {
+        out.push(start as u64, stamp, &bytes);
+    }
+    out
+}
+
+/// A region of the log: not run; every rank injects its logged net change after rank 0
+/// checked the fingerprint of the state before it.
+fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
+    // Keep the tracker's bookkeeping as if the region ran (twins synced, ranges added).
+    track_new_memory(rt, sp)?;
     rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
-    rt.region_no += 1;
+    let mut written = Vec::new();
+    rt.tracker
+        .0
+        .end_region(&mut written)
+        .map_err(|e| e.to_string())?;
+    rt.tracker.0.commit(&written);
+    rt.tracker.0.finish_region();
+    let mut msg = Vec::new();
+    if rt.rank == 0 {
+        let fp = fingerprint_now(rt);
+        let Some(ft) = rt.ft.as_mut() else {
+            return Ok(());
+        };
+        match ft.replay_entry(k) {
+            Some(e) if e.fingerprint == fp => {
+                msg.push(0);
+                msg.extend_from_slice(&e.tickpt);
+            }
+            Some(_) => {
+                msg.push(1);
+                msg.extend_from_slice(
+                    format!(
+                        "the state before parallel region {k} differs from the log in {}: other input or program version? Start afresh with `CAPE_CHECKPOINT`",
+                        ft.dir.display()
+                    )
+                    .as_bytes(),
+                );
+            }
+            None => {
+                msg.push(1);
+                msg.extend_from_slice(b"internal error: a replayed region is missing from the log");
+            }
+        }
+        if k == ft.replay_count() {
+            ft.replay_done();
+        }
+    }
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut msg);
+    }
+    if msg.first() != Some(&0) {
+        let text = String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned();
+        runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
+    }
+    let change = Tickpt::decode(&msg[1..]).map_err(|e| format!("bad replayed region: {e}"))?;
+    for run in change.runs() {
+        let addr = run.addr as usize;
+        if rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1) {
+            rt.tracker.0.inject(addr, run.bytes);
+        } else {
+            write_memory(addr, run.bytes);
+        }
+    }
+    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
+    for tp in threadprivates().iter_mut() {
+        tp.stash = read_memory(tp.addr, tp.stash.len());
+    }
+    Ok(())
+}
+
+/// A logged region with a team of one (every rank runs it): tracked like an active region.
+fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), String> {
+    let t0 = Instant::now();
+    crate::ft::output::direct();
+    track_new_memory(rt, sp)?;
+    rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+    ft_begin(rt, k);
     rt.current.t_track += t0.elapsed();
     Ok(())
+}
+
+fn serial_end(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+    let t0 = Instant::now();
+    let mut written = Vec::new();
+    rt.tracker
+        .0
+        .end_region(&mut written)
+        .map_err(|e| e.to_string())?;
+    let mut change = Tickpt::new(0);
+    if rt.rank == 0 {
+        let ranges = shared_ranges(rt, sp);
+        let stamp = Stamp { order: 0, rank: 0 };
+        rt.current.bytes_diffed += diff_written(rt, &written, &ranges, &[], stamp, &mut change);
+    }
+    rt.tracker.0.commit(&written);
+    rt.tracker.0.finish_region();
+    crate::ft::output::piped();
+    rt.current.t_diff += t0.elapsed();
+    ft_end(rt, Some(change), sp)?;
+    let mut region = std::mem::take(&mut rt.current);
+    region.regions = 1;
+    rt.totals.add(&region);
+    Ok(())
+}
+
+/// `cape_checkpoint_now`.
+pub fn checkpoint_now() -> i32 {
+    let inside = !team().levels.is_empty();
+    let result = runtime::with(|rt| {
+        let rank0 = rt.rank == 0;
+        let ft = rt.ft.as_mut()?;
+        if inside {
+            ft.request();
+            return Some(Ok(1));
+        }
+        if !rank0 {
+            return Some(Ok(0));
+        }
+        Some(ft.flush().map(|()| 0))
+    })
+    .flatten();
+    match result {
+        None => -1,
+        Some(Ok(v)) => v,
+        Some(Err(e)) => runtime::fatal(&e),
+    }
+}
+
+/// `cape_checkpoint_regions`.
+pub fn checkpoint_regions() -> i64 {
+    let inside = !team().levels.is_empty();
+    runtime::with(|rt| {
+        let ft = rt.ft.as_ref()?;
+        let mut n = ft.durable_regions();
+        if !inside {
+            if let Some(comm) = rt.comm.as_ref() {
+                let mut bytes = n.to_le_bytes().to_vec();
+                comm.broadcast_from_root(&mut bytes);
+                n = bytes
+                    .get(..8)
+                    .and_then(|b| b.try_into().ok())
+                    .map_or(n, u64::from_le_bytes);
+            }
+        }
+        Some(n as i64)
+    })
+    .flatten()
+    .unwrap_or(-1)
+}
+
+fn begin(rt: &mut Runtime, sp: usize, team_size: u32, logged: Option<u64>) -> Result<(), String> {
+    let t0 = Instant::now();
+    rt.io.enter_region();
+    if let Some(comm) = rt.comm.as_mut() {
+        // Collective on the world the first time a team of this size appears.
+        comm.ensure_team(team_size);
+    }
+    threadprivate_begin(rt.rank);
+    track_new_memory(rt, sp)?;
+    rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+    rt.region_no += 1;
+    if let Some(k) = logged {
+        ft_begin(rt, k);
+    }
+    rt.current.t_track += t0.elapsed();
+    Ok(())
+}
+
+/// Diffs the written pages against their twins inside `ranges` minus `excluded` (sorted) into
+/// `out`; returns the bytes compared.
+fn diff_written(
+    rt: &Runtime,
+    written: &[usize],
+    ranges: &[(usize, usize)],
+    excluded: &[(usize, usize)],
+    stamp: Stamp,
+    out: &mut Tickpt,
+) -> u64 {
+    let mut pieces = Vec::new();
+    let mut diffed = 0u64;
+    for &page in written {
+        let page_end = page + PAGE_SIZE;
+        let mem = rt.tracker.0.memory(page);
+        let twin = rt.tracker.0.twin(page);
+        for &(s, e) in ranges {
+            let (lo, hi) = (s.max(page), e.min(page_end));
+            if lo >= hi {
+                continue;
+            }
+            pieces.clear();
+            subtract(lo, hi, excluded, &mut pieces);
+            for &(a, b) in &pieces {
+                let (i, j) = (a - page, b - page);
+                diff_into(&mem[i..j], &twin[i..j], a as u64, stamp, out);
+                diffed += (b - a) as u64;
+            }
+        }
+    }
+    diffed
 }
 
 /// The byte ranges of shared memory, ascending, non-overlapping.
@@ -364,26 +682,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     excluded.sort_unstable();
     let id = message_id(rt.region_no, r.epoch);
     let mut local = Tickpt::new(id);
-    let mut pieces = Vec::new();
-    let mut diffed = 0u64;
-    for &page in &written {
-        let page_end = page + PAGE_SIZE;
-        let mem = rt.tracker.0.memory(page);
-        let twin = rt.tracker.0.twin(page);
-        for &(s, e) in &ranges {
-            let (lo, hi) = (s.max(page), e.min(page_end));
-            if lo >= hi {
-                continue;
-            }
-            pieces.clear();
-            subtract(lo, hi, &excluded, &mut pieces);
-            for &(a, b) in &pieces {
-                let (i, j) = (a - page, b - page);
-                diff_into(&mem[i..j], &twin[i..j], a as u64, stamp, &mut local);
-                diffed += (b - a) as u64;
-            }
-        }
-    }
+    let diffed = diff_written(rt, &written, &ranges, &excluded, stamp, &mut local);
     rt.current.pages_written += written.len() as u64;
     rt.current.bytes_diffed += diffed;
     rt.current.runs_local += local.run_count() as u64;
@@ -440,7 +739,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     let t5 = Instant::now();
 
     let world = rt.size;
-    if (r.team_size as usize) < world && rt.rank == 0 {
+    if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some()) {
         accumulate(r, &merged, &mut targets, id);
     }
     rt.current.t_track += t1 - t0;
@@ -535,11 +834,21 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
         rt.tracker.0.finish_region();
     }
     let t0 = Instant::now();
+    let change = if rt.rank == 0 {
+        r.accumulated.take()
+    } else {
+        None
+    };
     if (r.team_size as usize) < rt.size {
-        share_with_outsiders(rt, r)?;
+        share_with_outsiders(rt, r, change.as_ref())?;
     }
     threadprivate_end(rt);
     rt.current.t_merge += t0.elapsed();
+    if r.logged.is_some() {
+        let t1 = Instant::now();
+        ft_end(rt, change, r.sp)?;
+        rt.current.t_log += t1.elapsed();
+    }
     let outcome = if rt.cfg.check_races {
         report_races(rt, &r.races)
     } else {
@@ -558,7 +867,11 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
 
 /// A team smaller than the world: world rank 0 broadcasts the region's accumulated changes
 /// and the chunk counter bookkeeping; the ranks outside the team apply them.
-fn share_with_outsiders(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<(), String> {
+fn share_with_outsiders(
+    rt: &mut Runtime,
+    r: &mut ActiveRegion,
+    change: Option<&Tickpt>,
+) -> Result<(), String> {
     let mut msg = Vec::new();
     if rt.rank == 0 {
         let t = team();
@@ -567,10 +880,10 @@ fn share_with_outsiders(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<(), St
             msg.extend_from_slice(&b.to_le_bytes());
         }
         drop(t);
-        r.accumulated
-            .take()
-            .unwrap_or_else(|| Tickpt::new(rt.region_no))
-            .encode_into(&mut msg);
+        match change {
+            Some(c) => c.encode_into(&mut msg),
+            None => Tickpt::new(rt.region_no).encode_into(&mut msg),
+        }
     }
     let Some(comm) = rt.comm.as_mut() else {
         return Ok(());

@@ -34,6 +34,8 @@ pub struct Runtime {
     /// Counters of the region in progress (begin's share).
     pub current: Stats,
     pub totals: Stats,
+    /// Fault tolerance (`CAPE_CHECKPOINT` / `CAPE_RESTART`).
+    pub ft: Option<crate::ft::Ft>,
     finalized: bool,
     exit_status: i32,
 }
@@ -54,11 +56,27 @@ pub fn with<R>(f: impl FnOnce(&mut Runtime) -> R) -> Option<R> {
 pub fn fatal(msg: &str) -> ! {
     DYING.store(true, Ordering::SeqCst);
     eprint_line(&format!("capert: error: {msg}"));
+    crate::ft::record_error();
     crate::sys::mpi::abort_job(1)
 }
 
+/// An error every rank meets at the same point (a refused log): rank 0 prints one line and
+/// records it in the status file; every rank leaves MPI cleanly and exits with status 1.
+pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
+    DYING.store(true, Ordering::SeqCst);
+    if rank == 0 {
+        eprint_line(&format!("capert: error: {msg}"));
+        crate::ft::record_error();
+    }
+    if let Some(comm) = comm {
+        comm.finalize();
+    }
+    std::process::exit(1)
+}
+
 /// Start-up (everything before the user's `main`). Returns the top of the user stack.
-pub fn start_up() -> usize {
+/// `args`: the program's `argv[1..]` (they identify a checkpoint log).
+pub fn start_up(args: &[Vec<u8>]) -> usize {
     std::panic::set_hook(Box::new(|info| {
         let what = info
             .payload()
@@ -87,11 +105,21 @@ pub fn start_up() -> usize {
     mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
-    let comm = Comm::init().unwrap_or_else(|e| fatal(&e));
+    let mut comm = Comm::init().unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());
     let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
+    let ft = match &cfg.ft {
+        None => None,
+        Some(ft_cfg) => match crate::ft::Ft::start(ft_cfg, &comm, args, io.real_fds()) {
+            Ok(ft) => Some(ft),
+            Err(e) => stop_all(Some(&mut comm), rank, &e),
+        },
+    };
 
     let mut tracker = tracker;
+    if ft.as_ref().is_some_and(|f| f.rank0()) {
+        tracker.record_dirty_pages();
+    }
     let globals = bounds::user_global_sections();
     for (start, len) in page_hulls(&globals) {
         tracker
@@ -128,6 +156,7 @@ pub fn start_up() -> usize {
         region_no: 0,
         current: Stats::default(),
         totals: Stats::default(),
+        ft,
         finalized: false,
         exit_status: 0,
     };
@@ -166,6 +195,12 @@ pub fn shut_down(status: i32) -> i32 {
     }
     rt.finalized = true;
     rt.io.flush();
+    let mut log_error = None;
+    if let Some(ft) = rt.ft.as_mut() {
+        if ft.rank0() {
+            log_error = ft.flush().err();
+        }
+    }
     let mut status_bytes = status.to_le_bytes().to_vec();
     if let Some(comm) = rt.comm.as_mut() {
         comm.broadcast_from_root(&mut status_bytes);
@@ -176,6 +211,16 @@ pub fn shut_down(status: i32) -> i32 {
         .map_or(status, i32::from_le_bytes);
     if rt.cfg.stats >= 1 && rt.rank == 0 {
         eprint_line(&rt.totals.line("total"));
+    }
+    if let Some(ft) = rt.ft.as_ref().filter(|f| f.rank0()) {
+        crate::ft::output::finish(false);
+        match &log_error {
+            Some(e) => {
+                eprint_line(&format!("capert: error: {e}"));
+                crate::ft::write_status(&ft.dir, "error\n");
+            }
+            None => crate::ft::write_status(&ft.dir, &format!("exit {root_status}\n")),
+        }
     }
     if let Some(comm) = rt.comm.as_mut() {
         comm.finalize();

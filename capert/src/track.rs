@@ -113,6 +113,9 @@ pub struct Tracker {
     /// Sorted by start, disjoint.
     ranges: Vec<Range>,
     phase: Phase,
+    /// Pages that may have changed since the last `take_dirty` (when enabled, for the
+    /// fault-tolerance fingerprint): reported by scans, written pages, injections, new ranges.
+    dirty: Option<Vec<usize>>,
 }
 
 impl fmt::Debug for Tracker {
@@ -150,6 +153,7 @@ impl Tracker {
                         backend,
                         ranges: Vec::new(),
                         phase: Phase::Idle,
+                        dirty: None,
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -173,6 +177,7 @@ impl Tracker {
             backend: Backend::Mprotect,
             ranges: Vec::new(),
             phase: Phase::Idle,
+            dirty: None,
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -283,6 +288,9 @@ impl Tracker {
                 written,
             },
         );
+        if let Some(dirty) = self.dirty.as_mut() {
+            dirty.extend((start..end).step_by(PAGE_SIZE));
+        }
         if let Err(e) = self.publish() {
             let range = self.ranges.remove(index);
             if let Backend::Uffd { uffd, .. } = &self.backend {
@@ -323,12 +331,16 @@ impl Tracker {
         }
         match &mut self.backend {
             Backend::Uffd { scan, .. } => {
+                let mut dirty = self.dirty.as_mut();
                 for range in &mut self.ranges {
                     let (start, end) = (range.start(), range.end());
                     let (span, twin) = (&range.span, &mut range.twin);
                     scan.written(start, end, true, |from, to| {
                         twin.bytes_mut(from - start, to - from)
                             .copy_from_slice(span.bytes(from - start, to - from));
+                        if let Some(d) = dirty.as_mut() {
+                            d.extend((from..to).step_by(PAGE_SIZE));
+                        }
                     })
                     .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
                 }
@@ -362,6 +374,15 @@ impl Tracker {
             return Err(err("end_region called outside a parallel region".into()));
         }
         self.phase = Phase::Ended;
+        let first_new = written.len();
+        let result = self.scan_written(written);
+        if let (Some(dirty), Ok(())) = (self.dirty.as_mut(), &result) {
+            dirty.extend_from_slice(&written[first_new..]);
+        }
+        result
+    }
+
+    fn scan_written(&mut self, written: &mut Vec<usize>) -> Result<(), TrackError> {
         match &mut self.backend {
             Backend::Uffd { scan, .. } => {
                 for range in &self.ranges {
@@ -485,11 +506,32 @@ impl Tracker {
             let chunk = &bytes[done..done + count];
             let offset = at - range.start();
             range.span.write(offset, chunk);
+            if let Some(dirty) = self.dirty.as_mut() {
+                let first = at & !(PAGE_SIZE - 1);
+                dirty.extend((first..at + count).step_by(PAGE_SIZE));
+            }
             // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
             // keep a real twin that must follow.
             range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
             done += count;
         }
+    }
+
+    /// Starts recording the pages that may change (see [`Tracker::take_dirty`]).
+    pub fn record_dirty_pages(&mut self) {
+        self.dirty.get_or_insert_with(Vec::new);
+    }
+
+    /// The pages that may have changed since the last call (unsorted, maybe repeated). With
+    /// the mprotect backend writes outside regions are not seen: see [`Tracker::sees_all_writes`].
+    pub fn take_dirty(&mut self) -> Vec<usize> {
+        self.dirty.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// True when `take_dirty` covers every write (uffd); false for mprotect, which only sees
+    /// writes inside regions.
+    pub fn sees_all_writes(&self) -> bool {
+        matches!(self.backend, Backend::Uffd { .. })
     }
 
     /// Is `addr` inside a tracked range?

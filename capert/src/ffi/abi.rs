@@ -43,8 +43,23 @@ extern "C" fn run_user_main(ctx: *mut c_void) {
     ctx.status = (ctx.user_main)(ctx.argc, ctx.argv, ctx.envp);
 }
 
-extern "C" fn exit_hook() {
-    runtime::shut_down(0);
+extern "C" fn exit_hook(status: c_int, _: *mut c_void) {
+    runtime::shut_down(status);
+}
+
+/// `argv[1..argc]` as bytes.
+fn program_args(argc: c_int, argv: *mut *mut c_char) -> Vec<Vec<u8>> {
+    if argv.is_null() {
+        return Vec::new();
+    }
+    (1..argc.max(0) as usize)
+        .filter_map(|i| {
+            // SAFETY: `argv` has `argc` entries, each a NUL-terminated string or null (C main).
+            let p = unsafe { *argv.add(i) };
+            // SAFETY: as above.
+            (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes().to_vec())
+        })
+        .collect()
 }
 
 /// Starts the CAPE runtime and runs the program.
@@ -64,9 +79,9 @@ pub extern "C" fn __cape_start(
         let Some(user_main) = user_main else {
             runtime::fatal("`__cape_start` called without a main function");
         };
-        let top = runtime::start_up();
-        // SAFETY: registers a function with static lifetime; failure only loses the hook.
-        unsafe { libc::atexit(exit_hook) };
+        let top = runtime::start_up(&program_args(argc, argv));
+        // Failure only loses the hook.
+        crate::sys::ft::register_exit_hook(exit_hook);
         let mut ctx = StartContext {
             argc,
             argv,
@@ -508,4 +523,22 @@ pub extern "C" fn __cape_reduce(
         let bytes = unsafe { crate::sys::raw::read_bytes(partial as usize, size) };
         region::reduce(shared as usize, combine as usize, bytes);
     })
+}
+
+// ---- fault tolerance -----------------------------------------------------------------
+
+/// Checkpoint now. Outside a parallel region: every completed region is made durable in the
+/// log before it returns 0. Inside a region: requests it at the region's end and returns 1.
+/// Returns -1 when checkpointing is off (neither `CAPE_CHECKPOINT` nor `CAPE_RESTART` set).
+/// SIGUSR1 does the same at the next region end.
+#[no_mangle]
+pub extern "C" fn cape_checkpoint_now() -> c_int {
+    guard(|| region::checkpoint_now())
+}
+
+/// The number of parallel regions durable in the checkpoint log (-1 when checkpointing is
+/// off). Outside regions every rank gets rank 0's value.
+#[no_mangle]
+pub extern "C" fn cape_checkpoint_regions() -> c_longlong {
+    guard(|| region::checkpoint_regions())
 }

@@ -133,6 +133,61 @@ pub fn close(fd: i32) {
     unsafe { libc::close(fd) };
 }
 
+/// A pipe `(read end, write end)`, both close-on-exec; the read end non-blocking.
+pub fn pipe_cloexec() -> io::Result<(i32, i32)> {
+    let mut fds = [-1i32; 2];
+    // SAFETY: pipe2 writes two descriptors into the 2-element array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: F_GETFL/F_SETFL on our own fresh descriptor.
+    unsafe {
+        let flags = libc::fcntl(fds[0], libc::F_GETFL);
+        libc::fcntl(fds[0], libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+    Ok((fds[0], fds[1]))
+}
+
+/// Waits up to `timeout_ms` until one of `fds` is readable (or hung up).
+pub fn poll_readable(fds: &[i32], timeout_ms: i32) {
+    let mut polls: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    // SAFETY: the pointer and count describe the vector above.
+    unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout_ms) };
+}
+
+/// Bytes waiting in pipe `fd` (`FIONREAD`); 0 on error.
+pub fn bytes_available(fd: i32) -> usize {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int.
+    let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
+    if r < 0 {
+        0
+    } else {
+        n.max(0) as usize
+    }
+}
+
+/// One `read` of at most `buf.len()` bytes; Ok(0) also when nothing is available now.
+pub fn read_some(fd: i32, buf: &mut [u8]) -> usize {
+    loop {
+        // SAFETY: the buffer is a valid, writable slice of the given length.
+        let r = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if r >= 0 {
+            return r as usize;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return 0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 pub mod bounds;
 pub mod fd;
+pub mod ft;
 pub mod global;
 pub mod heap;
 pub mod mem;

@@ -1,0 +1,311 @@
+//! Fault tolerance (issue 6): the durable region log, restart by replay, exactly-once
+//! output and the `DIR/status` file. See ARCHITECTURE.md, "Fault tolerance".
+//!
+//! Every top-level parallel region is numbered (1, 2, ... identically on every rank and for
+//! every rank count). World rank 0 appends each region's net change on shared memory, with
+//! the fingerprint of the state before it, to `DIR/cape.log`; a restart replays the logged
+//! regions (injects them instead of running them) and continues from the first one not logged.
+
+pub mod fingerprint;
+pub mod log;
+pub mod output;
+
+use crate::config::{Every, FtConfig};
+use crate::sys::mpi::Comm;
+use crate::tickpt::{xxh64, Tickpt};
+use fingerprint::Fingerprint;
+use log::{Entry, Header};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Rank 0's checkpoint directory, for the `status` file written on fatal errors.
+static STATUS_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Writes `DIR/status` atomically (temporary file, fsync, rename).
+pub fn write_status(dir: &Path, text: &str) {
+    let tmp = dir.join("status.tmp");
+    let ok = File::create(&tmp).and_then(|f| {
+        f.write_all_at(text.as_bytes(), 0)?;
+        f.sync_all()
+    });
+    if ok.is_ok() {
+        let _ = std::fs::rename(&tmp, dir.join("status"));
+    }
+}
+
+/// A `capert: error:` stops the job: on rank 0 forward the pending output and write
+/// `error` into the status file (no-op without a checkpoint directory).
+pub fn record_error() {
+    let dir = match STATUS_DIR.try_lock() {
+        Ok(g) => g.clone(),
+        Err(_) => None,
+    };
+    if let Some(dir) = dir {
+        output::finish(true);
+        write_status(&dir, "error\n");
+    }
+}
+
+/// XXH64 of the arguments (`argv[1..]`), each preceded by its length.
+pub fn hash_args(args: &[Vec<u8>]) -> u64 {
+    let mut bytes = Vec::new();
+    for a in args {
+        bytes.extend_from_slice(&(a.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(a);
+    }
+    xxh64(&bytes, 0)
+}
+
+struct Writer {
+    file: File,
+    header: Header,
+}
+
+pub struct Ft {
+    pub dir: PathBuf,
+    rank0: bool,
+    every: Every,
+    /// Numbered regions started so far.
+    seq: u64,
+    /// Regions 1..=replay_count come from the log (known on every rank).
+    replay_count: u64,
+    /// Rank 0: the validated log's entries (entry i = region i + 1).
+    replay: Vec<Entry>,
+    writer: Option<Writer>,
+    pub fingerprint: Fingerprint,
+    /// Rank 0: (region, fingerprint before it) of the logged region in progress.
+    current: Option<(u64, u64)>,
+    pending: Vec<Entry>,
+    last_flush: Instant,
+    /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
+    requested: bool,
+}
+
+fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
+    format!(
+        "cannot {what} `{}`: {e}: check the directory given to `CAPE_CHECKPOINT`/`CAPE_RESTART`",
+        path.display()
+    )
+}
+
+/// Rank 0's start: the log (new or validated), and the output counts to skip.
+fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
+    let dir = &cfg.dir;
+    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create the directory", e))?;
+    let _ = std::fs::remove_file(dir.join("status"));
+    let exe = std::fs::read("/proc/self/exe")
+        .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
+    let program = xxh64(&exe, 0);
+    let args = hash_args(args);
+    let path = dir.join("cape.log");
+    let shown = dir.display().to_string();
+    if cfg.restart {
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!(
+                    "there is no checkpoint log in {shown} (no `cape.log`): start with `CAPE_CHECKPOINT={shown}`"
+                ))
+            }
+            Err(e) => return Err(io_error(&path, "read", e)),
+        };
+        let v = log::validate(&bytes, program, args, &shown)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| io_error(&path, "open", e))?;
+        // The torn tail of a crash during an append goes.
+        file.set_len(v.header.committed_len)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| io_error(&path, "truncate", e))?;
+        let skip = output::delivered(dir);
+        Ok((
+            Writer {
+                file,
+                header: v.header,
+            },
+            v.entries,
+            skip,
+        ))
+    } else {
+        let header = Header::new(program, args);
+        let tmp = dir.join("cape.log.tmp");
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(|e| io_error(&tmp, "create", e))?;
+        file.write_all_at(&header.encode(), 0)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| io_error(&path, "write", e))?;
+        let _ = std::fs::remove_file(dir.join("output"));
+        Ok((Writer { file, header }, Vec::new(), [0, 0]))
+    }
+}
+
+impl Ft {
+    /// Start-up (collective): rank 0 opens or validates the log and starts the output
+    /// forwarding; every rank learns how many regions to replay. `real`: duplicates of the
+    /// original fds 1 and 2 (rank 0).
+    pub fn start(
+        cfg: &FtConfig,
+        comm: &Comm,
+        args: &[Vec<u8>],
+        real: [i32; 2],
+    ) -> Result<Ft, String> {
+        let rank0 = comm.rank() == 0;
+        let mut writer = None;
+        let mut replay = Vec::new();
+        let mut msg = Vec::new();
+        if rank0 {
+            *STATUS_DIR.lock().unwrap_or_else(|e| e.into_inner()) = Some(cfg.dir.clone());
+            match open_rank0(cfg, args)
+                .and_then(|(w, e, skip)| output::start(&cfg.dir, real, skip).map(|()| (w, e)))
+            {
+                Ok((w, entries)) => {
+                    msg.push(0);
+                    msg.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+                    writer = Some(w);
+                    replay = entries;
+                }
+                Err(e) => {
+                    msg.push(1);
+                    msg.extend_from_slice(e.as_bytes());
+                }
+            }
+        }
+        comm.broadcast_from_root(&mut msg);
+        if msg.first() != Some(&0) {
+            return Err(String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned());
+        }
+        let replay_count = msg
+            .get(1..9)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_le_bytes);
+        if let Err(e) = crate::sys::ft::install_sigusr1() {
+            return Err(format!("cannot install the SIGUSR1 handler: {e}"));
+        }
+        Ok(Ft {
+            dir: cfg.dir.clone(),
+            rank0,
+            every: cfg.every,
+            seq: 0,
+            replay_count,
+            replay,
+            writer,
+            fingerprint: Fingerprint::default(),
+            current: None,
+            pending: Vec::new(),
+            last_flush: Instant::now(),
+            requested: false,
+        })
+    }
+
+    pub fn rank0(&self) -> bool {
+        self.rank0
+    }
+
+    /// A top-level region starts: its number.
+    pub fn next_region(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    pub fn is_replay(&self, region: u64) -> bool {
+        region <= self.replay_count
+    }
+
+    pub fn replay_count(&self) -> u64 {
+        self.replay_count
+    }
+
+    /// Rank 0: the logged entry of `region`.
+    pub fn replay_entry(&self, region: u64) -> Option<&Entry> {
+        let i = usize::try_from(region.checked_sub(1)?).ok()?;
+        self.replay.get(i)
+    }
+
+    /// Rank 0: the replay is over; free the log's copy.
+    pub fn replay_done(&mut self) {
+        self.replay = Vec::new();
+    }
+
+    /// Rank 0: a logged region begins with this fingerprint.
+    pub fn begin_logged(&mut self, region: u64, fingerprint: u64) {
+        self.current = Some((region, fingerprint));
+    }
+
+    /// Rank 0: the logged region in progress ended with this net change.
+    pub fn end_logged(&mut self, change: &Tickpt) -> Result<(), String> {
+        let Some((region, fingerprint)) = self.current.take() else {
+            return Ok(());
+        };
+        let first = self.durable_regions() + self.pending.len() as u64 + 1;
+        if first != region {
+            return Err(format!(
+                "internal error: region {region} logged out of order (expected {first})"
+            ));
+        }
+        self.pending.push(Entry {
+            fingerprint,
+            tickpt: change.encode(),
+        });
+        let due = match self.every {
+            Every::Regions(n) => self.pending.len() as u64 >= n,
+            Every::Time(t) => self.last_flush.elapsed() >= t,
+        };
+        let signal = crate::sys::ft::take_signal_request();
+        if due || signal || std::mem::take(&mut self.requested) {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// `cape_checkpoint_now` inside a region.
+    pub fn request(&mut self) {
+        self.requested = true;
+    }
+
+    /// Rank 0: makes the pending regions durable (one append + fsync, then the header).
+    pub fn flush(&mut self) -> Result<(), String> {
+        self.last_flush = Instant::now();
+        let Some(w) = self.writer.as_mut() else {
+            return Ok(());
+        };
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let path = self.dir.join("cape.log");
+        let first = w.header.committed_regions + 1;
+        let record = log::encode_record(first, &self.pending);
+        w.file
+            .write_all_at(&record, w.header.committed_len)
+            .and_then(|()| w.file.sync_data())
+            .map_err(|e| io_error(&path, "append to", e))?;
+        if first == 1 {
+            w.header.first_fingerprint = self.pending[0].fingerprint;
+        }
+        w.header.committed_len += record.len() as u64;
+        w.header.committed_regions += self.pending.len() as u64;
+        w.file
+            .write_all_at(&w.header.encode(), 0)
+            .and_then(|()| w.file.sync_data())
+            .map_err(|e| io_error(&path, "update", e))?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Regions durable in the log (rank 0's view).
+    pub fn durable_regions(&self) -> u64 {
+        self.writer
+            .as_ref()
+            .map_or(0, |w| w.header.committed_regions)
+    }
+}
