@@ -277,9 +277,21 @@ pub fn lower(
             }
         }
     }
+    updates_text(cx, out, &updates, construct, &location, env)
+}
+
+/// The lowered text of mergeable updates (a `critical` block of `__cape_atomic_update`s).
+fn updates_text(
+    cx: &Context,
+    out: &mut Out,
+    updates: &[Update],
+    construct: &str,
+    location: &str,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
     out.needs_atomic_prelude = true;
     let mut text = String::new();
-    for u in &updates {
+    for u in updates {
         let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
         let operand = match u.operand {
             Some(s) => emit_span(cx, out, s, env).trim().to_string(),
@@ -299,9 +311,123 @@ pub fn lower(
         "critical",
         &[
             ("construct", construct),
-            ("location", &location),
+            ("location", location),
             ("updates", &text),
         ],
     )
     .map_err(|e| vec![e])
+}
+
+/// `omp_set_lock(l); <updates> omp_unset_lock(l);` (or the nest-lock pair) in one block, with
+/// only mergeable updates in between: lowered like a named `critical`, the lock calls dropped.
+/// Anything else is left alone (fine outside a region; a clear runtime error inside one).
+pub struct LockPair<'a> {
+    /// from the set call's statement to the unset call's
+    pub span: Span,
+    body: Vec<&'a Node<Statement>>,
+    lock: String,
+}
+
+/// `name(arg);` as (name, argument text without whitespace).
+fn lock_call<'c>(cx: &'c Context, s: &Node<Statement>) -> Option<(&'c str, String)> {
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::Call(call) = &e.node else {
+        return None;
+    };
+    let Expression::Identifier(id) = &call.node.callee.node else {
+        return None;
+    };
+    let name = match id.node.name.as_str() {
+        "omp_set_lock" => "omp_set_lock",
+        "omp_unset_lock" => "omp_unset_lock",
+        "omp_set_nest_lock" => "omp_set_nest_lock",
+        "omp_unset_nest_lock" => "omp_unset_nest_lock",
+        _ => return None,
+    };
+    let [arg] = call.node.arguments.as_slice() else {
+        return None;
+    };
+    let text: String = cx
+        .text(span_of(arg.span))
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    Some((name, text))
+}
+
+pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
+    let items = &cx.program.items;
+    let mut pairs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some(set) = item.statement else { continue };
+        let Some((name, lock)) = lock_call(cx, set) else {
+            continue;
+        };
+        let unset_name = match name {
+            "omp_set_lock" => "omp_unset_lock",
+            "omp_set_nest_lock" => "omp_unset_nest_lock",
+            _ => continue,
+        };
+        if !cx.text(item.parent).starts_with('{') {
+            continue;
+        }
+        let mut body = Vec::new();
+        let mut end = None;
+        for sibling in items.get(i + 1..).unwrap_or(&[]) {
+            if sibling.parent != item.parent || sibling.span.start < item.span.end {
+                continue;
+            }
+            let Some(s) = sibling.statement else { break };
+            if let Some((n, l)) = lock_call(cx, s) {
+                if n == unset_name && l == lock {
+                    end = Some(super::statement_span(cx, s.span).end);
+                }
+                break;
+            }
+            body.push(s);
+        }
+        let Some(end) = end else { continue };
+        let span = Span::new(item.span.start, end);
+        // a directive in between is lowered on its own
+        if cx.directives.iter().any(|d| super::contains(span, d.span)) {
+            continue;
+        }
+        let mut found = Vec::new();
+        if body
+            .iter()
+            .all(|s| updates_of(cx, s, true, &mut found).is_ok())
+        {
+            pairs.push(LockPair { span, body, lock });
+        }
+    }
+    pairs
+}
+
+/// The text that replaces a lock pair.
+pub fn lower_lock_pair(
+    cx: &Context,
+    out: &mut Out,
+    pair: &LockPair,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut updates = Vec::new();
+    for s in &pair.body {
+        if updates_of(cx, s, true, &mut updates).is_err() {
+            return Err(vec![Diagnostic::error(
+                "internal error: a lock pair without mergeable updates",
+            )
+            .with_primary(pair.span, "here")]);
+        }
+    }
+    let construct = format!("critical for the lock `{}`", pair.lock);
+    updates_text(
+        cx,
+        out,
+        &updates,
+        &construct,
+        &cx.location(pair.span.start),
+        env,
+    )
 }

@@ -262,6 +262,20 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             edits.push(Edit::replace(extent, text));
         }
     }
+    for pair in atomic::lock_pairs(cx) {
+        if !contains(span, pair.span) || extents.iter().any(|x| overlaps(*x, pair.span)) {
+            continue;
+        }
+        match atomic::lower_lock_pair(cx, out, &pair, env) {
+            Ok(text) => {
+                extents.push(pair.span);
+                let mut text = text.trim_end().to_string();
+                text.push_str(&cx.resync(pair.span.end));
+                edits.push(Edit::replace(pair.span, text));
+            }
+            Err(mut e) => out.errors.append(&mut e),
+        }
+    }
     let outside = |s: Span, extents: &[Span]| !extents.iter().any(|x| overlaps(*x, s));
     for e in cx.base_edits {
         if contains(span, e.span) && outside(e.span, &extents) {
