@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (and the CI entry point): dependencies, release build,
-# Rust unit/integration tests, the runtime's C tests, the end-to-end tests.
+# Rust unit/integration tests, the runtime's C tests, the end-to-end tests, the
+# fault-tolerance tests (caperun, restart, corrupt logs).
 # Extra arguments go to tests/e2e/run.sh (e.g. --quick, or a filter).
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,6 +37,7 @@ if [ -x capert/tests/run_c_tests.sh ]; then
 fi
 step "runtime as an ordinary user (scripts/nonroot-tests.sh)" scripts/nonroot-tests.sh
 step "end-to-end tests (tests/e2e/run.sh)" tests/e2e/run.sh "$@"
+step "fault tolerance (tests/ft/run.sh)" tests/ft/run.sh
 
 echo
 echo "==> summary"

@@ -390,7 +390,7 @@ fn run(opts: Options) -> Result<i32, String> {
             }
             Some(Status::Error) => {
                 return Err(format!(
-                    "the job stopped with a runtime error (the `capert: error:` above); not relaunching (attempt {number})"
+                    "the job stopped with a runtime error (attempt {number}, the error above); not relaunching: it would stop the same way"
                 ));
             }
             None => {}

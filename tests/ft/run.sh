@@ -1,0 +1,392 @@
+#!/usr/bin/env bash
+# Fault-tolerance tests (issue 6): the durable region log, restart by replay on any rank
+# count, exactly-once output, refused corrupt logs, and caperun relaunching a job after a rank
+# is SIGKILLed. tests/ft/progs/ftjacobi.c (a Jacobi sweep of a small grid, 600 parallel
+# regions, a checksum every 50 iterations) is built with `gcc -O2 -fopenmp` (the reference,
+# itself checked against the program built without OpenMP) and with capecc; every run's
+# output must equal the reference byte for byte, or the first run's output followed by the
+# restart's must.
+#
+# usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
+#   --kills N  how many kill-a-random-rank runs (default 10)
+#   --seed S   seed of the random delays and ranks (default: random; printed)
+#   --keep     keep tests/out/ft on success
+# Environment: CAPECC (default $CARGO_TARGET_DIR or target, then release/capecc), CAPERUN (default: beside capecc),
+# FT_TIMEOUT seconds per run (default 60), FT_OUT (default tests/out/ft), MPIRUN (default mpirun).
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/env.sh
+source "$ROOT/scripts/env.sh"
+CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
+CAPERUN=${CAPERUN:-$(dirname "$CAPECC")/caperun}
+MPIRUN=${MPIRUN:-mpirun}
+TIMEOUT=${FT_TIMEOUT:-60}
+OUT=${FT_OUT:-$ROOT/tests/out/ft}
+SRC=$ROOT/tests/ft/progs/ftjacobi.c
+unset OMP_NUM_THREADS CAPE_CHECKPOINT CAPE_RESTART CAPE_CHECKPOINT_EVERY CAPE_OUTPUT
+
+kills=10
+seed=$((RANDOM * 32768 + RANDOM))
+keep=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --kills)
+        kills=${2:?--kills needs a number}
+        shift
+        ;;
+    --seed)
+        seed=${2:?--seed needs a number}
+        shift
+        ;;
+    --keep) keep=1 ;;
+    -h | --help)
+        sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "run.sh: unknown argument \`$1\`" >&2
+        exit 2
+        ;;
+    esac
+    shift
+done
+RANDOM=$seed
+read -r -a mpirun <<<"$MPIRUN"
+
+passed=0
+failed=0
+pass() { # name, details
+    passed=$((passed + 1))
+    printf 'PASS  %-34s %s\n' "$1" "${2:-}"
+}
+fail() { # name, reason, [file whose tail to show]
+    failed=$((failed + 1))
+    echo "FAIL  $1  $2"
+    if [ -n "${3:-}" ] && [ -s "$3" ]; then
+        tail -n 6 "$3" | sed 's/^/      ! /'
+    fi
+}
+
+for tool in "$CAPECC" "$CAPERUN"; do
+    if [ ! -x "$tool" ]; then
+        echo "run.sh: \`$tool\` not found (run \`cargo build --release\` or set CAPECC / CAPERUN)" >&2
+        echo "ft: 0 passed, 1 failed"
+        exit 1
+    fi
+done
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+echo "seed $seed (rerun with --seed $seed)"
+INPUT=$OUT/input
+echo 100 >"$INPUT"
+
+# --- builds --------------------------------------------------------------------------------
+gcc -O2 -fopenmp "$SRC" -o "$OUT/ref" &&
+    gcc -O2 -Wno-unknown-pragmas "$SRC" -o "$OUT/seq" &&
+    "$CAPECC" -O2 -DWITH_CAPE "$SRC" -o "$OUT/cape" &&
+    "$CAPECC" -O2 -DWITH_CAPE -DOTHER_PROGRAM "$SRC" -o "$OUT/other" ||
+    {
+        echo "run.sh: build failed" >&2
+        echo "ft: 0 passed, 1 failed"
+        exit 1
+    }
+OMP_NUM_THREADS=2 "$OUT/ref" <"$INPUT" >"$OUT/ref.out"
+"$OUT/seq" <"$INPUT" >"$OUT/seq.out"
+if ! cmp -s "$OUT/ref.out" "$OUT/seq.out" || [ "$(wc -l <"$OUT/ref.out")" -ne 13 ]; then
+    echo "run.sh: bad test: the gcc -fopenmp output differs from the sequential one" >&2
+    echo "ft: 0 passed, 1 failed"
+    exit 1
+fi
+REF=$OUT/ref.out
+
+# --- helpers -------------------------------------------------------------------------------
+# u64 at byte OFFSET of FILE (the log header: 40 committed length, 48 committed regions)
+header_word() { od -An -t u8 -j "$2" -N 8 "$1" 2>/dev/null | tr -d ' '; }
+
+# rank processes of a binary: its file name is unique per test and is their comm
+ranks_of() { pgrep -x "$1"; }
+
+# waits until COUNT processes named NAME exist (at most 20 s)
+wait_ranks() {
+    local i
+    for i in $(seq 200); do
+        [ "$(ranks_of "$1" | wc -l)" -ge "$2" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# waits until FILE has at least N lines (at most 30 s)
+wait_lines() {
+    local i
+    for i in $(seq 300); do
+        [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# SIGKILLs one random rank of NAME; prints "rank R (pid P)"; fails when none is left
+kill_random_rank() {
+    local pids pid rank
+    mapfile -t pids < <(ranks_of "$1")
+    [ ${#pids[@]} -gt 0 ] || return 1
+    pid=${pids[RANDOM % ${#pids[@]}]}
+    rank=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+    kill -9 "$pid" 2>/dev/null || return 1
+    echo "rank ${rank:-?} (pid $pid)"
+}
+
+# a private copy of the capecc build whose name (<= 15 characters) identifies its ranks
+fresh_binary() { # dir, name, [source binary]
+    mkdir -p "$1"
+    cp "${3:-$OUT/cape}" "$1/$2"
+    echo "$1/$2"
+}
+
+now() { date +%s%N; }
+secs_since() { # start (ns)
+    local ms=$((($(now) - $1) / 1000000))
+    printf '%d.%02d' $((ms / 1000)) $((ms % 1000 / 10))
+}
+
+# --- 1. caperun without a failure ----------------------------------------------------------
+d=$OUT/plain
+bin=$(fresh_binary "$d" "ftp$$")
+start=$(now)
+timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$bin" <"$INPUT" >"$d/stdout" 2>"$d/stderr"
+rc=$?
+t_plain_ms=$((($(now) - start) / 1000000))
+if [ $rc -ne 0 ]; then
+    fail "caperun, no failure" "exit status $rc" "$d/stderr"
+elif ! cmp -s "$REF" "$d/stdout"; then
+    fail "caperun, no failure" "output differs from the reference" "$d/stderr"
+elif grep -q '^caperun:' "$d/stderr"; then
+    fail "caperun, no failure" "caperun reported something" "$d/stderr"
+elif [ "$(cat "$d/ck/status" 2>/dev/null)" != "exit 0" ]; then
+    fail "caperun, no failure" "DIR/status is \`$(cat "$d/ck/status" 2>/dev/null)\`, expected \`exit 0\`"
+else
+    pass "caperun, no failure" "P=4, $(secs_since "$start") s, $(header_word "$d/ck/cape.log" 48) regions logged"
+fi
+# the kill delays are spread over the first 80% of an undisturbed run
+[ $t_plain_ms -lt 1000 ] && t_plain_ms=1000
+
+# --- 2. kill a random rank at a random time, N times in a row -------------------------------
+for k in $(seq "$kills"); do
+    name="kill $k"
+    d=$OUT/kill-$k
+    bin=$(fresh_binary "$d" "ftk$$-$k")
+    start=$(now)
+    timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$bin" <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+    job=$!
+    if ! wait_ranks "$(basename "$bin")" 4; then
+        wait $job
+        fail "$name" "the 4 ranks never showed up" "$d/stderr"
+        continue
+    fi
+    delay_ms=$((t_plain_ms / 20 + RANDOM % (t_plain_ms * 3 / 4)))
+    sleep "$((delay_ms / 1000)).$(printf '%03d' $((delay_ms % 1000)))"
+    victim=$(kill_random_rank "$(basename "$bin")")
+    wait $job
+    rc=$?
+    durable=$(sed -n 's/.*attempt 1 failed.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr")
+    if [ -z "$victim" ]; then
+        fail "$name" "the job ended before the kill (${delay_ms} ms)" "$d/stderr"
+    elif [ $rc -ne 0 ]; then
+        fail "$name" "caperun exit status $rc after killing $victim at ${delay_ms} ms" "$d/stderr"
+    elif ! cmp -s "$REF" "$d/stdout"; then
+        fail "$name" "output differs from the reference after killing $victim at ${delay_ms} ms" "$d/stderr"
+        diff "$REF" "$d/stdout" | head -n 6 | sed 's/^/      | /'
+    elif ! grep -q '^caperun: attempt 1 failed after' "$d/stderr" ||
+        ! grep -q '^caperun: completed after 1 restart(s); time lost to failures' "$d/stderr"; then
+        fail "$name" "the failure was not reported" "$d/stderr"
+    else
+        pass "$name" "killed $victim at ${delay_ms} ms, ${durable:-no} regions durable, total $(secs_since "$start") s"
+    fi
+done
+
+# --- 3. restart on P = 1 2 3 4 from a log written at P = 4 ----------------------------------
+# The job dies midway (a rank killed after iteration 300 was printed); its output so far
+# followed by the restart's must be the reference.
+d=$OUT/migrate
+bin=$(fresh_binary "$d" "ftm$$")
+CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1" &
+job=$!
+victim=""
+wait_lines "$d/out1" 6 && victim=$(kill_random_rank "$(basename "$bin")")
+wait $job
+base_ok=0
+if [ -z "$victim" ]; then
+    fail "log at P=4, killed midway" "could not kill a rank after iteration 300" "$d/err1"
+elif [ -e "$d/ck/status" ]; then
+    fail "log at P=4, killed midway" "DIR/status exists after a rank was killed: $(cat "$d/ck/status")"
+elif [ "$(header_word "$d/ck/cape.log" 48)" = "" ] || [ "$(header_word "$d/ck/cape.log" 48)" -eq 0 ]; then
+    fail "log at P=4, killed midway" "no region durable after iteration 300 was printed"
+elif ! head -c "$(stat -c %s "$d/out1")" "$REF" | cmp -s - "$d/out1"; then
+    fail "log at P=4, killed midway" "the output before the kill is not a prefix of the reference"
+else
+    base_ok=1
+    pass "log at P=4, killed midway" "killed $victim after $(wc -l <"$d/out1") lines, $(header_word "$d/ck/cape.log" 48) regions durable"
+fi
+# restart from a copy of the log in DIR; stdout and stderr in DIR.out / DIR.err, status in DIR.rc
+restart() { # ckdir, P, binary, args...
+    local ck=$1 p=$2 b=$3
+    shift 3
+    CAPE_RESTART=$ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$p" "$b" "$@" <"$INPUT" >"$ck.out" 2>"$ck.err"
+    echo $? >"$ck.rc"
+}
+if [ $base_ok -eq 1 ]; then
+    for P in 1 2 3 4; do
+        cp -r "$d/ck" "$d/ck-p$P"
+        restart "$d/ck-p$P" "$P" "$bin"
+        if [ "$(cat "$d/ck-p$P.rc")" != 0 ]; then
+            fail "restart at P=$P" "exit status $(cat "$d/ck-p$P.rc")" "$d/ck-p$P.err"
+        elif ! cat "$d/out1" "$d/ck-p$P.out" | cmp -s "$REF" -; then
+            fail "restart at P=$P" "first run + restart output differs from the reference" "$d/ck-p$P.err"
+            cat "$d/out1" "$d/ck-p$P.out" | diff "$REF" - | head -n 6 | sed 's/^/      | /'
+        elif [ "$(cat "$d/ck-p$P/status" 2>/dev/null)" != "exit 0" ]; then
+            fail "restart at P=$P" "DIR/status is \`$(cat "$d/ck-p$P/status" 2>/dev/null)\`"
+        elif [ "$(header_word "$d/ck-p$P/cape.log" 48)" != 600 ]; then
+            fail "restart at P=$P" "the log holds $(header_word "$d/ck-p$P/cape.log" 48) regions after the restart, expected 600"
+        else
+            pass "restart at P=$P" "$(wc -l <"$d/ck-p$P.out") lines printed by the restart"
+        fi
+    done
+fi
+
+# --- 4. corrupt and mismatched logs ---------------------------------------------------------
+# Each must be refused with exactly one `capert: error:` line, a nonzero status, `error` in
+# DIR/status and no output at all (the program prints nothing before region 50, and the whole
+# log is validated before the first injection).
+refused() { # name, ckdir, binary, [args...]  (expects a refusal); pattern in $expect if set
+    local name=$1 ck=$2 b=$3 n
+    shift 3
+    restart "$ck" 2 "$b" "$@"
+    n=$(grep -c 'capert: error:' "$ck.err")
+    if [ "$(cat "$ck.rc")" = 0 ]; then
+        fail "$name" "accepted (exit status 0)" "$ck.err"
+    elif [ "$(cat "$ck.rc")" -ge 124 ]; then
+        fail "$name" "timed out or crashed (status $(cat "$ck.rc"))" "$ck.err"
+    elif [ "$n" -ne 1 ]; then
+        fail "$name" "$n \`capert: error:\` lines, expected 1" "$ck.err"
+    elif [ -n "${expect:-}" ] && ! grep -q -- "$expect" "$ck.err"; then
+        fail "$name" "the error does not say \`$expect\`" "$ck.err"
+    elif [ -s "$ck.out" ]; then
+        fail "$name" "printed output: $(head -c 80 "$ck.out")" "$ck.err"
+    elif [ "$(cat "$ck/status" 2>/dev/null)" != error ]; then
+        fail "$name" "DIR/status is \`$(cat "$ck/status" 2>/dev/null)\`, expected \`error\`" "$ck.err"
+    else
+        pass "$name" "$(grep -m1 'capert: error:' "$ck.err" | cut -c1-110)"
+    fi
+}
+# flips one bit of byte OFFSET of FILE in place
+flip_bit() {
+    local byte
+    byte=$(od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $((byte ^ 16)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+if [ $base_ok -eq 1 ]; then
+    c=$OUT/corrupt
+    mkdir -p "$c"
+    len=$(header_word "$d/ck/cape.log" 40)
+    fresh() { rm -rf "$c/$1" && cp -r "$d/ck" "$c/$1" && echo "$c/$1"; }
+    expect=""
+    ck=$(fresh trunc-1) && truncate -s $((len - 1)) "$ck/cape.log" && refused "truncated by 1 byte" "$ck" "$bin"
+    ck=$(fresh trunc-half) && truncate -s $((len / 2)) "$ck/cape.log" && refused "truncated to half" "$ck" "$bin"
+    ck=$(fresh trunc-header) && truncate -s 30 "$ck/cape.log" && refused "truncated inside the header" "$ck" "$bin"
+    for off in 2 20 44 60 70 $((len / 3)) $((len / 2 + 7)) $((len - 3)); do
+        ck=$(fresh "flip-$off") && flip_bit "$ck/cape.log" "$off" && refused "bit flipped at byte $off" "$ck" "$bin"
+    done
+    ck=$(fresh other-program) && refused "log of another program" "$ck" "$(fresh_binary "$c" "fto$$" "$OUT/other")"
+    ck=$(fresh other-args) && refused "other arguments" "$ck" "$bin" 600
+    expect="differs from the log"
+    ck=$(fresh other-input)
+    echo 90 >"$c/input90"
+    INPUT=$c/input90 refused "other input (state fingerprint)" "$ck" "$bin"
+    expect=""
+    mkdir -p "$c/empty" && refused "no log in the directory" "$c/empty" "$bin"
+    # caperun must not relaunch a refused log
+    ck=$(fresh caperun-refused) && truncate -s $((len - 100)) "$ck/cape.log"
+    timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 2 --resume --checkpoint "$ck" "$bin" >"$ck.out" 2>"$ck.err"
+    rc=$?
+    if [ $rc -ne 1 ] || [ "$(grep -c 'capert: error:' "$ck.err")" -ne 1 ] ||
+        ! grep -q '^caperun: error: the job stopped with a runtime error' "$ck.err" || [ -s "$ck.out" ]; then
+        fail "caperun --resume of a bad log" "status $rc; expected 1, one capert error, no relaunch, no output" "$ck.err"
+    else
+        pass "caperun --resume of a bad log" "refused once, not relaunched"
+    fi
+    # a torn tail (bytes past the committed length) is the trace of a crash during a write
+    ck=$(fresh torn-tail) && head -c 1000 /dev/urandom >>"$ck/cape.log" && restart "$ck" 3 "$bin"
+    if [ "$(cat "$ck.rc")" != 0 ]; then
+        fail "torn tail accepted" "exit status $(cat "$ck.rc")" "$ck.err"
+    elif ! cat "$d/out1" "$ck.out" | cmp -s "$REF" -; then
+        fail "torn tail accepted" "first run + restart output differs from the reference" "$ck.err"
+    else
+        pass "torn tail accepted" "1000 bytes past the committed length, restart at P=3 right"
+    fi
+fi
+
+# --- 5. checkpoint on request: cape_checkpoint_now() and SIGUSR1 ----------------------------
+# With CAPE_CHECKPOINT_EVERY far beyond the run's length only the request makes a record.
+export CAPE_CHECKPOINT_EVERY=100000
+d=$OUT/now
+bin=$(fresh_binary "$d" "ftn$$")
+timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$bin" 600 300 <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+job=$!
+victim=""
+wait_lines "$d/stdout" 8 && victim=$(kill_random_rank "$(basename "$bin")")
+wait $job
+rc=$?
+line=$(grep -m1 'cape_checkpoint_now()' "$d/stderr")
+if [ -z "$victim" ]; then
+    fail "cape_checkpoint_now()" "could not kill a rank after iteration 400" "$d/stderr"
+elif [ "$line" != "ftjacobi: cape_checkpoint_now() = 0, regions durable 300" ]; then
+    fail "cape_checkpoint_now()" "the program printed \`$line\`" "$d/stderr"
+elif ! grep -q 'attempt 1 failed.*(300 regions durable' "$d/stderr"; then
+    fail "cape_checkpoint_now()" "the failure report does not say 300 regions durable" "$d/stderr"
+elif [ $rc -ne 0 ] || ! cmp -s "$REF" "$d/stdout"; then
+    fail "cape_checkpoint_now()" "status $rc or output differs after the relaunch" "$d/stderr"
+else
+    pass "cape_checkpoint_now()" "300 regions durable at the kill, relaunched right"
+fi
+
+d=$OUT/sigusr1
+bin=$(fresh_binary "$d" "fts$$")
+timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$bin" <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+job=$!
+victim=""
+regions=0
+if wait_lines "$d/stdout" 4; then
+    caperun_pid=$(pgrep -P $job -x caperun)
+    [ -n "$caperun_pid" ] && kill -USR1 "$caperun_pid"
+    for _ in $(seq 50); do
+        regions=$(header_word "$d/ck/cape.log" 48)
+        [ "${regions:-0}" -gt 0 ] && break
+        sleep 0.1
+    done
+    victim=$(kill_random_rank "$(basename "$bin")")
+fi
+wait $job
+rc=$?
+if [ -z "$victim" ]; then
+    fail "SIGUSR1" "could not kill a rank after iteration 200" "$d/stderr"
+elif [ "${regions:-0}" -lt 200 ]; then
+    fail "SIGUSR1" "the log holds ${regions:-0} regions 5 s after SIGUSR1 (iteration >= 200)" "$d/stderr"
+elif ! grep -q "attempt 1 failed.*($regions regions durable" "$d/stderr"; then
+    fail "SIGUSR1" "the failure report does not say $regions regions durable" "$d/stderr"
+elif [ $rc -ne 0 ] || ! cmp -s "$REF" "$d/stdout"; then
+    fail "SIGUSR1" "status $rc or output differs after the relaunch" "$d/stderr"
+else
+    pass "SIGUSR1" "forwarded by caperun and mpirun: $regions regions durable at the kill"
+fi
+unset CAPE_CHECKPOINT_EVERY
+
+if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
+    rm -rf "$OUT"
+elif [ $failed -gt 0 ]; then
+    echo "outputs kept in $OUT"
+fi
+echo "ft: $passed passed, $failed failed"
+[ $failed -eq 0 ]
