@@ -42,6 +42,9 @@ const RECORD_HEADER: usize = 20;
 /// True while this rank is inside an active (tracked, multi-rank) region. Heap calls then go
 /// to libc: ranks run different iterations, so the arena allocator state must not change.
 static IN_ACTIVE_REGION: AtomicBool = AtomicBool::new(false);
+/// Inside a logged region with a team of one: it is being tracked as a whole, so regions
+/// nested in it also run with a team of one.
+static IN_LOGGED_SERIAL: AtomicBool = AtomicBool::new(false);
 
 pub fn in_active_region() -> bool {
     IN_ACTIVE_REGION.load(Ordering::Relaxed)
@@ -255,7 +258,7 @@ pub fn parallel(
         }
     }
     let mut t = team();
-    let nested = t.levels.iter().any(|l| l.active);
+    let nested = t.levels.iter().any(|l| l.active) || IN_LOGGED_SERIAL.load(Ordering::Relaxed);
     let requested = if num_threads > 0 {
         num_threads as u32
     } else {
@@ -274,7 +277,9 @@ pub fn parallel(
             runtime::with(|rt| serial_begin(rt, sp, k)).unwrap_or(Ok(()))?;
             // The arena must stay as the log will rebuild it: allocations go to libc.
             IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
+            IN_LOGGED_SERIAL.store(true, Ordering::Relaxed);
             run();
+            IN_LOGGED_SERIAL.store(false, Ordering::Relaxed);
             IN_ACTIVE_REGION.store(false, Ordering::Relaxed);
             team().levels.pop();
             runtime::with(|rt| serial_end(rt, sp)).unwrap_or(Ok(()))?;
