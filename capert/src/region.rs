@@ -42,9 +42,20 @@ const RECORD_HEADER: usize = 20;
 /// True while this rank is inside an active (tracked, multi-rank) region. Heap calls then go
 /// to libc: ranks run different iterations, so the arena allocator state must not change.
 static IN_ACTIVE_REGION: AtomicBool = AtomicBool::new(false);
-/// Inside a logged region with a team of one: it is being tracked as a whole, so regions
-/// nested in it also run with a team of one.
-static IN_LOGGED_SERIAL: AtomicBool = AtomicBool::new(false);
+/// A logged region with a team of one in progress (every rank runs it, tracked as a whole).
+/// An active region nested in it (libgomp gives it a full team) suspends that tracking:
+/// world rank 0 keeps the serial part's changes so far in `change`, and the nested region's
+/// merged changes are folded in after it.
+struct LoggedSerial {
+    sp: usize,
+    change: Option<Tickpt>,
+}
+
+static LOGGED_SERIAL: Mutex<Option<LoggedSerial>> = Mutex::new(None);
+
+fn logged_serial() -> MutexGuard<'static, Option<LoggedSerial>> {
+    LOGGED_SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 pub fn in_active_region() -> bool {
     IN_ACTIVE_REGION.load(Ordering::Relaxed)
@@ -81,6 +92,9 @@ struct ActiveRegion {
     races: Vec<Race>,
     /// The region's number in the checkpoint log (None: not logged).
     logged: Option<u64>,
+    /// Nested in a logged region with a team of one: world rank 0 collects the merged
+    /// changes for that region's record.
+    collect: bool,
 }
 
 impl ActiveRegion {
@@ -97,6 +111,7 @@ impl ActiveRegion {
             accumulated: None,
             races: Vec::new(),
             logged: None,
+            collect: false,
         }
     }
 
@@ -258,7 +273,7 @@ pub fn parallel(
         }
     }
     let mut t = team();
-    let nested = t.levels.iter().any(|l| l.active) || IN_LOGGED_SERIAL.load(Ordering::Relaxed);
+    let nested = t.levels.iter().any(|l| l.active);
     let requested = if num_threads > 0 {
         num_threads as u32
     } else {
@@ -277,12 +292,12 @@ pub fn parallel(
             runtime::with(|rt| serial_begin(rt, sp, k)).unwrap_or(Ok(()))?;
             // The arena must stay as the log will rebuild it: allocations go to libc.
             IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
-            IN_LOGGED_SERIAL.store(true, Ordering::Relaxed);
+            *logged_serial() = Some(LoggedSerial { sp, change: None });
             run();
-            IN_LOGGED_SERIAL.store(false, Ordering::Relaxed);
+            let before_nested = logged_serial().take().and_then(|l| l.change);
             IN_ACTIVE_REGION.store(false, Ordering::Relaxed);
             team().levels.pop();
-            runtime::with(|rt| serial_end(rt, sp)).unwrap_or(Ok(()))?;
+            runtime::with(|rt| serial_end(rt, sp, before_nested)).unwrap_or(Ok(()))?;
             return Ok(RegionOutcome::Done);
         }
         run();
@@ -297,9 +312,14 @@ pub fn parallel(
     });
     let mut active = ActiveRegion::new(sp, team_size, in_team);
     active.logged = numbered;
+    let outer_serial_sp = logged_serial().as_ref().map(|l| l.sp);
+    active.collect = outer_serial_sp.is_some();
     t.region = Some(active);
     drop(t);
 
+    if let Some(outer_sp) = outer_serial_sp {
+        runtime::with(|rt| serial_suspend(rt, outer_sp)).unwrap_or(Ok(()))?;
+    }
     runtime::with(|rt| begin(rt, sp, team_size, numbered)).unwrap_or(Ok(()))?;
     IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
     if in_team {
@@ -314,7 +334,12 @@ pub fn parallel(
     let Some(mut region) = region else {
         return Err("internal error: the state of the parallel region was lost".into());
     };
-    runtime::with(|rt| end(rt, &mut region)).unwrap_or(Ok(RegionOutcome::Done))
+    let outcome = runtime::with(|rt| end(rt, &mut region)).unwrap_or(Ok(RegionOutcome::Done));
+    if let Some(outer_sp) = outer_serial_sp {
+        runtime::with(|rt| serial_resume(rt, outer_sp)).unwrap_or(Ok(()))?;
+        IN_ACTIVE_REGION.store(true, Ordering::Relaxed);
+    }
+    outcome
 }
 
 /// Tracks the user stack down to the page holding `sp` and the arena claimed so far.
@@ -504,7 +529,9 @@ fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), String> {
     Ok(())
 }
 
-fn serial_end(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+/// The changes of a logged team-of-one region's serial part since its tracking (re)started:
+/// world rank 0 diffs them, every rank ends the tracking.
+fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
     let t0 = Instant::now();
     let mut written = Vec::new();
     rt.tracker
@@ -519,8 +546,44 @@ fn serial_end(rt: &mut Runtime, sp: usize) -> Result<(), String> {
     }
     rt.tracker.0.commit(&written);
     rt.tracker.0.finish_region();
-    crate::ft::output::piped();
     rt.current.t_diff += t0.elapsed();
+    Ok(change)
+}
+
+/// `later` over `earlier`, whatever their stamps (they come from separate merges).
+fn overlay(earlier: Option<Tickpt>, later: Tickpt) -> Tickpt {
+    let Some(earlier) = earlier else {
+        return later;
+    };
+    let restamp = |t: &Tickpt, order: u64| {
+        let mut out = Tickpt::new(t.region);
+        for run in t.runs() {
+            out.push(run.addr, Stamp { order, rank: 0 }, run.bytes);
+        }
+        out
+    };
+    merge(&restamp(&earlier, 0), &restamp(&later, 1), None)
+}
+
+/// An active region starts inside a logged team-of-one region: the serial part so far is
+/// set aside (rank 0) and its tracking ends, so that the nested region tracks as usual.
+fn serial_suspend(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+    let change = serial_diff(rt, sp)?;
+    if let Some(l) = logged_serial().as_mut() {
+        l.change = Some(overlay(l.change.take(), change));
+    }
+    Ok(())
+}
+
+/// The nested active region ended: the serial part's tracking starts again.
+fn serial_resume(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+    track_new_memory(rt, sp)?;
+    rt.tracker.0.begin_region().map_err(|e| e.to_string())
+}
+
+fn serial_end(rt: &mut Runtime, sp: usize, before_nested: Option<Tickpt>) -> Result<(), String> {
+    let change = overlay(before_nested, serial_diff(rt, sp)?);
+    crate::ft::output::piped();
     ft_end(rt, Some(change), sp)?;
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
@@ -744,7 +807,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     let t5 = Instant::now();
 
     let world = rt.size;
-    if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some()) {
+    if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some() || r.collect) {
         accumulate(r, &merged, &mut targets, id);
     }
     rt.current.t_track += t1 - t0;
@@ -849,6 +912,14 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
     }
     threadprivate_end(rt);
     rt.current.t_merge += t0.elapsed();
+    if r.collect {
+        if let Some(l) = logged_serial().as_mut() {
+            l.change = Some(overlay(
+                l.change.take(),
+                change.clone().unwrap_or_else(|| Tickpt::new(0)),
+            ));
+        }
+    }
     if r.logged.is_some() {
         let t1 = Instant::now();
         ft_end(rt, change, r.sp)?;
