@@ -433,7 +433,8 @@ fn run(opts: Options) -> Result<i32, String> {
         );
         restarts += 1;
         restart = header.is_some();
-        baseline = header.map(|h| h.regions);
+        // with nothing durable the whole restart is new work, counted as such
+        baseline = header.map(|h| h.regions).filter(|&r| r > 0);
     }
     unreachable!("the attempt loop only ends by returning")
 }
