@@ -5,6 +5,15 @@ __cape_barrier();
 /*@ master */
 if (omp_get_thread_num() == ({{filter}})) /* capecc: #pragma omp {{construct}} at {{location}} */
 {{body}}
+/*@ ordered */
+{ /* capecc: #pragma omp {{construct}} at {{location}}: the loop already runs in order */
+    __cape_ordered_begin();
+{{body}}
+}
+/*@ ordered_simd */
+{ /* capecc: #pragma omp {{construct}} simd at {{location}}: simd is ignored */
+{{body}}
+}
 /*@ single */
 { /* capecc: #pragma omp single at {{location}} */
     if (__cape_single_begin()) {

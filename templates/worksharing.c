@@ -2,7 +2,7 @@
 { /* capecc: #pragma omp {{construct}} at {{location}} */
 {{originals}}{{loop_vars}}{{levels}}    unsigned long long __cape_n = {{product}}, __cape_lo, __cape_hi, __cape_k;
     __cape_loop __cape_l;
-{{privates}}    __cape_loop_init(&__cape_l, __cape_n, {{schedule}}, {{chunk}});
+{{privates}}    {{init}}(&__cape_l, __cape_n, {{schedule}}, {{chunk}});
     while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
         for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
 {{indices}}{{body}}

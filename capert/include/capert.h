@@ -168,6 +168,21 @@ void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_cl
 void __cape_loop_init(struct __cape_loop *l, unsigned long long n, int schedule, long long chunk);
 
 /*
+ Starts a worksharing loop with the `ordered` clause (arguments as `__cape_loop_init`). In a
+ team of more than one, thread 0 runs every iteration in sequential order and the other
+ threads run none (their `__cape_loop_next` returns 0 at once); while thread 0 runs a
+ chunk, `omp_get_thread_num()` returns the thread the schedule gives that chunk.
+ */
+void __cape_loop_init_ordered(struct __cape_loop *l, unsigned long long n, int schedule, long long chunk);
+
+/*
+ `#pragma omp ordered` (the construct) starts: a runtime error when it runs in a team of
+ more than one outside a loop with the `ordered` clause (an orphaned construct reached
+ from the wrong place); otherwise nothing, the loop already runs in order.
+ */
+void __cape_ordered_begin(void);
+
+/*
  Next block `[*lo, *hi)` of this thread's iterations; returns 0 when there are no more.
  */
 int __cape_loop_next(struct __cape_loop *l, unsigned long long *lo, unsigned long long *hi);

@@ -145,6 +145,14 @@ struct Team {
     schedule: Option<(i32, i32)>,
     region: Option<ActiveRegion>,
     counters: Counters,
+    /// A loop with the `ordered` clause running in an active team: (nesting depth of its
+    /// level, the thread that owns the chunk being run). Thread 0 runs every chunk in order;
+    /// `omp_get_thread_num()` answers the owner the schedule gives the chunk.
+    ordered: Option<(usize, u32)>,
+    /// Nesting depth of the level whose worksharing construct (`for`, `sections`, `single`)
+    /// is running in an active team: a barrier or another worksharing construct inside it is
+    /// reached by some threads only, a deadlock (orphaned code the compiler cannot see).
+    worksharing: Option<usize>,
 }
 
 static TEAM: Mutex<Team> = Mutex::new(Team {
@@ -158,6 +166,8 @@ static TEAM: Mutex<Team> = Mutex::new(Team {
         next_instance: 0,
         base: [0; COUNTER_SLOTS],
     },
+    ordered: None,
+    worksharing: None,
 });
 
 fn team() -> MutexGuard<'static, Team> {
@@ -1044,12 +1054,45 @@ fn innermost_active() -> bool {
     team().levels.last().is_some_and(|l| l.active)
 }
 
+/// A worksharing construct starts on this thread (`what` names it for the error).
+pub fn worksharing_begin(what: &str) -> Result<(), String> {
+    let mut t = team();
+    let depth = t.levels.len();
+    if !t.levels.last().is_some_and(|l| l.active) {
+        return Ok(());
+    }
+    if t.worksharing == Some(depth) {
+        return Err(format!(
+            "{what} ran inside another worksharing construct (`for`, `sections` or `single`) \
+             of the same parallel region, which OpenMP forbids: not every thread reaches it; \
+             move it out of the enclosing construct"
+        ));
+    }
+    t.worksharing = Some(depth);
+    Ok(())
+}
+
+/// The worksharing construct of the innermost level ended (before its barrier).
+pub fn worksharing_end() {
+    let mut t = team();
+    if t.worksharing == Some(t.levels.len()) {
+        t.worksharing = None;
+    }
+}
+
 /// `__cape_barrier`: a merge point of the innermost active region (no-op in a team of one).
 pub fn barrier() -> Result<(), String> {
     let region = {
         let mut t = team();
         if !t.levels.last().is_some_and(|l| l.active) {
             return Ok(());
+        }
+        if t.worksharing == Some(t.levels.len()) {
+            return Err(
+                "a barrier ran inside a worksharing construct (`for`, `sections` or `single`), \
+                 which OpenMP forbids: not every thread reaches it; move it out of the construct"
+                    .to_string(),
+            );
         }
         t.region.take()
     };
@@ -1063,7 +1106,38 @@ pub fn barrier() -> Result<(), String> {
 
 /// `__cape_single_begin`: thread 0 of the team runs the block.
 pub fn single_begin() -> bool {
-    omp_thread_num() == 0
+    team().levels.last().is_none_or(|l| l.thread_num == 0)
+}
+
+/// An `ordered` loop starts in an active team (thread 0 will run all of it).
+pub fn ordered_loop_begin() {
+    let mut t = team();
+    let depth = t.levels.len();
+    t.ordered = Some((depth, 0));
+}
+
+/// Thread 0 of an `ordered` loop runs a chunk that the schedule gives to thread `owner`.
+pub fn ordered_owner(owner: u32) {
+    let mut t = team();
+    if let Some((_, tid)) = t.ordered.as_mut() {
+        *tid = owner;
+    }
+}
+
+/// The `ordered` loop of the innermost level ended.
+pub fn ordered_loop_end() {
+    team().ordered = None;
+}
+
+/// `#pragma omp ordered` may run here: outside an active team (a team of one, sequential
+/// code), or inside a loop with the `ordered` clause of the innermost level.
+pub fn ordered_construct_allowed() -> bool {
+    let t = team();
+    let depth = t.levels.len();
+    match t.levels.last() {
+        Some(l) if l.active => t.ordered.is_some_and(|(d, _)| d == depth),
+        _ => true,
+    }
 }
 
 /// `__cape_copyprivate`: team rank 0's `size` bytes at `addr` on every rank of the team.
@@ -1256,7 +1330,11 @@ pub fn copyin(addr: usize, size: usize) {
 // ---- OpenMP API state --------------------------------------------------------------------
 
 pub fn omp_thread_num() -> i32 {
-    team().levels.last().map_or(0, |l| l.thread_num as i32)
+    let t = team();
+    match t.ordered {
+        Some((depth, owner)) if depth == t.levels.len() => owner as i32,
+        _ => t.levels.last().map_or(0, |l| l.thread_num as i32),
+    }
 }
 
 pub fn omp_num_threads() -> i32 {

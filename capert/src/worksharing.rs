@@ -41,6 +41,8 @@ pub struct __cape_loop {
 
 const LOOP_LAST: u32 = 1;
 const LOOP_DONE: u32 = 2;
+/// A loop with the `ordered` clause in an active team: thread 0 runs every chunk in order.
+const LOOP_ORDERED: u32 = 4;
 
 /// libgomp's guided chunk: `max(ceil(remaining / team), chunk)`, at most `remaining`.
 fn guided_size(remaining: u64, team: u64, chunk: u64) -> u64 {
@@ -82,6 +84,9 @@ fn resolve(schedule: i32, chunk: i64) -> (i32, u64) {
 impl __cape_loop {
     /// `__cape_loop_init`. A team of one (orphaned loop, inactive region) runs everything.
     pub fn init(&mut self, n: u64, schedule: i32, chunk: i64) {
+        if let Err(e) = region::worksharing_begin("a `for` or `sections` construct") {
+            crate::runtime::fatal(&e);
+        }
         let (tid, team) = region::current_team();
         let (kind, chunk) = resolve(schedule, chunk);
         let (kind, chunk) = if team <= 1 {
@@ -109,8 +114,88 @@ impl __cape_loop {
         }
     }
 
+    /// `__cape_loop_init_ordered`: a loop with the `ordered` clause. Separate processes cannot
+    /// interleave the ordered parts of their iterations, so in an active team thread 0 runs
+    /// every iteration in sequential order (each chunk in the name of the thread the schedule
+    /// gives it) and the others run none; the loop's end merges thread 0's writes.
+    pub fn init_ordered(&mut self, n: u64, schedule: i32, chunk: i64) {
+        let (tid, team) = region::current_team();
+        if team <= 1 {
+            self.init(n, schedule, chunk);
+            return;
+        }
+        if let Err(e) = region::worksharing_begin("a `for` construct") {
+            crate::runtime::fatal(&e);
+        }
+        let (kind, chunk) = resolve(schedule, chunk);
+        *self = __cape_loop {
+            n,
+            chunk,
+            team,
+            tid,
+            schedule: kind,
+            flags: LOOP_ORDERED,
+            ..Default::default()
+        };
+        region::ordered_loop_begin();
+    }
+
+    /// Ends the loop's bookkeeping (`__cape_loop_end`, before its barrier).
+    pub fn finish(&mut self) {
+        region::worksharing_end();
+        if self.flags & LOOP_ORDERED != 0 {
+            self.flags &= !LOOP_ORDERED;
+            region::ordered_loop_end();
+        }
+    }
+
+    /// The next chunk of an ordered loop, in iteration order, with the thread that owns it.
+    fn next_ordered(&mut self) -> Option<(u64, u64, u64)> {
+        if self.tid != 0 {
+            return None;
+        }
+        loop {
+            if self.cursor >= self.n {
+                return None;
+            }
+            let (lo, owner) = (self.cursor, self.taken);
+            let hi = match self.schedule {
+                // the blocks of threads 0, 1, … in turn (some may be empty)
+                CAPE_SCHED_STATIC if self.chunk == 0 => {
+                    if owner >= self.team {
+                        return None;
+                    }
+                    static_chunks(self.n, self.team, owner, 0)
+                        .next()
+                        .map_or(lo, |(_, hi)| hi)
+                }
+                CAPE_SCHED_GUIDED => lo + guided_size(self.n - lo, self.team, self.chunk),
+                _ => lo.saturating_add(self.chunk.max(1)).min(self.n),
+            };
+            self.taken += 1;
+            if hi > lo {
+                self.cursor = hi;
+                let owner = if self.schedule == CAPE_SCHED_STATIC && self.chunk == 0 {
+                    owner
+                } else {
+                    owner % self.team
+                };
+                return Some((lo, hi, owner));
+            }
+        }
+    }
+
     /// `__cape_loop_next`: the next `[lo, hi)` of this thread, or None when done.
     pub fn next_block(&mut self) -> Option<(u64, u64)> {
+        if self.flags & LOOP_ORDERED != 0 {
+            let (lo, hi, owner) = self.next_ordered()?;
+            region::ordered_owner(owner as u32);
+            if hi == self.n {
+                self.flags |= LOOP_LAST;
+            }
+            region::note_iteration(hi - 1);
+            return Some((lo, hi));
+        }
         let range = match self.schedule {
             CAPE_SCHED_DYNAMIC | CAPE_SCHED_GUIDED => {
                 let ticket = region::fetch_ticket(self.slot as usize);
@@ -211,6 +296,44 @@ mod tests {
                         let want: Vec<_> = static_chunks(n, team, tid, chunk).collect();
                         assert_eq!(got, want, "n={n} team={team} tid={tid} chunk={chunk}");
                         assert_eq!(last, got.last().is_some_and(|r| r.1 == n));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Thread 0 of an ordered loop gets every iteration once, in order, each chunk owned by
+    /// the thread of the schedule (static) or in turn; the other threads get nothing.
+    #[test]
+    fn ordered_loops_run_in_order_on_thread_zero() {
+        for schedule in [CAPE_SCHED_STATIC, CAPE_SCHED_DYNAMIC, CAPE_SCHED_GUIDED] {
+            for n in [0u64, 1, 2, 3, 7, 10, 101] {
+                for team in 2..=9u64 {
+                    for chunk in [0u64, 1, 3] {
+                        let mut l = __cape_loop {
+                            n,
+                            chunk: if schedule == CAPE_SCHED_STATIC { chunk } else { chunk.max(1) },
+                            team,
+                            tid: 0,
+                            schedule,
+                            flags: LOOP_ORDERED,
+                            ..Default::default()
+                        };
+                        let mut next = 0;
+                        while let Some((lo, hi, owner)) = l.next_ordered() {
+                            assert_eq!(lo, next);
+                            assert!(hi > lo && owner < team);
+                            if schedule == CAPE_SCHED_STATIC {
+                                let own: Vec<_> =
+                                    static_chunks(n, team, owner, l.chunk).collect();
+                                assert!(own.iter().any(|&(a, b)| a <= lo && hi <= b));
+                            }
+                            next = hi;
+                        }
+                        assert_eq!(next, n, "{schedule} n={n} team={team} chunk={chunk}");
+                        let mut other = __cape_loop { tid: 1, ..l };
+                        other.cursor = 0;
+                        assert!(other.next_ordered().is_none());
                     }
                 }
             }

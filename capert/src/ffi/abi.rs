@@ -393,6 +393,40 @@ pub extern "C" fn __cape_loop_init(
     })
 }
 
+/// Starts a worksharing loop with the `ordered` clause (arguments as `__cape_loop_init`). In a
+/// team of more than one, thread 0 runs every iteration in sequential order and the other
+/// threads run none (their `__cape_loop_next` returns 0 at once); while thread 0 runs a
+/// chunk, `omp_get_thread_num()` returns the thread the schedule gives that chunk.
+#[no_mangle]
+pub extern "C" fn __cape_loop_init_ordered(
+    l: *mut __cape_loop,
+    n: c_ulonglong,
+    schedule: c_int,
+    chunk: c_longlong,
+) {
+    guard(|| {
+        // SAFETY: the generated code passes the address of its own loop object.
+        if let Some(l) = unsafe { l.as_mut() } {
+            l.init_ordered(n, schedule, chunk);
+        }
+    })
+}
+
+/// `#pragma omp ordered` (the construct) starts: a runtime error when it runs in a team of
+/// more than one outside a loop with the `ordered` clause (an orphaned construct reached
+/// from the wrong place); otherwise nothing, the loop already runs in order.
+#[no_mangle]
+pub extern "C" fn __cape_ordered_begin() {
+    guard(|| {
+        if !region::ordered_construct_allowed() {
+            runtime::fatal(
+                "`#pragma omp ordered` ran inside a parallel region but not in a loop with the \
+                 `ordered` clause; add `ordered` to the enclosing `for` directive",
+            );
+        }
+    })
+}
+
 /// Next block `[*lo, *hi)` of this thread's iterations; returns 0 when there are no more.
 #[no_mangle]
 pub extern "C" fn __cape_loop_next(
@@ -430,7 +464,12 @@ pub extern "C" fn __cape_loop_is_last(l: *const __cape_loop) -> c_int {
 /// region's end is its barrier, and one merge instead of two is done.
 #[no_mangle]
 pub extern "C" fn __cape_loop_end(l: *mut __cape_loop, nowait: c_int) {
-    let _ = l;
+    guard(|| {
+        // SAFETY: pointer from the generated code to its loop object.
+        if let Some(l) = unsafe { l.as_mut() } {
+            l.finish();
+        }
+    });
     if nowait == 0 {
         __cape_barrier();
     }
@@ -450,12 +489,18 @@ pub extern "C" fn __cape_barrier() {
 /// `single`: 1 on the thread that runs the block (thread 0 of the team), 0 on the others.
 #[no_mangle]
 pub extern "C" fn __cape_single_begin() -> c_int {
-    guard(|| region::single_begin() as c_int)
+    guard(|| {
+        if let Err(e) = region::worksharing_begin("a `single` construct") {
+            runtime::fatal(&e);
+        }
+        region::single_begin() as c_int
+    })
 }
 
 /// End of a `single` block: a barrier unless `nowait`.
 #[no_mangle]
 pub extern "C" fn __cape_single_end(nowait: c_int) {
+    guard(region::worksharing_end);
     if nowait == 0 {
         __cape_barrier();
     }

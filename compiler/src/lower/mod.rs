@@ -5,6 +5,8 @@
 
 pub mod atomic;
 pub mod common;
+pub mod nesting;
+pub mod ordered;
 pub mod parallel;
 pub mod single;
 pub mod worksharing;
@@ -15,7 +17,7 @@ use lang_c::ast::Statement;
 use lang_c::span::Node;
 
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{Clause, Directive, DirectiveKind};
+use crate::directive::{Clause, ClauseKind, Directive, DirectiveKind};
 use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
 use crate::sharing::{Binding, Program, Use};
@@ -368,6 +370,10 @@ fn lower_directive(
     match d.kind {
         Simd | DeclareSimd => return standalone(String::new()),
         Barrier => {
+            if let Err(e) = nesting::check_closely_nested(cx, d) {
+                out.errors.push(e);
+                return None;
+            }
             return standalone(
                 render(CONSTRUCTS, "barrier", &[])
                     .map(|t| t.trim_end().to_string())
@@ -383,15 +389,14 @@ fn lower_directive(
             return standalone(text);
         }
         Ordered => {
-            out.errors.push(
-                Diagnostic::error("`#pragma omp ordered` is not supported")
-                    .with_primary(d.name_span, "not supported by capecc")
-                    .with_note(
-                        "CAPE processes cannot serialise part of a loop: each rank runs its \
-                         iterations independently and they are merged at the end",
-                    ),
-            );
-            return None;
+            if let Err(e) = ordered::check_nesting(cx, d) {
+                out.errors.push(e);
+                return None;
+            }
+            if d.clauses.iter().any(|c| c.kind == ClauseKind::Depend) {
+                // doacross: the loop already runs in sequential order, every dependence holds
+                return standalone(comment("ordered depend: the loop runs in sequential order"));
+            }
         }
         Section => {
             out.errors.push(
@@ -438,6 +443,14 @@ fn lower_directive(
         }
     };
     let extent = Span::new(d.span.start, statement_span(cx, stmt.span).end);
+    let mut structure = nesting::check_branches(d, stmt);
+    if let Err(e) = nesting::check_closely_nested(cx, d) {
+        structure.push(e);
+    }
+    if !structure.is_empty() {
+        out.errors.append(&mut structure);
+        return None;
+    }
     // a loop, `sections` or an `atomic` takes its statement directly (an ignored `simd` aside)
     let needs_statement = matches!(
         d.kind,
@@ -468,6 +481,7 @@ fn lower_directive(
         Sections => worksharing::lower_sections(cx, out, d, stmt, env, &|_| true),
         Single => single::lower_single(cx, out, d, stmt, env),
         Master | Masked => single::lower_master(cx, out, d, stmt, env),
+        Ordered => ordered::lower(cx, out, d, stmt, env),
         _ => atomic::lower(cx, out, d, stmt, env),
     };
     match result {

@@ -327,6 +327,8 @@ struct LoopClauses {
     schedule: &'static str,
     chunk: Option<Span>,
     nowait: bool,
+    /// `ordered`: thread 0 runs the whole loop in sequential order (`__cape_loop_init_ordered`)
+    ordered: bool,
     collapse: usize,
 }
 
@@ -340,6 +342,7 @@ fn loop_clauses(
         schedule: "CAPE_SCHED_STATIC",
         chunk: None,
         nowait: false,
+        ordered: false,
         collapse: 1,
     };
     for clause in &d.clauses {
@@ -367,14 +370,7 @@ fn loop_clauses(
                     ),
                 }
             }
-            (ClauseKind::Ordered, _) => errors.push(
-                Diagnostic::error("clause `ordered` is not supported")
-                    .with_primary(clause.span, "not supported by capecc")
-                    .with_note(
-                        "CAPE processes cannot serialise part of a loop: each rank runs its \
-                         iterations independently and they are merged at the end",
-                    ),
-            ),
+            (ClauseKind::Ordered, _) => c.ordered = true,
             _ => {}
         }
     }
@@ -741,6 +737,14 @@ pub fn lower_for(
             ("levels", &levels),
             ("product", &product.join(" * ")),
             ("privates", &privatised.privates),
+            (
+                "init",
+                if clauses.ordered {
+                    "__cape_loop_init_ordered"
+                } else {
+                    "__cape_loop_init"
+                },
+            ),
             ("schedule", clauses.schedule),
             ("chunk", &chunk),
             ("indices", &indices),

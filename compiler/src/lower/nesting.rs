@@ -1,0 +1,202 @@
+//! OpenMP's structure rules, checked before lowering: a construct's block is entered at its
+//! start and left at its end (no `return`, no `goto` or `break` out of it), and worksharing
+//! constructs, barriers and `master` are not closely nested where OpenMP forbids it. gcc rejects
+//! these programs too; on CAPE they would deadlock (a barrier only some ranks reach) or run a
+//! different program (a `return` out of an outlined region), so they are compile-time errors.
+
+use std::collections::HashSet;
+
+use lang_c::ast::{Label, Statement};
+use lang_c::span::Node;
+use lang_c::visit::{self, Visit};
+
+use super::{span_of, statement_of, statement_span, Context};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{ClauseKind, Directive, DirectiveKind};
+
+/// The innermost construct of the same function whose block contains `d`'s pragma.
+pub fn enclosing<'c>(cx: &'c Context, d: &Directive) -> Option<&'c Directive> {
+    use DirectiveKind::*;
+    let function = cx.program.function_at(d.span.start);
+    cx.directives
+        .iter()
+        .filter(|e| e.span.start < d.span.start)
+        .filter(|e| cx.program.function_at(e.span.start) == function)
+        .filter(|e| {
+            !matches!(
+                e.kind,
+                Barrier
+                    | Flush
+                    | Taskwait
+                    | Taskyield
+                    | Threadprivate
+                    | DeclareSimd
+                    | DeclareReduction
+                    | Cancel
+                    | CancellationPoint
+            ) && !(e.kind == Ordered && e.clauses.iter().any(|c| c.kind == ClauseKind::Depend))
+        })
+        .filter(|e| {
+            statement_of(cx, e)
+                .is_ok_and(|stmt| d.span.start < statement_span(cx, stmt.span).end)
+        })
+        .max_by_key(|e| e.span.start)
+}
+
+fn is_worksharing(kind: DirectiveKind) -> bool {
+    use DirectiveKind::*;
+    matches!(
+        kind,
+        For | ForSimd
+            | ParallelFor
+            | ParallelForSimd
+            | Sections
+            | ParallelSections
+            | Section
+            | Single
+    )
+}
+
+/// Closely nested regions OpenMP forbids (OpenMP 4.5, 2.17): a worksharing construct or a
+/// barrier inside a worksharing, `master`, `critical`, `ordered` or `atomic` region (or a
+/// `simd` loop); `master` inside a worksharing or `atomic` region.
+pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
+    use DirectiveKind::*;
+    let what = match d.kind {
+        For | ForSimd | Sections | Single => "a worksharing region",
+        Barrier => "a barrier",
+        Master | Masked => "a `master` region",
+        _ => return Ok(()),
+    };
+    let Some(e) = enclosing(cx, d) else {
+        return Ok(());
+    };
+    let forbidden = match d.kind {
+        Master | Masked => is_worksharing(e.kind) || e.kind == Atomic,
+        _ => {
+            is_worksharing(e.kind)
+                || matches!(e.kind, Master | Masked | Critical | Ordered | Atomic | Simd)
+        }
+    };
+    if !forbidden {
+        return Ok(());
+    }
+    let inner = if e.kind == Section {
+        "section".to_string()
+    } else {
+        e.kind.name().to_string()
+    };
+    Err(Diagnostic::error(format!(
+        "{what} may not be closely nested inside a `{inner}` region"
+    ))
+    .with_primary(d.name_span, format!("this `#pragma omp {}`", d.kind.name()))
+    .with_secondary(e.name_span, format!("inside this `#pragma omp {inner}`"))
+    .with_note(
+        "not every thread of the team reaches it, so the team would wait forever; \
+         put it outside the enclosing construct",
+    ))
+}
+
+/// A jump out of `d`'s structured block `stmt`: `return`, a `goto` to a label outside it,
+/// and `break` (also `continue`, except in a loop construct's own body) that leaves it.
+pub fn check_branches(d: &Directive, stmt: &Node<Statement>) -> Vec<Diagnostic> {
+    use DirectiveKind::*;
+    let is_loop = matches!(d.kind, For | ForSimd | ParallelFor | ParallelForSimd);
+    let block = match (&stmt.node, is_loop) {
+        (Statement::For(f), true) => &*f.node.statement,
+        (_, true) => return Vec::new(), // not a loop: reported by the loop lowering
+        _ => stmt,
+    };
+    let mut finder = Jumps {
+        loops: 0,
+        switches: 0,
+        labels: HashSet::new(),
+        jumps: Vec::new(),
+    };
+    finder.visit_statement(&block.node, &block.span);
+    let construct = format!("#pragma omp {}", d.kind.name());
+    let mut errors = Vec::new();
+    for jump in &finder.jumps {
+        let (message, note) = match jump {
+            Jump::Return(_) => (
+                format!("`return` out of the structured block of `{construct}`"),
+                "an OpenMP region must be left through its end; keep a result in a variable \
+                 and return after the construct",
+            ),
+            Jump::Goto(_, label) if finder.labels.contains(label) => continue,
+            Jump::Goto(..) => (
+                format!("`goto` out of the structured block of `{construct}`"),
+                "an OpenMP region must be left through its end; jump to a label inside it",
+            ),
+            Jump::Break(_) if is_loop => (
+                format!("`break` out of the loop of `{construct}`"),
+                "the iterations are divided among the threads before the loop runs, so it \
+                 cannot stop early; use a flag that the remaining iterations test",
+            ),
+            Jump::Continue(_) if is_loop => continue,
+            Jump::Break(_) | Jump::Continue(_) => (
+                format!("jump out of the structured block of `{construct}`"),
+                "an OpenMP region must be left through its end",
+            ),
+        };
+        let at = match jump {
+            Jump::Return(s) | Jump::Goto(s, _) | Jump::Break(s) | Jump::Continue(s) => *s,
+        };
+        errors.push(
+            Diagnostic::error(message)
+                .with_primary(at, "leaves the construct here")
+                .with_secondary(d.name_span, "the construct")
+                .with_note(note.to_string()),
+        );
+    }
+    errors
+}
+
+enum Jump {
+    Return(Span),
+    Goto(Span, String),
+    Break(Span),
+    Continue(Span),
+}
+
+struct Jumps {
+    loops: usize,
+    switches: usize,
+    labels: HashSet<String>,
+    jumps: Vec<Jump>,
+}
+
+impl<'ast> Visit<'ast> for Jumps {
+    fn visit_statement(&mut self, statement: &'ast Statement, span: &'ast lang_c::span::Span) {
+        let at = span_of(*span);
+        match statement {
+            Statement::Return(_) => self.jumps.push(Jump::Return(at)),
+            Statement::Goto(label) => self.jumps.push(Jump::Goto(at, label.node.name.clone())),
+            Statement::Break if self.loops == 0 && self.switches == 0 => {
+                self.jumps.push(Jump::Break(at))
+            }
+            Statement::Continue if self.loops == 0 => self.jumps.push(Jump::Continue(at)),
+            Statement::For(_) | Statement::While(_) | Statement::DoWhile(_) => {
+                self.loops += 1;
+                visit::visit_statement(self, statement, span);
+                self.loops -= 1;
+                return;
+            }
+            Statement::Switch(_) => {
+                self.switches += 1;
+                visit::visit_statement(self, statement, span);
+                self.switches -= 1;
+                return;
+            }
+            _ => {}
+        }
+        visit::visit_statement(self, statement, span);
+    }
+
+    fn visit_label(&mut self, label: &'ast Label, span: &'ast lang_c::span::Span) {
+        if let Label::Identifier(name) = label {
+            self.labels.insert(name.node.name.clone());
+        }
+        visit::visit_label(self, label, span);
+    }
+}
