@@ -18,3 +18,11 @@ return {{user_main}}({{arguments}});
 /*@ call_void */
 {{user_main}}({{arguments}});
     return 0;
+/*@ stdin_reader */
+
+/* capecc: this file reads stdin; every rank gets rank 0's input at the latest when the first
+   parallel region starts (a read inside `single` or `master` runs on one rank only) */
+__attribute__((constructor)) static void __cape_stdin_reader_file(void)
+{
+    __cape_stdin_reader();
+}

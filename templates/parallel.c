@@ -25,10 +25,12 @@ static void __cape_fn_{{id}}(void *__cape_arg);
 static void __cape_fn_{{id}}(void *__cape_arg)
 {
     struct __cape_data_{{id}} *__cape_d = (struct __cape_data_{{id}} *)__cape_arg;
+    (void)__cape_d;
 {{shared_pointers}}{{copyins}}{{privates}}{{body}}
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};
+    (void){{name}}; /* unused when every use was lowered away (a lock pair) */
 /*@ copyin */
     __cape_copyin(&{{var}}, sizeof {{var}});
 /*@ private */

@@ -12,9 +12,9 @@
 #include <stdint.h>
 /* The current stack pointer, passed to __cape_parallel: stack memory above it is shared. */
 #if defined(__x86_64__)
-#define __CAPE_STACK_POINTER() ({ void *__sp; __asm__ volatile("mov %%rsp, %0" : "=r"(__sp)); __sp; })
+#define __CAPE_STACK_POINTER() __extension__ ({ void *__sp; __asm__ volatile("mov %%rsp, %0" : "=r"(__sp)); __sp; })
 #elif defined(__aarch64__)
-#define __CAPE_STACK_POINTER() ({ void *__sp; __asm__ volatile("mov %0, sp" : "=r"(__sp)); __sp; })
+#define __CAPE_STACK_POINTER() __extension__ ({ void *__sp; __asm__ volatile("mov %0, sp" : "=r"(__sp)); __sp; })
 #else
 #error "capert supports x86_64 and aarch64 only"
 #endif
@@ -150,6 +150,13 @@ char *__cape_strndup(const char *s, size_t n);
  cheap after the first call.
  */
 void __cape_stdin_sync(void);
+
+/*
+ Called at start-up (from a constructor) by every file that reads stdin: stdin is then made
+ the same on every rank at the latest when the first parallel region starts, because a read
+ inside `single` or `master` runs on one rank only and could not be the collective it needs.
+ */
+void __cape_stdin_reader(void);
 
 /*
  Runs a parallel region: every rank of the team calls `fn(data)`; at the end the writes

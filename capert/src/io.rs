@@ -11,7 +11,18 @@
 use crate::config::OutputMode;
 use crate::sys::fd;
 use crate::sys::mpi::Comm;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+/// The program reads stdin somewhere (`__cape_stdin_reader`, from a constructor).
+static STDIN_READER: AtomicBool = AtomicBool::new(false);
+
+pub fn note_stdin_reader() {
+    STDIN_READER.store(true, Ordering::Relaxed);
+}
+
+pub fn stdin_reader() -> bool {
+    STDIN_READER.load(Ordering::Relaxed)
+}
 
 /// The real stderr (a duplicate of the original fd 2), for capert's own diagnostics on every rank.
 static REAL_STDERR: AtomicI32 = AtomicI32::new(2);

@@ -184,6 +184,13 @@ pub fn shut_down(status: i32) -> i32 {
     if DYING.load(Ordering::SeqCst) {
         return status;
     }
+    if crate::region::in_active_region() {
+        // `exit()` inside a parallel region ends the whole OpenMP process; here the other
+        // ranks are still in the region (a collective shutdown would wait for them forever),
+        // so the job stops now with this status
+        DYING.store(true, Ordering::SeqCst);
+        crate::sys::mpi::abort_job(status);
+    }
     let Ok(mut guard) = RUNTIME.try_lock() else {
         return status;
     };

@@ -312,7 +312,11 @@ mod tests {
                     for chunk in [0u64, 1, 3] {
                         let mut l = __cape_loop {
                             n,
-                            chunk: if schedule == CAPE_SCHED_STATIC { chunk } else { chunk.max(1) },
+                            chunk: if schedule == CAPE_SCHED_STATIC {
+                                chunk
+                            } else {
+                                chunk.max(1)
+                            },
                             team,
                             tid: 0,
                             schedule,
@@ -324,8 +328,7 @@ mod tests {
                             assert_eq!(lo, next);
                             assert!(hi > lo && owner < team);
                             if schedule == CAPE_SCHED_STATIC {
-                                let own: Vec<_> =
-                                    static_chunks(n, team, owner, l.chunk).collect();
+                                let own: Vec<_> = static_chunks(n, team, owner, l.chunk).collect();
                                 assert!(own.iter().any(|&(a, b)| a <= lo && hi <= b));
                             }
                             next = hi;

@@ -110,7 +110,11 @@ impl LineMap {
     /// A `# N "file"` line that makes the text following it continue at `offset`'s line.
     pub fn marker_text_for(&self, offset: usize) -> Option<String> {
         let loc = self.locate(offset)?;
-        Some(format!("# {} \"{}\"\n", loc.line, escape_file(&loc.file)))
+        Some(format!(
+            "#line {} \"{}\"\n",
+            loc.line.max(1),
+            escape_file(&loc.file)
+        ))
     }
 
     /// Edits that turn the preprocessed text into the emitted layout: `<built-in>` and
@@ -184,8 +188,8 @@ impl LineMap {
                         let mut text = include;
                         if line_markers {
                             text.push_str(&format!(
-                                "# {} \"{}\"\n",
-                                marker.line,
+                                "#line {} \"{}\"\n",
+                                marker.line.max(1),
                                 escape_file(&marker.file)
                             ));
                         }
@@ -205,7 +209,11 @@ impl LineMap {
             if !line_markers {
                 edits.push(Edit::replace(Span::new(start, end), String::new()));
             } else if collapse_system_headers {
-                let text = format!("# {} \"{}\"\n", marker.line, escape_file(&marker.file));
+                let text = format!(
+                    "#line {} \"{}\"\n",
+                    marker.line.max(1),
+                    escape_file(&marker.file)
+                );
                 edits.push(Edit::replace(Span::new(start, end), text));
             }
         }

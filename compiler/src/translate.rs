@@ -65,7 +65,11 @@ pub fn translate(
         opts.collapse_system_headers,
         read_source,
     );
-    base_edits.extend(rename_edits(&program, &lines, preprocessed));
+    let renames = rename_edits(&program, &lines, preprocessed);
+    let reads_stdin = renames
+        .iter()
+        .any(|e| e.text.starts_with("(__cape_stdin_sync()"));
+    base_edits.extend(renames);
 
     let cx = Context {
         source: preprocessed,
@@ -119,6 +123,10 @@ pub fn translate(
             }
             edits.push(Edit::insert(function.span.end, text));
         }
+    }
+    if reads_stdin {
+        out.file_end
+            .push(render(MAIN, "stdin_reader", &[]).map_err(|d| vec![d])?);
     }
     for text in &out.file_end {
         edits.push(Edit::insert(preprocessed.len(), text.clone()));
@@ -192,8 +200,17 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
             }
         }
     }
+    let in_user_function = |at: usize| {
+        program
+            .functions
+            .iter()
+            .any(|f| !f.is_system && f.body.start <= at && at < f.body.end)
+    };
     for u in &program.uses {
-        if lines.is_system(u.span.start) {
+        // `stdin` is a macro of <stdio.h> (`#define stdin stdin`): its expansion in user code
+        // is marked as system-header text, but it is the user's use all the same
+        let expanded_stdin = u.name == "stdin" && in_user_function(u.span.start);
+        if lines.is_system(u.span.start) && !expanded_stdin {
             continue;
         }
         let refers_to_library = match u.binding {

@@ -565,3 +565,106 @@ fn missing_runtime_is_a_clear_error() {
         "{text}"
     );
 }
+
+/// Dependency files name only files that outlive the build: `-MMD` and `-MD` never list the
+/// temporary directory holding our `omp.h`, so a second `make` still works.
+#[test]
+fn dependency_files_do_not_name_the_temporary_omp_h() {
+    if !have_mpicc() {
+        return;
+    }
+    let dir = scratch("deps");
+    write(&dir, "inc/conf.h", "#define K 3\n");
+    write(
+        &dir,
+        "b.c",
+        "#include <omp.h>\n#include \"conf.h\"\nint s;\nint main(void)\n{\n\
+         #pragma omp parallel for reduction(+: s)\n    for (int i = 0; i < K; i++)\n        s += i;\n\
+         return omp_get_max_threads() > 0 ? s : 1;\n}\n",
+    );
+    for flags in [
+        &["-MMD"][..],
+        &["-MD"],
+        &["-MD", "-MP"],
+        &["-MMD", "-MF", "x.d"],
+    ] {
+        let mut args = vec!["-Iinc", "-c", "b.c", "-o", "b.o"];
+        args.extend_from_slice(flags);
+        assert_ok(&capecc(&dir, &args));
+        let file = if flags.contains(&"x.d") { "x.d" } else { "b.d" };
+        let deps = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            deps.starts_with("b.o:") && deps.contains("inc/conf.h"),
+            "{flags:?}: {deps}"
+        );
+        assert!(
+            !deps.contains("capecc-"),
+            "{flags:?} lists a temporary file: {deps}"
+        );
+        let _ = std::fs::remove_file(dir.join(file));
+    }
+}
+
+/// `capecc -E` expands macros in `#pragma omp` lines as `gcc -fopenmp -E` does, so the `.i`
+/// compiles on its own.
+#[test]
+fn dash_e_expands_macros_in_omp_pragmas() {
+    if !have_mpicc() {
+        return;
+    }
+    let dir = scratch("dash-e");
+    write(
+        &dir,
+        "e.c",
+        "#define NT 2\nint main(void)\n{\n    int s = 0;\n\
+         #pragma omp parallel for num_threads(NT) reduction(+: s)\n\
+         for (int i = 0; i < 4; i++)\n        s += i;\n    return s;\n}\n",
+    );
+    let out = capecc(&dir, &["-E", "e.c"]);
+    assert_ok(&out);
+    assert!(stdout(&out).contains("num_threads(2)"), "{}", stdout(&out));
+}
+
+/// Translated code is warning-free: a program gcc accepts with `-Wall -Wextra -Werror
+/// -pedantic-errors` builds with capecc and the same flags (reductions, atomics of a narrow
+/// type, a lock pair, worksharing of every kind).
+#[test]
+fn strict_warning_flags_accept_translated_code() {
+    if !have_mpicc() {
+        return;
+    }
+    let dir = scratch("werror");
+    let source = "#include <omp.h>\n#include <stdio.h>\n\
+        int a[100];\nchar ch;\nint cnt;\n\
+        int main(void)\n{\n    double s = 0;\n    omp_lock_t lock;\n    omp_init_lock(&lock);\n\
+        #pragma omp parallel for reduction(+: s)\n    for (int i = 0; i < 100; i++) {\n        a[i] = 1;\n        s += i;\n    }\n\
+        #pragma omp parallel\n    {\n\
+        #pragma omp atomic\n        cnt++;\n\
+        #pragma omp atomic\n        ch += 300;\n\
+        omp_set_lock(&lock);\n        cnt += 2;\n        omp_unset_lock(&lock);\n\
+        #pragma omp for schedule(dynamic, 2) collapse(2)\n        for (unsigned i = 0; i < 10; i++)\n            for (long j = 10; j > 0; j--)\n                a[i] += (int)j;\n\
+        #pragma omp single\n        printf(\"single\\n\");\n\
+        #pragma omp sections\n        {\n\
+        #pragma omp section\n            a[0] = 1;\n\
+        #pragma omp section\n            a[1] = 2;\n        }\n    }\n\
+        omp_destroy_lock(&lock);\n    printf(\"%d %d %f\\n\", cnt, ch, s);\n    return 0;\n}\n";
+    write(&dir, "w.c", source);
+    let strict = [
+        "-std=gnu11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic-errors",
+        "-O2",
+    ];
+    let gcc = Command::new("gcc")
+        .args(["-fopenmp", "-c", "w.c", "-o", "ref.o"])
+        .args(strict)
+        .current_dir(&dir)
+        .output()
+        .expect("gcc runs");
+    assert!(gcc.status.success(), "the test itself: {}", stderr(&gcc));
+    let mut args = vec!["-c", "w.c", "-o", "w.o"];
+    args.extend_from_slice(&strict);
+    assert_ok(&capecc(&dir, &args));
+}

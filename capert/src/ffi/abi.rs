@@ -340,6 +340,14 @@ pub extern "C" fn __cape_stdin_sync() {
     })
 }
 
+/// Called at start-up (from a constructor) by every file that reads stdin: stdin is then made
+/// the same on every rank at the latest when the first parallel region starts, because a read
+/// inside `single` or `master` runs on one rank only and could not be the collective it needs.
+#[no_mangle]
+pub extern "C" fn __cape_stdin_reader() {
+    crate::io::note_stdin_reader();
+}
+
 // ---- parallel regions ----------------------------------------------------------------
 
 /// Runs a parallel region: every rank of the team calls `fn(data)`; at the end the writes
@@ -360,6 +368,9 @@ pub extern "C" fn __cape_parallel(
         let Some(func) = func else {
             runtime::fatal("`__cape_parallel` called without a function");
         };
+        if crate::io::stdin_reader() && !region::in_active_region() {
+            __cape_stdin_sync();
+        }
         match region::parallel(
             || func(data),
             num_threads,

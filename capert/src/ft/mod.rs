@@ -95,6 +95,9 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
 fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
     let dir = &cfg.dir;
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create the directory", e))?;
+    let finished = std::fs::read_to_string(dir.join("status"))
+        .ok()
+        .filter(|s| s.starts_with("exit"));
     let _ = std::fs::remove_file(dir.join("status"));
     let exe = std::fs::read("/proc/self/exe")
         .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
@@ -123,6 +126,13 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             .and_then(|()| file.sync_all())
             .map_err(|e| io_error(&path, "truncate", e))?;
         let skip = output::delivered(dir);
+        if let Some(status) = finished {
+            crate::io::eprint_line(&format!(
+                "capert: note: the log in {shown} is of a run that completed (`{}`): it is replayed \
+                 and its output, printed then, is not printed again",
+                status.trim()
+            ));
+        }
         Ok((
             Writer {
                 file,

@@ -283,9 +283,12 @@ impl Driver {
     }
 
     /// `-I<our include dir> -D_OPENMP=...`: what every preprocessing of user code sees first.
+    /// `-isystem`, not `-I`: still before the compiler's own `omp.h`, and `-MMD` leaves the
+    /// temporary directory out of the dependency file, as it leaves out gcc's `omp.h`.
     fn openmp_include_args(&self) -> Vec<String> {
         vec![
-            format!("-I{}", self.include_dir.display()),
+            "-isystem".to_string(),
+            path_arg(&self.include_dir),
             format!("-D_OPENMP={OPENMP_VERSION}"),
         ]
     }
@@ -294,6 +297,8 @@ impl Driver {
     fn preprocess_only(&self) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-E".to_string());
+        // macros in `#pragma omp` lines expanded, as `gcc -fopenmp -E` does
+        argv.push("-fopenmp".to_string());
         argv.extend(self.openmp_include_args());
         argv.extend(self.plan.cpp_args.iter().cloned());
         argv.extend(self.plan.common_args.iter().cloned());
@@ -326,7 +331,61 @@ impl Driver {
         argv.push(path_arg(input));
         argv.push("-o".to_string());
         argv.push(path_arg(output));
-        self.run_command(&argv)
+        self.run_command(&argv)?;
+        if let Some(object) = deps {
+            self.scrub_dependency_file(input, object);
+        }
+        Ok(())
+    }
+
+    /// The dependency file that `dependency_args(input, object)` makes the backend write.
+    fn dependency_file(&self, input: &Path, object: &Path) -> Option<PathBuf> {
+        let deps = &self.plan.dep_args;
+        if let Some(i) = deps.iter().position(|a| a.starts_with("-MF")) {
+            return match deps[i].strip_prefix("-MF") {
+                Some("") => deps.get(i + 1).map(PathBuf::from),
+                Some(path) => Some(PathBuf::from(path)),
+                None => None,
+            };
+        }
+        if !self.plan.has_dep_file() {
+            return None;
+        }
+        Some(if self.plan.mode() == Mode::Compile {
+            object.with_extension("d")
+        } else {
+            default_output(input, Mode::Compile).with_extension("d")
+        })
+    }
+
+    /// Drops our temporary `omp.h`/`capert.h` from a dependency file (`-MD` lists system
+    /// headers too): the directory is gone after the run, and `make` would look for it.
+    fn scrub_dependency_file(&self, input: &Path, object: &Path) {
+        let Some(path) = self.dependency_file(input, object) else {
+            return;
+        };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return;
+        };
+        let ours = self.include_dir.display().to_string();
+        if !text.contains(&ours) {
+            return;
+        }
+        let mut kept = String::with_capacity(text.len());
+        for line in text.lines() {
+            let words: Vec<&str> = line.split(' ').filter(|w| !w.starts_with(&ours)).collect();
+            let line = words.join(" ");
+            // a line left with only a continuation backslash (or nothing) goes
+            if matches!(line.trim(), "\\" | "") && !line.is_empty() {
+                continue;
+            }
+            if line.trim_end().ends_with(':') && line.trim_start().starts_with(&ours) {
+                continue; // a phony target of ours (`-MP`)
+            }
+            kept.push_str(&line);
+            kept.push('\n');
+        }
+        let _ = std::fs::write(&path, kept);
     }
 
     /// The user's `-MD`/`-MMD`/... plus the file and target gcc would have chosen for `object`
@@ -571,7 +630,8 @@ impl Driver {
         };
         let mut argv = self.cc.clone();
         argv.push(if assemble_only { "-S" } else { "-c" }.to_string());
-        argv.push(format!("-I{}", self.include_dir.display()));
+        argv.push("-isystem".to_string());
+        argv.push(path_arg(&self.include_dir));
         argv.extend(self.plan.cpp_args.iter().cloned());
         argv.extend(self.plan.common_args.iter().cloned());
         argv.extend(self.plan.compile_args.iter().cloned());
@@ -588,6 +648,9 @@ impl Driver {
         }
         argv.extend([path_arg(source), "-o".to_string(), path_arg(&raw_object)]);
         self.run_command(&argv)?;
+        if let Some(input) = deps_for {
+            self.scrub_dependency_file(input, output);
+        }
         if assemble_only {
             return Ok(());
         }

@@ -378,7 +378,7 @@ fn lower_directive(
                 render(CONSTRUCTS, "barrier", &[])
                     .map(|t| t.trim_end().to_string())
                     .unwrap_or_default(),
-            )
+            );
         }
         Flush => return standalone(comment("flush: merges happen at barriers")),
         Taskwait | Taskyield => {

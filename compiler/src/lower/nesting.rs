@@ -37,8 +37,7 @@ pub fn enclosing<'c>(cx: &'c Context, d: &Directive) -> Option<&'c Directive> {
             ) && !(e.kind == Ordered && e.clauses.iter().any(|c| c.kind == ClauseKind::Depend))
         })
         .filter(|e| {
-            statement_of(cx, e)
-                .is_ok_and(|stmt| d.span.start < statement_span(cx, stmt.span).end)
+            statement_of(cx, e).is_ok_and(|stmt| d.span.start < statement_span(cx, stmt.span).end)
         })
         .max_by_key(|e| e.span.start)
 }

@@ -31,7 +31,10 @@ pub fn check_nesting(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
     }
     let label = match e.kind {
         For | ForSimd | ParallelFor | ParallelForSimd => {
-            format!("this `#pragma omp {}` has no `ordered` clause", e.kind.name())
+            format!(
+                "this `#pragma omp {}` has no `ordered` clause",
+                e.kind.name()
+            )
         }
         _ => format!(
             "the innermost enclosing construct is `#pragma omp {}`",

@@ -386,7 +386,11 @@ pub fn lower(
         shared_pointers.push_str(&one(render(
             PARALLEL,
             "shared_pointer",
-            &[("pointer", &pointer), ("field", &c.field)],
+            &[
+                ("pointer", &pointer),
+                ("field", &c.field),
+                ("name", &c.pointer),
+            ],
         ))?);
     }
     if captured.is_empty() {

@@ -1,7 +1,7 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) _Generic((x), \
+#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
     char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
     signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
@@ -10,7 +10,7 @@
     long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
     long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
     float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) _Generic((x), \
+#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
     _Bool: 1, \
     char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
     signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
@@ -57,10 +57,15 @@ static void scale(double *a, int n, double f)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    (void)__cape_d;
     double *(*__cape_shared_a) = __cape_d->a;
+    (void)__cape_shared_a; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_n) = __cape_d->n;
+    (void)__cape_shared_n; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_f) = __cape_d->f;
+    (void)__cape_shared_f; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_i) = __cape_d->i;
+    (void)__cape_shared_i; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at basic.c:12 */
     __typeof__((*__cape_shared_i)) i;
     __typeof__(i) __cape_lb0 = (0);
@@ -129,9 +134,13 @@ static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in)
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
+    (void)__cape_d;
     double *(*__cape_shared_a) = __cape_d->a;
+    (void)__cape_shared_a; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_s) = __cape_d->s;
+    (void)__cape_shared_s; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_k) = __cape_d->k;
+    (void)__cape_shared_k; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at basic.c:25 */
     __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
     __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);

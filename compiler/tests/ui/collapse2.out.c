@@ -1,7 +1,7 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) _Generic((x), \
+#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
     char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
     signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
@@ -10,7 +10,7 @@
     long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
     long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
     float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) _Generic((x), \
+#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
     _Bool: 1, \
     char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
     signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
@@ -43,6 +43,7 @@ int __cape_user_main(void)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    (void)__cape_d;
     { /* capecc: #pragma omp parallel for at collapse2.c:4 */
     int i;
     int j;

@@ -1,7 +1,7 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) _Generic((x), \
+#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
     char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
     signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
@@ -10,7 +10,7 @@
     long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
     long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
     float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) _Generic((x), \
+#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
     _Bool: 1, \
     char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
     signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
@@ -25,6 +25,19 @@ int omp_get_thread_num(void);
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
    travels in a shared scratch word updated just before x (the runtime logs operands of x's size
    and replays every log in program order, so the two records stay together). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wunknown-warning-option"
+#pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wbool-operation"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-equal"
+#pragma GCC diagnostic ignored "-Wshift-negative-value"
+#pragma GCC diagnostic ignored "-Wtautological-compare"
+#pragma GCC diagnostic ignored "-Wpedantic"
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
@@ -90,11 +103,12 @@ __CAPE_FOR_INTEGERS(__CAPE_DEFINE_INT, OR, __CAPE_STMT_OR)
 __CAPE_FOR_INTEGERS(__CAPE_DEFINE_INT, XOR, __CAPE_STMT_XOR)
 __CAPE_FOR_INTEGERS(__CAPE_DEFINE_SHIFT, SHL, __CAPE_STMT_SHL)
 __CAPE_FOR_INTEGERS(__CAPE_DEFINE_SHIFT, SHR, __CAPE_STMT_SHR)
+#pragma GCC diagnostic pop
 /* selection: by the updated type, then by the operand's */
 /* (`default` only serves the branches _Generic does not select; a type without a combiner fails
    to link) */
 void __cape_combine_no_such_operand_type(void *, const void *);
-#define __CAPE_PICK_INT(op, tn, e) _Generic((e), default: __cape_combine_no_such_operand_type, \
+#define __CAPE_PICK_INT(op, tn, e) __extension__ _Generic((e), default: __cape_combine_no_such_operand_type, \
     int: __cape_combine_##op##_##tn##_i, \
     unsigned int: __cape_combine_##op##_##tn##_ui, long: __cape_combine_##op##_##tn##_l, \
     unsigned long: __cape_combine_##op##_##tn##_ul, long long: __cape_combine_##op##_##tn##_ll, \
@@ -112,11 +126,11 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     int: __CAPE_PICK_##K(op, i, e)), unsigned int: __CAPE_PICK_##K(op, ui, e)), \
     long: __CAPE_PICK_##K(op, l, e)), unsigned long: __CAPE_PICK_##K(op, ul, e)), \
     long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e))
-#define __CAPE_REAL_COMBINER(op, x, e) _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
+#define __CAPE_REAL_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
     float: __CAPE_PICK_REAL(op, f, e)), double: __CAPE_PICK_REAL(op, d, e)), \
     long double: __CAPE_PICK_REAL(op, ld, e)))
-#define __CAPE_INT_COMBINER(op, x, e) _Generic((x), __CAPE_SELECT(INT, op, x, e))
-#define __CAPE_SHIFT_COMBINER(op, x) _Generic((x), _Bool: __cape_combine_##op##_b_ll, \
+#define __CAPE_INT_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(INT, op, x, e))
+#define __CAPE_SHIFT_COMBINER(op, x) __extension__ _Generic((x), _Bool: __cape_combine_##op##_b_ll, \
     char: __cape_combine_##op##_c_ll, signed char: __cape_combine_##op##_sc_ll, \
     unsigned char: __cape_combine_##op##_uc_ll, short: __cape_combine_##op##_s_ll, \
     unsigned short: __cape_combine_##op##_us_ll, int: __cape_combine_##op##_i_ll, \
@@ -137,7 +151,7 @@ void __cape_combine_no_such_operand_type(void *, const void *);
 /* the operand's type: that of `x op e` (C's arithmetic conversions); x's own type for the
    modular operations on integers, which give the same bits (not for _Bool, which is not
    modular); shift counts as long long */
-#define __CAPE_MODULAR(x, v) _Generic((x), _Bool: (v), default: _Generic((v), float: (v), \
+#define __CAPE_MODULAR(x, v) __extension__ _Generic((x), _Bool: (v), default: _Generic((v), float: (v), \
     double: (v), long double: (v), default: (x)))
 #define __CAPE_OPERAND_ADD(x, e) __CAPE_MODULAR(x, (x) + (e))
 #define __CAPE_OPERAND_SUB(x, e) __CAPE_MODULAR(x, (x) - (e))
@@ -179,7 +193,9 @@ int __cape_user_main(void)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    (void)__cape_d;
     omp_lock_t (*__cape_shared_lock) = __cape_d->lock;
+    (void)__cape_shared_lock; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
     int i;
     __typeof__(i) __cape_lb0 = (0);
@@ -199,9 +215,9 @@ static void __cape_fn_1(void *__cape_arg)
                                             + __cape_k * (unsigned long long)__cape_step0);
             {
         { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
+    { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+    { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
+    { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
 }
         omp_set_lock(&(*__cape_shared_lock));
         if (total < 3)
