@@ -35,6 +35,17 @@ if (omp_get_thread_num() == ({{filter}})) /* capecc: #pragma omp {{construct}} a
 {{updates}}}
 /*@ update */
     { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __cape_atomic_apply(&({{lvalue}}), sizeof({{lvalue}}), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}({{lvalue}}, __cape_v)); }
+/*@ capture */
+{ /* capecc: #pragma omp atomic capture at {{location}}: the captured value from a counter on rank 0 */
+    __extension__ _Static_assert((__typeof__({{x}}))0.5 == 0 && (__typeof__({{operand}}))0.5 == 0,
+                   "capecc: `atomic capture` needs an integer variable and operand");
+    __typeof__({{operand}}) __cape_operand = ({{operand}});
+    long long __cape_delta = {{sign}}(long long)__cape_operand;
+    __typeof__({{x}}) __cape_x0;
+    long long __cape_earlier = __cape_atomic_fetch_add(&({{x}}), sizeof({{x}}), &__cape_x0, __cape_delta);
+    {{update}}
+    {{v}} = (__typeof__({{x}}))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier{{plus_delta}});
+}
 /*@ plain */
 { /* capecc: #pragma omp {{construct}} at {{location}}: a plain access, the last writer wins */
 {{body}}

@@ -230,6 +230,15 @@ void __cape_single_end(int nowait);
 void __cape_copyprivate(void *addr, size_t size);
 
 /*
+ `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
+ before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
+ started and returns the sum of the deltas that all earlier updates of `x` added, on any
+ rank (a one-sided fetch-and-add), so `x0 + result` is the captured old value. The update is
+ then made with `__cape_atomic_update` as usual; the merge gives the same final value.
+ */
+long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
+
+/*
  A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
  `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
  the updated bytes are excluded from the diff and every rank applies every rank's logged

@@ -19,7 +19,7 @@ use crate::allreduce::allreduce;
 use crate::diff::diff_into;
 use crate::merge::{merge, Race};
 use crate::runtime::{self, Runtime};
-use crate::sys::mpi::COUNTER_SLOTS;
+use crate::sys::mpi::{CAPTURE_SLOTS, COUNTER_SLOTS};
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
 use std::collections::HashMap;
@@ -95,6 +95,8 @@ struct ActiveRegion {
     /// Nested in a logged region with a team of one: world rank 0 collects the merged
     /// changes for that region's record.
     collect: bool,
+    /// Variables this rank updated with `atomic capture` in the epoch.
+    captured: Vec<usize>,
 }
 
 impl ActiveRegion {
@@ -112,6 +114,7 @@ impl ActiveRegion {
             races: Vec::new(),
             logged: None,
             collect: false,
+            captured: Vec::new(),
         }
     }
 
@@ -121,6 +124,7 @@ impl ActiveRegion {
         self.records.clear();
         self.excluded.clear();
         self.before.clear();
+        self.captured.clear();
     }
 }
 
@@ -811,8 +815,16 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
         write_memory(addr, bytes);
     }
     let mut targets = Vec::new();
+    let mut captured = Vec::new();
     for (_, block) in &records {
-        apply_records(block, &mut targets);
+        apply_records(block, &mut targets, &mut captured);
+    }
+    if !captured.is_empty() {
+        // every rank of the team saw the same records, so every one of them gets here
+        let slots = capture_slots(&mut captured)?;
+        if let Some(comm) = rt.comm.as_ref() {
+            comm.capture_reset(r.team_size, &slots);
+        }
     }
     let t5 = Instant::now();
 
@@ -889,9 +901,14 @@ fn parse_records(mut block: &[u8]) -> Vec<(usize, usize, &[u8])> {
     out
 }
 
-/// Applies one rank's records in order; collects the target byte ranges.
-fn apply_records(block: &[u8], targets: &mut Vec<(usize, usize)>) {
+/// Applies one rank's records in order; collects the target byte ranges and the variables
+/// updated by `atomic capture` (records without combiner).
+fn apply_records(block: &[u8], targets: &mut Vec<(usize, usize)>, captured: &mut Vec<usize>) {
     for (addr, combine, operand) in parse_records(block) {
+        if combine == 0 {
+            captured.push(addr);
+            continue;
+        }
         crate::ffi::combine(addr, operand, combine);
         targets.push((addr, addr + operand.len()));
     }
@@ -1204,6 +1221,74 @@ pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
         }
     }
     crate::ffi::combine(addr, &operand, combine);
+}
+
+/// `__cape_atomic_fetch_add` (`atomic capture` of `x += delta` and its forms): the value of
+/// `x` when the epoch started (`size` bytes) and the sum of every delta other updates of `x`
+/// took before this one, from any rank (an MPI fetch-and-add on rank 0). The update itself is
+/// then applied and logged as an ordinary atomic update. Outside an active region, or on
+/// private memory: the current value and 0.
+pub fn capture_fetch_add(addr: usize, size: usize, delta: i64) -> Result<(Vec<u8>, i64), String> {
+    let sp = {
+        let t = team();
+        match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
+            (true, Some(r)) => Some(r.sp),
+            _ => None,
+        }
+    };
+    let shared = sp.is_some_and(|sp| {
+        runtime::with(|rt| {
+            shared_ranges(rt, sp)
+                .iter()
+                .any(|&(s, e)| addr >= s && addr + size <= e)
+        })
+        .unwrap_or(false)
+    });
+    if !shared {
+        return Ok((read_memory(addr, size), 0));
+    }
+    let x0 = {
+        let mut t = team();
+        let Some(r) = t.region.as_mut() else {
+            return Ok((read_memory(addr, size), 0));
+        };
+        if !r.captured.contains(&addr) {
+            // a record without combiner tells every rank which cells to empty at the merge
+            r.captured.push(addr);
+            push_record(&mut r.records, addr, 0, &[]);
+        }
+        r.before
+            .get(&addr)
+            .cloned()
+            .unwrap_or_else(|| read_memory(addr, size))
+    };
+    let earlier = runtime::with(|rt| {
+        rt.comm
+            .as_ref()
+            .map_or(0, |c| c.capture_fetch_add(addr % CAPTURE_SLOTS, delta))
+    })
+    .unwrap_or(0);
+    Ok((x0, earlier))
+}
+
+/// The capture cells of an epoch, from every rank's records: the slots to empty, or an error
+/// when two variables share one (their addresses differ by a multiple of CAPTURE_SLOTS).
+fn capture_slots(addrs: &mut Vec<usize>) -> Result<Vec<usize>, String> {
+    addrs.sort_unstable();
+    addrs.dedup();
+    let mut slots: Vec<(usize, usize)> = addrs.iter().map(|&a| (a % CAPTURE_SLOTS, a)).collect();
+    slots.sort_unstable();
+    for pair in slots.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            return Err(format!(
+                "two variables updated by `atomic capture` between the same barriers (at {:#x} \
+                 and {:#x}) share a counter cell; their captured values could be wrong. Separate \
+                 the updates with a barrier",
+                pair[0].1, pair[1].1
+            ));
+        }
+    }
+    Ok(slots.into_iter().map(|(s, _)| s).collect())
 }
 
 /// Inside a region of more than one rank (where locks cannot exclude across processes).

@@ -525,6 +525,32 @@ pub extern "C" fn __cape_copyprivate(addr: *mut c_void, size: usize) {
     guard(|| region::copyprivate(addr as usize, size))
 }
 
+/// `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
+/// before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
+/// started and returns the sum of the deltas that all earlier updates of `x` added, on any
+/// rank (a one-sided fetch-and-add), so `x0 + result` is the captured old value. The update is
+/// then made with `__cape_atomic_update` as usual; the merge gives the same final value.
+#[no_mangle]
+pub extern "C" fn __cape_atomic_fetch_add(
+    x: *mut c_void,
+    size: usize,
+    x0: *mut c_void,
+    delta: c_longlong,
+) -> c_longlong {
+    guard(|| {
+        if x.is_null() || x0.is_null() || size == 0 || size > 16 {
+            return 0;
+        }
+        match region::capture_fetch_add(x as usize, size, delta) {
+            Ok((before, earlier)) => {
+                crate::ffi::write_memory(x0 as usize, &before);
+                earlier
+            }
+            Err(e) => runtime::fatal(&e),
+        }
+    })
+}
+
 /// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
 /// `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
 /// the updated bytes are excluded from the diff and every rank applies every rank's logged

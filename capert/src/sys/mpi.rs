@@ -15,6 +15,10 @@ use std::collections::HashMap;
 
 /// Number of chunk counters (one per dynamic/guided loop instance in flight, reused round-robin).
 pub const COUNTER_SLOTS: usize = 64;
+/// `atomic capture` cells after the counters in the same window: the deltas of the epoch, one
+/// i64 per variable, at its address modulo CAPTURE_SLOTS (adjacent elements never share one);
+/// zeroed by rank 0 after an epoch that used them.
+pub const CAPTURE_SLOTS: usize = 1 << 17;
 
 /// MPI state of the process. Dropping it calls `MPI_Finalize`.
 pub struct Comm {
@@ -26,6 +30,8 @@ pub struct Comm {
     teams: HashMap<u32, Option<SimpleCommunicator>>,
     /// The chunk counters: `COUNTER_SLOTS` u64 on every rank, only rank 0's are used.
     counters: Option<mpi::ffi::MPI_Win>,
+    /// Rank 0's local view of the window memory (the capture cells are emptied through it).
+    window_base: *mut u64,
 }
 
 // SAFETY: capert is used from the program's single (main) thread only; MPI is initialised with
@@ -45,13 +51,14 @@ impl Comm {
                     .to_string()
             })?;
         let world = universe.world();
-        let counters = open_counters(&world)?;
+        let (counters, window_base) = open_counters(&world)?;
         Ok(Comm {
             world,
             universe: Some(universe),
             bytes_sent: 0,
             teams: HashMap::new(),
             counters: Some(counters),
+            window_base,
         })
     }
 
@@ -118,6 +125,57 @@ impl Comm {
             mpi::ffi::MPI_Win_flush(0, win);
         }
         old
+    }
+
+    /// `atomic capture`: adds `delta` to the cell `slot` (the variable's address modulo
+    /// `CAPTURE_SLOTS`) on rank 0 and returns its previous value, the sum of the deltas every
+    /// earlier update of the variable in this epoch added, on any rank. (Fetch-and-add only:
+    /// Open MPI 4.1's emulated compare-and-swap over shared memory crashes.)
+    pub fn capture_fetch_add(&self, slot: usize, delta: i64) -> i64 {
+        let Some(win) = self.counters else { return 0 };
+        let mut old: i64 = 0;
+        // SAFETY: the window holds COUNTER_SLOTS + CAPTURE_SLOTS u64 on every rank and stays
+        // locked (lock_all) until finalisation; the slot is reduced modulo CAPTURE_SLOTS; both
+        // buffers are live values until the flush returns.
+        unsafe {
+            mpi::ffi::MPI_Fetch_and_op(
+                (&delta as *const i64).cast(),
+                (&mut old as *mut i64).cast(),
+                mpi::ffi::RSMPI_INT64_T,
+                0,
+                (COUNTER_SLOTS + slot % CAPTURE_SLOTS) as mpi::ffi::MPI_Aint,
+                mpi::ffi::RSMPI_SUM,
+                win,
+            );
+            mpi::ffi::MPI_Win_flush(0, win);
+        }
+        old
+    }
+
+    /// After an epoch that used capture cells (every rank of the team calls it with the same
+    /// slots): rank 0 zeroes them, and nobody goes on before that is done.
+    pub fn capture_reset(&self, team: u32, slots: &[usize]) {
+        if self.rank() == 0 && !self.window_base.is_null() {
+            if let Some(win) = self.counters {
+                // SAFETY: rank 0's window memory holds COUNTER_SLOTS + CAPTURE_SLOTS u64 and
+                // every index is below that; no rank accesses the cells now (they are all in
+                // this call); MPI_Win_sync makes the stores visible to later one-sided calls.
+                unsafe {
+                    for &slot in slots {
+                        *self.window_base.add(COUNTER_SLOTS + slot % CAPTURE_SLOTS) = 0;
+                    }
+                    mpi::ffi::MPI_Win_sync(win);
+                }
+            }
+        }
+        let comm = if team as usize >= self.size() {
+            Some(&self.world)
+        } else {
+            self.teams.get(&team).and_then(|c| c.as_ref())
+        };
+        if let Some(comm) = comm {
+            comm.barrier();
+        }
     }
 
     pub fn rank(&self) -> usize {
@@ -198,11 +256,12 @@ impl Comm {
 
 /// `MPI_Win_allocate` of the chunk counters (zeroed) and a passive-target `lock_all` epoch
 /// that lasts until finalisation.
-fn open_counters(world: &SimpleCommunicator) -> Result<mpi::ffi::MPI_Win, String> {
+fn open_counters(world: &SimpleCommunicator) -> Result<(mpi::ffi::MPI_Win, *mut u64), String> {
     let mut base: *mut u64 = std::ptr::null_mut();
     // SAFETY: an MPI_Win handle is a plain pointer-sized value; it is written by MPI_Win_allocate.
     let mut win: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
-    let bytes = (COUNTER_SLOTS * std::mem::size_of::<u64>()) as mpi::ffi::MPI_Aint;
+    let words = COUNTER_SLOTS + CAPTURE_SLOTS;
+    let bytes = (words * std::mem::size_of::<u64>()) as mpi::ffi::MPI_Aint;
     // SAFETY: collective call on the world with valid out-pointers; MPI allocates `bytes`
     // bytes at `base`, which we zero before any rank can access them (the barrier below).
     let rc = unsafe {
@@ -218,13 +277,13 @@ fn open_counters(world: &SimpleCommunicator) -> Result<mpi::ffi::MPI_Win, String
     if rc != 0 || base.is_null() {
         return Err("`MPI_Win_allocate` failed for the loop chunk counters".into());
     }
-    // SAFETY: `base` points to COUNTER_SLOTS u64 owned by the window.
+    // SAFETY: `base` points to `words` u64 owned by the window.
     unsafe {
-        std::ptr::write_bytes(base, 0, COUNTER_SLOTS);
+        std::ptr::write_bytes(base, 0, words);
         mpi::ffi::MPI_Win_lock_all(mpi::ffi::MPI_MODE_NOCHECK as i32, win);
     }
     world.barrier();
-    Ok(win)
+    Ok((win, base))
 }
 
 /// Point-to-point exchange among the ranks of one communicator (a team or the world).

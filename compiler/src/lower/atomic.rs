@@ -198,14 +198,7 @@ pub fn lower(
     let is_atomic = d.kind == DirectiveKind::Atomic;
     if is_atomic {
         if let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Capture) {
-            return Err(vec![Diagnostic::error(
-                "`#pragma omp atomic capture` is not supported",
-            )
-            .with_primary(c.span, "not supported by capecc")
-            .with_note(
-                "a captured value depends on the order of the other threads' updates, which \
-                 CAPE processes only learn at the next merge point",
-            )]);
+            return lower_capture(cx, out, d, c.span, stmt, env);
         }
         if d.clauses
             .iter()
@@ -430,4 +423,177 @@ pub fn lower_lock_pair(
         &cx.location(pair.span.start),
         env,
     )
+}
+
+/// An `atomic capture`: `v` receives `x`'s value before (`new_value` false) or after the update.
+struct Capture {
+    v: Span,
+    update: Update,
+    new_value: bool,
+}
+
+/// `v = x = e` style assignment: (lhs, rhs).
+fn assignment(e: &Node<Expression>) -> Option<(&Node<Expression>, &Node<Expression>)> {
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            Some((&b.node.lhs, &b.node.rhs))
+        }
+        _ => None,
+    }
+}
+
+fn expression_of(s: &Node<Statement>) -> Option<&Node<Expression>> {
+    match &s.node {
+        Statement::Expression(Some(e)) => Some(e),
+        _ => None,
+    }
+}
+
+/// The capture forms of OpenMP 4.5: `v = x++`, `v = --x`, `v = x op= e`, `v = x = x op e`,
+/// `{v = x; x op= e;}`, `{x op= e; v = x;}` (and the `++`/`--` and `x = x op e` updates).
+fn capture_of(cx: &Context, stmt: &Node<Statement>) -> Option<Capture> {
+    if let Some(e) = expression_of(stmt) {
+        let (v, rhs) = assignment(e)?;
+        let update = update_of_expression(cx, rhs)?;
+        let new_value = !matches!(
+            &rhs.node,
+            Expression::UnaryOperator(u) if matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+            )
+        );
+        return Some(Capture {
+            v: span_of(v.span),
+            update,
+            new_value,
+        });
+    }
+    let Statement::Compound(items) = &stmt.node else {
+        return None;
+    };
+    let statements: Vec<&Node<Statement>> = items
+        .iter()
+        .map(|i| match &i.node {
+            BlockItem::Statement(s) => Some(s),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let [first, second] = statements.as_slice() else {
+        return None;
+    };
+    let (first, second) = (expression_of(first)?, expression_of(second)?);
+    // `v = x` next to an update of x; which one comes first says old or new value
+    let read_of = |e: &Node<Expression>, x: Span| -> Option<Span> {
+        let (v, rhs) = assignment(e)?;
+        same_text(cx, span_of(rhs.span), x).then(|| span_of(v.span))
+    };
+    if let Some(update) = update_of_expression(cx, second) {
+        if let Some(v) = read_of(first, update.lvalue) {
+            return Some(Capture {
+                v,
+                update,
+                new_value: false,
+            });
+        }
+    }
+    let update = update_of_expression(cx, first)?;
+    let v = read_of(second, update.lvalue)?;
+    Some(Capture {
+        v,
+        update,
+        new_value: true,
+    })
+}
+
+/// `atomic capture` of a `+`/`-` update of an integer: the captured value comes from a shared
+/// counter on rank 0 (`__cape_atomic_fetch_add`), the update itself merges like any atomic
+/// update, so every rank captures a distinct value of one sequence, as threads would.
+fn lower_capture(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    clause: Span,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let capture = capture_of(cx, stmt).filter(|c| matches!(c.update.op, "ADD" | "SUB"));
+    let Some(c) = capture else {
+        return Err(vec![Diagnostic::error(
+            "this `atomic capture` cannot be reproduced across processes",
+        )
+        .with_primary(span_of(stmt.span), "not a captured `+` or `-` update")
+        .with_secondary(clause, "capture")
+        .with_note(
+            "supported: `v = x++`, `v = x--`, `v = ++x`, `v = --x`, `v = x += e`, `v = x -= e`, \
+             `v = x = x + e`, and `{v = x; x += e;}` / `{x += e; v = x;}` with any of those \
+             updates, on integer variables",
+        )
+        .with_note(
+            "CAPE threads are processes: a captured value is taken from a counter they share, \
+             which exists for sums only",
+        )]);
+    };
+    // a variable known not to be an integer is refused here; other lvalues by the static
+    // assertion in the generated code
+    if let [only] = super::uses_in(cx, c.update.lvalue) {
+        if let crate::sharing::Binding::Var(var) = only.binding {
+            let var = &cx.program.vars[var];
+            if cx.text(c.update.lvalue).trim() == only.name
+                && !matches!(
+                    var.class,
+                    crate::sharing::TypeClass::Integer | crate::sharing::TypeClass::Unknown
+                )
+            {
+                return Err(vec![Diagnostic::error(format!(
+                    "`atomic capture` of `{}`, which is not an integer variable",
+                    var.name
+                ))
+                .with_primary(c.update.lvalue, "captured here")
+                .with_secondary(var.ident_span, "declared here")
+                .with_secondary(clause, "capture")
+                .with_note(
+                    "CAPE takes captured values from a shared integer counter; a floating-point \
+                     sum would depend on the order of the updates",
+                )]);
+            }
+        }
+    }
+    out.needs_atomic_prelude = true;
+    let x = emit_span(cx, out, c.update.lvalue, env).trim().to_string();
+    let v = emit_span(cx, out, c.v, env).trim().to_string();
+    let operand = match c.update.operand {
+        Some(s) => emit_span(cx, out, s, env).trim().to_string(),
+        None => "1".to_string(),
+    };
+    let update = render(
+        CONSTRUCTS,
+        "update",
+        &[
+            ("lvalue", &x),
+            ("operand", "__cape_operand"),
+            ("op", c.update.op),
+        ],
+    )
+    .map_err(|e| vec![e])?;
+    render(
+        CONSTRUCTS,
+        "capture",
+        &[
+            ("location", &cx.location(d.span.start)),
+            ("x", &x),
+            ("v", &v),
+            ("operand", &operand),
+            ("sign", if c.update.op == "SUB" { "-" } else { "" }),
+            (
+                "plus_delta",
+                if c.new_value {
+                    " + (unsigned long long)__cape_delta"
+                } else {
+                    ""
+                },
+            ),
+            ("update", update.trim_end()),
+        ],
+    )
+    .map_err(|e| vec![e])
 }

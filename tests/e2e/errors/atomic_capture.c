@@ -1,19 +1,22 @@
-/* `atomic capture` is refused at compile time */
+/* `atomic capture` of anything but a `+`/`-` update of an integer is refused at compile time
+   (the captured values of `x *= 2` or of a floating-point sum depend on the update order) */
 #include <stdio.h>
 
-int counter;
-int slot[100];
+int scale = 1;
+double total;
 
 int main(void)
 {
+    int seen = 0;
+    double before = 0;
 #pragma omp parallel for
-    for (int i = 0; i < 100; i++) {
-        int mine;
-        // expect-error: 13
+    for (int i = 0; i < 10; i++) {
+        // expect-error: 16
 #pragma omp atomic capture
-        mine = counter++;
-        slot[mine] = i;
+        seen = scale *= 2;
+#pragma omp atomic capture
+        before = total += 0.5;
     }
-    printf("%d\n", counter);
+    printf("%d %f\n", seen, before);
     return 0;
 }

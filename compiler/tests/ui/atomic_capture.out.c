@@ -1,0 +1,255 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
+#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
+    _Bool: 0, \
+    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
+    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
+    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
+    int: -__INT_MAX__ - 1, unsigned int: 0U, \
+    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
+    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
+    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
+#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
+    _Bool: 1, \
+    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
+    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
+    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
+    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
+    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
+    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
+    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+int omp_get_thread_num(void);
+/* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
+   types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
+   each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
+   travels in a shared scratch word updated just before x (the runtime logs operands of x's size
+   and replays every log in program order, so the two records stay together). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wunknown-warning-option"
+#pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wbool-operation"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-equal"
+#pragma GCC diagnostic ignored "-Wshift-negative-value"
+#pragma GCC diagnostic ignored "-Wtautological-compare"
+#pragma GCC diagnostic ignored "-Wpedantic"
+static long double __cape_atomic_wide[2];
+static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
+{ __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
+static __attribute__((unused)) void __cape_atomic_apply(void *__cape_x, __SIZE_TYPE__ __cape_xsize,
+    const void *__cape_e, __SIZE_TYPE__ __cape_esize, void (*__cape_combine)(void *, const void *))
+{
+    unsigned char __cape_buf[sizeof __cape_atomic_wide] = { 0 };
+    if (__cape_esize > sizeof __cape_buf || __cape_xsize > sizeof __cape_buf)
+        return;
+    __builtin_memcpy(__cape_buf, __cape_e, __cape_esize);
+    if (__cape_esize > __cape_xsize) {
+        __cape_atomic_update(__cape_atomic_wide, __cape_buf, sizeof __cape_buf, __cape_combine_wide);
+        __builtin_memset(__cape_buf, 0, sizeof __cape_buf);
+    }
+    __cape_atomic_update(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
+}
+#define __CAPE_DEFINE_COMBINER(op, tn, T, en, E, stmt) \
+    static __attribute__((unused)) void __cape_combine_##op##_##tn##_##en(void *__cape_inout, const void *__cape_in) \
+    { T *__cape_a = (T *)__cape_inout; E __cape_b; \
+      __builtin_memcpy(&__cape_b, sizeof(E) <= sizeof(T) ? __cape_in : (const void *)__cape_atomic_wide, sizeof(E)); \
+      stmt }
+/* operand types: the promoted integer types, then the real ones */
+#define __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
+    D(op, tn, T, i, int, stmt) D(op, tn, T, ui, unsigned int, stmt) D(op, tn, T, l, long, stmt) \
+    D(op, tn, T, ul, unsigned long, stmt) D(op, tn, T, ll, long long, stmt) \
+    D(op, tn, T, ull, unsigned long long, stmt)
+#define __CAPE_REAL_OPERANDS(D, op, tn, T, stmt) __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
+    D(op, tn, T, f, float, stmt) D(op, tn, T, d, double, stmt) D(op, tn, T, ld, long double, stmt)
+/* the updated types narrower than int also take an operand of their own type */
+#define __CAPE_FOR_INTEGERS(X, op, stmt) \
+    X(op, b, _Bool, stmt, 1) X(op, c, char, stmt, 1) X(op, sc, signed char, stmt, 1) \
+    X(op, uc, unsigned char, stmt, 1) X(op, s, short, stmt, 1) X(op, us, unsigned short, stmt, 1) \
+    X(op, i, int, stmt, 0) X(op, ui, unsigned int, stmt, 0) X(op, l, long, stmt, 0) \
+    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0)
+#define __CAPE_FOR_REALS(X, op, stmt) __CAPE_FOR_INTEGERS(X, op, stmt) \
+    X(op, f, float, stmt, 0) X(op, d, double, stmt, 0) X(op, ld, long double, stmt, 0)
+#define __CAPE_OWN_0(op, tn, T, stmt)
+#define __CAPE_OWN_1(op, tn, T, stmt) __CAPE_DEFINE_COMBINER(op, tn, T, tn, T, stmt)
+#define __CAPE_DEFINE_REAL(op, tn, T, stmt, narrow) __CAPE_OWN_##narrow(op, tn, T, stmt) \
+    __CAPE_REAL_OPERANDS(__CAPE_DEFINE_COMBINER, op, tn, T, stmt)
+#define __CAPE_DEFINE_INT(op, tn, T, stmt, narrow) __CAPE_OWN_##narrow(op, tn, T, stmt) \
+    __CAPE_INT_OPERANDS(__CAPE_DEFINE_COMBINER, op, tn, T, stmt)
+#define __CAPE_DEFINE_SHIFT(op, tn, T, stmt, narrow) __CAPE_DEFINE_COMBINER(op, tn, T, ll, long long, stmt)
+#define __CAPE_STMT_ADD *__cape_a = (__typeof__(*__cape_a))(*__cape_a + __cape_b);
+#define __CAPE_STMT_SUB *__cape_a = (__typeof__(*__cape_a))(*__cape_a - __cape_b);
+#define __CAPE_STMT_MUL *__cape_a = (__typeof__(*__cape_a))(*__cape_a * __cape_b);
+#define __CAPE_STMT_DIV *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
+#define __CAPE_STMT_MAX if (__cape_b > *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
+#define __CAPE_STMT_MIN if (__cape_b < *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
+#define __CAPE_STMT_AND *__cape_a = (__typeof__(*__cape_a))(*__cape_a & __cape_b);
+#define __CAPE_STMT_OR *__cape_a = (__typeof__(*__cape_a))(*__cape_a | __cape_b);
+#define __CAPE_STMT_XOR *__cape_a = (__typeof__(*__cape_a))(*__cape_a ^ __cape_b);
+#define __CAPE_STMT_SHL *__cape_a = (__typeof__(*__cape_a))(*__cape_a << __cape_b);
+#define __CAPE_STMT_SHR *__cape_a = (__typeof__(*__cape_a))(*__cape_a >> __cape_b);
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, ADD, __CAPE_STMT_ADD)
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, SUB, __CAPE_STMT_SUB)
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, MUL, __CAPE_STMT_MUL)
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, DIV, __CAPE_STMT_DIV)
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, MAX, __CAPE_STMT_MAX)
+__CAPE_FOR_REALS(__CAPE_DEFINE_REAL, MIN, __CAPE_STMT_MIN)
+__CAPE_FOR_INTEGERS(__CAPE_DEFINE_INT, AND, __CAPE_STMT_AND)
+__CAPE_FOR_INTEGERS(__CAPE_DEFINE_INT, OR, __CAPE_STMT_OR)
+__CAPE_FOR_INTEGERS(__CAPE_DEFINE_INT, XOR, __CAPE_STMT_XOR)
+__CAPE_FOR_INTEGERS(__CAPE_DEFINE_SHIFT, SHL, __CAPE_STMT_SHL)
+__CAPE_FOR_INTEGERS(__CAPE_DEFINE_SHIFT, SHR, __CAPE_STMT_SHR)
+#pragma GCC diagnostic pop
+/* selection: by the updated type, then by the operand's */
+/* (`default` only serves the branches _Generic does not select; a type without a combiner fails
+   to link) */
+void __cape_combine_no_such_operand_type(void *, const void *);
+#define __CAPE_PICK_INT(op, tn, e) __extension__ _Generic((e), default: __cape_combine_no_such_operand_type, \
+    int: __cape_combine_##op##_##tn##_i, \
+    unsigned int: __cape_combine_##op##_##tn##_ui, long: __cape_combine_##op##_##tn##_l, \
+    unsigned long: __cape_combine_##op##_##tn##_ul, long long: __cape_combine_##op##_##tn##_ll, \
+    unsigned long long: __cape_combine_##op##_##tn##_ull
+#define __CAPE_PICK_REAL(op, tn, e) __CAPE_PICK_INT(op, tn, e), float: __cape_combine_##op##_##tn##_f, \
+    double: __cape_combine_##op##_##tn##_d, long double: __cape_combine_##op##_##tn##_ld
+#define __CAPE_PICK_NARROW_REAL(op, tn, T, e) __CAPE_PICK_REAL(op, tn, e), T: __cape_combine_##op##_##tn##_##tn)
+#define __CAPE_PICK_NARROW_INT(op, tn, T, e) __CAPE_PICK_INT(op, tn, e), T: __cape_combine_##op##_##tn##_##tn)
+#define __CAPE_SELECT(K, op, x, e) \
+    _Bool: __CAPE_PICK_NARROW_##K(op, b, _Bool, e), char: __CAPE_PICK_NARROW_##K(op, c, char, e), \
+    signed char: __CAPE_PICK_NARROW_##K(op, sc, signed char, e), \
+    unsigned char: __CAPE_PICK_NARROW_##K(op, uc, unsigned char, e), \
+    short: __CAPE_PICK_NARROW_##K(op, s, short, e), \
+    unsigned short: __CAPE_PICK_NARROW_##K(op, us, unsigned short, e), \
+    int: __CAPE_PICK_##K(op, i, e)), unsigned int: __CAPE_PICK_##K(op, ui, e)), \
+    long: __CAPE_PICK_##K(op, l, e)), unsigned long: __CAPE_PICK_##K(op, ul, e)), \
+    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e))
+#define __CAPE_REAL_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
+    float: __CAPE_PICK_REAL(op, f, e)), double: __CAPE_PICK_REAL(op, d, e)), \
+    long double: __CAPE_PICK_REAL(op, ld, e)))
+#define __CAPE_INT_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(INT, op, x, e))
+#define __CAPE_SHIFT_COMBINER(op, x) __extension__ _Generic((x), _Bool: __cape_combine_##op##_b_ll, \
+    char: __cape_combine_##op##_c_ll, signed char: __cape_combine_##op##_sc_ll, \
+    unsigned char: __cape_combine_##op##_uc_ll, short: __cape_combine_##op##_s_ll, \
+    unsigned short: __cape_combine_##op##_us_ll, int: __cape_combine_##op##_i_ll, \
+    unsigned int: __cape_combine_##op##_ui_ll, long: __cape_combine_##op##_l_ll, \
+    unsigned long: __cape_combine_##op##_ul_ll, long long: __cape_combine_##op##_ll_ll, \
+    unsigned long long: __cape_combine_##op##_ull_ll)
+#define __CAPE_COMBINER_ADD(x, e) __CAPE_REAL_COMBINER(ADD, x, e)
+#define __CAPE_COMBINER_SUB(x, e) __CAPE_REAL_COMBINER(SUB, x, e)
+#define __CAPE_COMBINER_MUL(x, e) __CAPE_REAL_COMBINER(MUL, x, e)
+#define __CAPE_COMBINER_DIV(x, e) __CAPE_REAL_COMBINER(DIV, x, e)
+#define __CAPE_COMBINER_MAX(x, e) __CAPE_REAL_COMBINER(MAX, x, e)
+#define __CAPE_COMBINER_MIN(x, e) __CAPE_REAL_COMBINER(MIN, x, e)
+#define __CAPE_COMBINER_AND(x, e) __CAPE_INT_COMBINER(AND, x, e)
+#define __CAPE_COMBINER_OR(x, e) __CAPE_INT_COMBINER(OR, x, e)
+#define __CAPE_COMBINER_XOR(x, e) __CAPE_INT_COMBINER(XOR, x, e)
+#define __CAPE_COMBINER_SHL(x, e) __CAPE_SHIFT_COMBINER(SHL, x)
+#define __CAPE_COMBINER_SHR(x, e) __CAPE_SHIFT_COMBINER(SHR, x)
+/* the operand's type: that of `x op e` (C's arithmetic conversions); x's own type for the
+   modular operations on integers, which give the same bits (not for _Bool, which is not
+   modular); shift counts as long long */
+#define __CAPE_MODULAR(x, v) __extension__ _Generic((x), _Bool: (v), default: _Generic((v), float: (v), \
+    double: (v), long double: (v), default: (x)))
+#define __CAPE_OPERAND_ADD(x, e) __CAPE_MODULAR(x, (x) + (e))
+#define __CAPE_OPERAND_SUB(x, e) __CAPE_MODULAR(x, (x) - (e))
+#define __CAPE_OPERAND_MUL(x, e) __CAPE_MODULAR(x, (x) * (e))
+#define __CAPE_OPERAND_DIV(x, e) ((x) / (e))
+#define __CAPE_OPERAND_MAX(x, e) ((x) + (e))
+#define __CAPE_OPERAND_MIN(x, e) ((x) + (e))
+#define __CAPE_OPERAND_AND(x, e) __CAPE_MODULAR(x, (x) & (e))
+#define __CAPE_OPERAND_OR(x, e) __CAPE_MODULAR(x, (x) | (e))
+#define __CAPE_OPERAND_XOR(x, e) __CAPE_MODULAR(x, (x) ^ (e))
+#define __CAPE_OPERAND_SHL(x, e) (long long)0
+#define __CAPE_OPERAND_SHR(x, e) (long long)0
+int x, a[4];
+/* capecc: data of the #pragma omp parallel at atomic_capture.c:5 */
+struct __cape_data_1 {
+    void *v;
+    void *u;
+};
+static void __cape_fn_1(void *__cape_arg);
+int __cape_user_main(void)
+{
+    int v = 0, u = 0;
+    {
+        /* capecc: #pragma omp parallel at atomic_capture.c:5 */
+        struct __cape_data_1 __cape_data = {
+            .v = (void *)&v,
+            .u = (void *)&u,
+        };
+        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    return v + u;
+}
+
+/* capecc: #pragma omp parallel at atomic_capture.c:5 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    (void)__cape_d;
+    int (*__cape_shared_v) = __cape_d->v;
+    (void)__cape_shared_v; /* unused when every use was lowered away (a lock pair) */
+    int (*__cape_shared_u) = __cape_d->u;
+    (void)__cape_shared_u; /* unused when every use was lowered away (a lock pair) */
+    {
+        { /* capecc: #pragma omp atomic capture at atomic_capture.c:7: the captured value from a counter on rank 0 */
+    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(1))0.5 == 0,
+                   "capecc: `atomic capture` needs an integer variable and operand");
+    __typeof__(1) __cape_operand = (1);
+    long long __cape_delta = (long long)__cape_operand;
+    __typeof__(x) __cape_x0;
+    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+}
+        { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
+    __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
+                   "capecc: `atomic capture` needs an integer variable and operand");
+    __typeof__(3) __cape_operand = (3);
+    long long __cape_delta = (long long)__cape_operand;
+    __typeof__(a[1]) __cape_x0;
+    long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
+        { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[1]), sizeof(a[1]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(a[1], __cape_v)); }
+    (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+}
+        { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
+    __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
+                   "capecc: `atomic capture` needs an integer variable and operand");
+    __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
+    long long __cape_delta = -(long long)__cape_operand;
+    __typeof__(a[2]) __cape_x0;
+    long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
+        { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[2]), sizeof(a[2]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(a[2], __cape_v)); }
+    (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+}
+        { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
+    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
+                   "capecc: `atomic capture` needs an integer variable and operand");
+    __typeof__(2) __cape_operand = (2);
+    long long __cape_delta = (long long)__cape_operand;
+    __typeof__(x) __cape_x0;
+    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+}
+    }
+}
+
+
+/* capecc: the program starts in the runtime, which runs the user's main on every rank */
+static int __cape_main_adapter(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    return __cape_user_main();
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    return __cape_start(argc, argv, envp, __cape_main_adapter);
+}
