@@ -73,7 +73,9 @@ pub struct Var {
 pub enum Binding {
     /// index into `Program::vars`
     Var(usize),
-    /// a function, an enumeration constant, or an undeclared name
+    /// a constant of an `enum` declared inside a function: the span of that enum specifier
+    LocalConstant(Span),
+    /// a function, a file-scope enumeration constant, or an undeclared name
     Other,
 }
 
@@ -108,6 +110,9 @@ pub struct Function {
 
 #[derive(Default)]
 pub struct Program<'a> {
+    /// `register` storage-class specifiers of local declarations (dropped: a region takes the
+    /// address of the shared locals it uses, and `register` forbids that; it is only a hint)
+    pub register_specifiers: Vec<Span>,
     pub vars: Vec<Var>,
     pub uses: Vec<Use>,
     pub items: Vec<Item<'a>>,
@@ -120,6 +125,7 @@ pub struct Program<'a> {
 enum Entry {
     Var(usize),
     Typedef(TypeClass, bool),
+    LocalConstant(Span),
     Other,
 }
 
@@ -192,6 +198,7 @@ impl<'a> Walker<'a> {
     fn record_use(&mut self, name: &str, span: Span) {
         let binding = match self.lookup(name) {
             Some(Entry::Var(i)) => Binding::Var(i),
+            Some(Entry::LocalConstant(at)) => Binding::LocalConstant(at),
             _ => Binding::Other,
         };
         let u = Use {
@@ -450,11 +457,16 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+        let entry = if self.in_function() {
+            Entry::LocalConstant(span_of(e.span))
+        } else {
+            Entry::Other
+        };
         for en in &e.node.enumerators {
             if let Some(x) = &en.node.expression {
                 self.expression(x);
             }
-            self.bind(&en.node.identifier.node.name, Entry::Other);
+            self.bind(&en.node.identifier.node.name, entry);
         }
     }
 
@@ -464,6 +476,13 @@ impl<'a> Walker<'a> {
             DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
             _ => None,
         });
+        for spec in specs {
+            if let DeclarationSpecifier::StorageClass(c) = &spec.node {
+                if c.node == StorageClassSpecifier::Register && self.in_function() {
+                    self.program.register_specifiers.push(span_of(spec.span));
+                }
+            }
+        }
         self.type_uses = Some(Vec::new());
         let (class, is_const, local_type) = self.specifiers_info(specs);
         let spec_uses = self.type_uses.take().unwrap_or_default();

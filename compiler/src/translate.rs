@@ -173,7 +173,8 @@ fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
     render(MAIN, "main", &[("call", call.trim_end())])
 }
 
-/// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first.
+/// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first;
+/// `register` on locals dropped (regions take the address of the shared locals they use).
 /// Only in user code, and not when the user defines a function of that name.
 fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Vec<Edit> {
     let user_defines = |name: &str| {
@@ -183,6 +184,11 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
             .any(|f| f.name == name && !f.is_system)
     };
     let mut edits = Vec::new();
+    for span in &program.register_specifiers {
+        if !lines.is_system(span.start) {
+            edits.push(Edit::replace(*span, "/* register */".to_string()));
+        }
+    }
     for (name, span) in &program.function_names {
         if name == "main" && !lines.is_system(span.start) {
             edits.push(Edit::replace(*span, "__cape_user_main".to_string()));
@@ -215,6 +221,7 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
         }
         let refers_to_library = match u.binding {
             Binding::Other => true,
+            Binding::LocalConstant(_) => false,
             Binding::Var(v) => program.vars.get(v).is_some_and(|var| {
                 var.storage == Storage::Global && lines.is_system(var.ident_span.start)
             }),

@@ -155,7 +155,7 @@ pub(crate) fn identifier_of(cx: &Context, e: &Node<Expression>) -> Option<usize>
     match uses.get(at) {
         Some(u) if u.span.start == i.span.start => match u.binding {
             Binding::Var(v) => Some(v),
-            Binding::Other => None,
+            Binding::LocalConstant(_) | Binding::Other => None,
         },
         _ => None,
     }

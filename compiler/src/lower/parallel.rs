@@ -508,6 +508,7 @@ pub fn lower(
             ("construct", construct),
             ("location", &location),
             ("id", &id_text),
+            ("local_enums", &local_enums(cx, stmt_span, &wanted)),
             ("shared_pointers", &shared_pointers),
             ("copyins", &copyins),
             ("privates", &privates),
@@ -547,4 +548,30 @@ fn is_threadprivate(cx: &Context, v: usize) -> bool {
                         ) == Some(v)
                 })
         })
+}
+
+/// The `enum` declarations of the enclosing function whose constants the region (or the type of
+/// a captured variable: `int a[N]`) uses, repeated
+/// at the top of the outlined function (it is at file scope, where they are not visible; an
+/// enumeration constant is a plain integer constant, so a second declaration is equivalent).
+fn local_enums(cx: &Context, region: Span, captured: &[usize]) -> String {
+    let mut specs: Vec<Span> = Vec::new();
+    let in_types = captured
+        .iter()
+        .flat_map(|&v| cx.program.vars[v].type_uses.iter());
+    for u in super::uses_in(cx, region).iter().chain(in_types) {
+        if let Binding::LocalConstant(at) = u.binding {
+            if !contains(region, at) && !specs.contains(&at) {
+                specs.push(at);
+            }
+        }
+    }
+    specs.sort_by_key(|s| s.start);
+    let mut text = String::new();
+    for at in specs {
+        text.push_str("    ");
+        text.push_str(cx.text(at));
+        text.push_str(";\n");
+    }
+    text
 }
