@@ -362,6 +362,9 @@ impl Transport for Comm {
 pub fn abort_job(code: i32) -> ! {
     crate::sys::fd::flush_c_stdio();
     if mpi::environment::is_initialized() && !mpi::environment::is_finalized() {
+        // MPI_Abort kills every rank at once: give mpirun's output forwarding a moment to
+        // deliver what the ranks already wrote (on a loaded node it may not have read it yet)
+        std::thread::sleep(std::time::Duration::from_millis(200));
         SimpleCommunicator::world().abort(code)
     }
     std::process::exit(code)
