@@ -1,9 +1,10 @@
 //! Output and input across ranks.
 //!
 //! Sequential output appears once: on ranks other than 0, fds 1 and 2 point to /dev/null
-//! outside parallel regions and to the real descriptors inside them (as threads would all
-//! print). `CAPE_OUTPUT=all` leaves every rank's output visible. C stdio buffers are flushed
-//! before every switch so that text lands where it was written.
+//! outside parallel regions. Inside them (as threads would all print) fd 2 is the real stderr
+//! and fd 1 a memfd whose bytes rank 0 prints at the next merge point (see `take_printed`).
+//! `CAPE_OUTPUT=all` leaves every rank's output visible. C stdio buffers are flushed before
+//! every switch so that text lands where it was written.
 //!
 //! stdin: `mpirun` feeds it to rank 0 only. At the first stdin use rank 0 reads all of it
 //! and broadcasts it; every rank then gets a memfd with those bytes as fd 0.
@@ -39,6 +40,10 @@ pub struct Io {
     real_out: i32,
     real_err: i32,
     null: i32,
+    /// Ranks other than 0: a memfd that holds what they print inside a parallel region until
+    /// the next merge point, where rank 0 prints it (in rank order, after its own), so that
+    /// it lands between the sequential output before and after the region.
+    captured: i32,
     /// This rank's sequential output is hidden.
     hide_sequential: bool,
     stdin_done: bool,
@@ -57,10 +62,16 @@ impl Io {
         } else {
             -1
         };
+        let captured = if hide_sequential {
+            fd::memfd_with(&[]).unwrap_or(-1)
+        } else {
+            -1
+        };
         let io = Io {
             real_out,
             real_err,
             null,
+            captured,
             hide_sequential,
             stdin_done: false,
         };
@@ -81,6 +92,32 @@ impl Io {
         crate::ft::output::piped();
     }
 
+    /// What this rank printed in the region since the last call (ranks other than 0).
+    pub fn take_printed(&self) -> Vec<u8> {
+        if self.captured < 0 {
+            return Vec::new();
+        }
+        fd::flush_c_stdio();
+        fd::take_all(self.captured)
+    }
+
+    /// Rank 0 at a merge point: the other ranks' output of the epoch, after its own.
+    pub fn print_for_others(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        fd::flush_c_stdio();
+        fd::write_all(1, bytes);
+    }
+
+    /// A rank leaving abruptly (`exit()` inside a region): what it printed goes out now.
+    pub fn release_printed(&self) {
+        let printed = self.take_printed();
+        if self.real_out >= 0 {
+            fd::write_all(self.real_out, &printed);
+        }
+    }
+
     /// Duplicates of the original fds 1 and 2 (-1 when closed at start).
     pub fn real_fds(&self) -> [i32; 2] {
         [self.real_out, self.real_err]
@@ -97,7 +134,12 @@ impl Io {
             return;
         }
         let (out, err) = if visible {
-            (self.real_out, self.real_err)
+            let out = if self.captured >= 0 {
+                self.captured
+            } else {
+                self.real_out
+            };
+            (out, self.real_err)
         } else {
             (self.null, self.null)
         };

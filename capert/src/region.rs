@@ -769,6 +769,10 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     rt.current.bytes_diffed += diffed;
     rt.current.runs_local += local.run_count() as u64;
     rt.current.bytes_local += local.data_bytes() as u64;
+    let printed = rt.io.take_printed();
+    if !printed.is_empty() {
+        push_record(&mut r.records, 0, OUTPUT_RECORD, &printed);
+    }
     if !r.records.is_empty() {
         let at = LOG_BASE + (u64::from(me) << LOG_RANK_SHIFT);
         local.push(at, Stamp { order: 0, rank: me }, &r.records);
@@ -816,8 +820,12 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     }
     let mut targets = Vec::new();
     let mut captured = Vec::new();
+    let mut printed = Vec::new();
     for (_, block) in &records {
-        apply_records(block, &mut targets, &mut captured);
+        apply_records(block, &mut targets, &mut captured, &mut printed);
+    }
+    if rt.rank == 0 {
+        rt.io.print_for_others(&printed);
     }
     if !captured.is_empty() {
         // every rank of the team saw the same records, so every one of them gets here
@@ -876,6 +884,10 @@ fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut [(usize, usiz
 
 use crate::ffi::{read_memory, write_memory};
 
+/// The "combiner" of a record that carries what a rank printed in the epoch (no function
+/// lives at address 1).
+const OUTPUT_RECORD: usize = 1;
+
 /// Appends one reduction/atomic record: target, combiner, operand.
 fn push_record(records: &mut Vec<u8>, addr: usize, combine: usize, operand: &[u8]) {
     records.extend_from_slice(&(addr as u64).to_le_bytes());
@@ -901,12 +913,21 @@ fn parse_records(mut block: &[u8]) -> Vec<(usize, usize, &[u8])> {
     out
 }
 
-/// Applies one rank's records in order; collects the target byte ranges and the variables
-/// updated by `atomic capture` (records without combiner).
-fn apply_records(block: &[u8], targets: &mut Vec<(usize, usize)>, captured: &mut Vec<usize>) {
+/// Applies one rank's records in order; collects the target byte ranges, the variables
+/// updated by `atomic capture` (records without combiner) and the rank's printed output.
+fn apply_records(
+    block: &[u8],
+    targets: &mut Vec<(usize, usize)>,
+    captured: &mut Vec<usize>,
+    printed: &mut Vec<u8>,
+) {
     for (addr, combine, operand) in parse_records(block) {
         if combine == 0 {
             captured.push(addr);
+            continue;
+        }
+        if combine == OUTPUT_RECORD {
+            printed.extend_from_slice(operand);
             continue;
         }
         crate::ffi::combine(addr, operand, combine);

@@ -189,6 +189,11 @@ pub fn shut_down(status: i32) -> i32 {
         // ranks are still in the region (a collective shutdown would wait for them forever),
         // so the job stops now with this status
         DYING.store(true, Ordering::SeqCst);
+        if let Ok(guard) = RUNTIME.try_lock() {
+            if let Some(rt) = guard.as_ref() {
+                rt.io.release_printed();
+            }
+        }
         crate::sys::mpi::abort_job(status);
     }
     let Ok(mut guard) = RUNTIME.try_lock() else {

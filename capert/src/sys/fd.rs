@@ -127,6 +127,42 @@ pub fn memfd_with(bytes: &[u8]) -> io::Result<i32> {
     Ok(fd)
 }
 
+/// Everything written to the memfd `fd` so far; leaves it empty, at offset 0.
+pub fn take_all(fd: i32) -> Vec<u8> {
+    // SAFETY: lseek on our own descriptor.
+    let len = unsafe { libc::lseek(fd, 0, libc::SEEK_END) };
+    if len <= 0 {
+        return Vec::new();
+    }
+    let mut out = vec![0u8; len as usize];
+    let mut done = 0usize;
+    while done < out.len() {
+        // SAFETY: the destination is the unfilled tail of `out`, of the length given.
+        let r = unsafe {
+            libc::pread(
+                fd,
+                out[done..].as_mut_ptr().cast(),
+                out.len() - done,
+                done as libc::off_t,
+            )
+        };
+        if r <= 0 {
+            if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        done += r as usize;
+    }
+    out.truncate(done);
+    // SAFETY: truncating and rewinding our own descriptor.
+    unsafe {
+        libc::ftruncate(fd, 0);
+        libc::lseek(fd, 0, libc::SEEK_SET);
+    }
+    out
+}
+
 /// Closes `fd`, ignoring errors.
 pub fn close(fd: i32) {
     // SAFETY: closing a descriptor we own.
