@@ -1212,9 +1212,9 @@ pub fn reduce(shared: usize, combine: usize, partial: Vec<u8>) {
     }
 }
 
-/// `__cape_atomic_update`: applied now; inside an active region on shared memory also logged
-/// for the next merge point (see the module documentation).
-pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
+/// `[addr, addr + len)` is shared memory of an active region in progress (so updates of it are
+/// merged, not just applied).
+fn is_shared_in_active_region(addr: usize, len: usize) -> bool {
     let sp = {
         let t = team();
         match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
@@ -1222,16 +1222,20 @@ pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
             _ => None,
         }
     };
-    let shared = sp.is_some_and(|sp| {
+    sp.is_some_and(|sp| {
         runtime::with(|rt| {
-            let end = addr + operand.len();
             shared_ranges(rt, sp)
                 .iter()
-                .any(|&(s, e)| addr >= s && end <= e)
+                .any(|&(s, e)| addr >= s && addr + len <= e)
         })
         .unwrap_or(false)
-    });
-    if shared {
+    })
+}
+
+/// `__cape_atomic_update`: applied now; inside an active region on shared memory also logged
+/// for the next merge point (see the module documentation).
+pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
+    if is_shared_in_active_region(addr, operand.len()) {
         let mut t = team();
         if let Some(r) = t.region.as_mut() {
             if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
@@ -1250,22 +1254,7 @@ pub fn atomic_update(addr: usize, combine: usize, operand: Vec<u8>) {
 /// then applied and logged as an ordinary atomic update. Outside an active region, or on
 /// private memory: the current value and 0.
 pub fn capture_fetch_add(addr: usize, size: usize, delta: i64) -> Result<(Vec<u8>, i64), String> {
-    let sp = {
-        let t = team();
-        match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
-            (true, Some(r)) => Some(r.sp),
-            _ => None,
-        }
-    };
-    let shared = sp.is_some_and(|sp| {
-        runtime::with(|rt| {
-            shared_ranges(rt, sp)
-                .iter()
-                .any(|&(s, e)| addr >= s && addr + size <= e)
-        })
-        .unwrap_or(false)
-    });
-    if !shared {
+    if !is_shared_in_active_region(addr, size) {
         return Ok((read_memory(addr, size), 0));
     }
     let x0 = {
