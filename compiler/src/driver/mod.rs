@@ -351,11 +351,7 @@ impl Driver {
         if !self.plan.has_dep_file() {
             return None;
         }
-        Some(if self.plan.mode() == Mode::Compile {
-            object.with_extension("d")
-        } else {
-            default_output(input, Mode::Compile).with_extension("d")
-        })
+        Some(default_dependency_file(self.plan.mode(), input, object))
     }
 
     /// Drops our temporary `omp.h`/`capert.h` from a dependency file (`-MD` lists system
@@ -373,16 +369,14 @@ impl Driver {
         }
         let mut kept = String::with_capacity(text.len());
         for line in text.lines() {
-            let words: Vec<&str> = line.split(' ').filter(|w| !w.starts_with(&ours)).collect();
-            let line = words.join(" ");
-            // a line left with only a continuation backslash (or nothing) goes
-            if matches!(line.trim(), "\\" | "") && !line.is_empty() {
+            let rest: Vec<&str> = line.split(' ').filter(|w| !w.starts_with(&ours)).collect();
+            let rest = rest.join(" ");
+            // a line that only named our files (a prerequisite, or a `-MP` phony target)
+            // goes, also when a continuation backslash is all that is left of it
+            if rest.len() < line.len() && matches!(rest.trim(), "" | "\\") {
                 continue;
             }
-            if line.trim_end().ends_with(':') && line.trim_start().starts_with(&ours) {
-                continue; // a phony target of ours (`-MP`)
-            }
-            kept.push_str(&line);
+            kept.push_str(&rest);
             kept.push('\n');
         }
         let _ = std::fs::write(&path, kept);
@@ -397,13 +391,12 @@ impl Driver {
         }
         let mut argv = deps.clone();
         if self.plan.has_dep_file() && !deps.iter().any(|a| a.starts_with("-MF")) {
-            let dep_file = if self.plan.mode() == Mode::Compile {
-                object.with_extension("d")
-            } else {
-                default_output(input, Mode::Compile).with_extension("d")
-            };
             argv.push("-MF".to_string());
-            argv.push(path_arg(&dep_file));
+            argv.push(path_arg(&default_dependency_file(
+                self.plan.mode(),
+                input,
+                object,
+            )));
         }
         if !deps
             .iter()
@@ -786,4 +779,14 @@ pub fn shell_join(argv: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The `.d` file gcc writes for `-MD`/`-MMD` without `-MF`: beside the object for `-c`, else
+/// named after the input.
+fn default_dependency_file(mode: Mode, input: &Path, object: &Path) -> PathBuf {
+    if mode == Mode::Compile {
+        object.with_extension("d")
+    } else {
+        default_output(input, Mode::Compile).with_extension("d")
+    }
 }
