@@ -66,10 +66,8 @@ pub fn translate(
         read_source,
     );
     let renames = rename_edits(&program, &lines, preprocessed);
-    let reads_stdin = renames
-        .iter()
-        .any(|e| e.text.starts_with("(__cape_stdin_sync()"));
-    base_edits.extend(renames);
+    let reads_stdin = renames.reads_stdin;
+    base_edits.extend(renames.edits);
 
     let cx = Context {
         source: preprocessed,
@@ -176,7 +174,7 @@ fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
 /// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first;
 /// `register` on locals dropped (regions take the address of the shared locals they use).
 /// Only in user code, and not when the user defines a function of that name.
-fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Vec<Edit> {
+fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Renames {
     let user_defines = |name: &str| {
         program
             .functions
@@ -184,6 +182,7 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
             .any(|f| f.name == name && !f.is_system)
     };
     let mut edits = Vec::new();
+    let mut reads_stdin = false;
     for span in &program.register_specifiers {
         if !lines.is_system(span.start) {
             edits.push(Edit::replace(*span, "/* register */".to_string()));
@@ -239,9 +238,17 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
                 u.span,
                 format!("(__cape_stdin_sync(), {name})"),
             ));
+            reads_stdin = true;
         }
     }
-    edits
+    Renames { edits, reads_stdin }
+}
+
+/// What [`rename_edits`] found.
+struct Renames {
+    edits: Vec<Edit>,
+    /// The file reads stdin (it then registers itself with `__cape_stdin_reader`).
+    reads_stdin: bool,
 }
 
 /// Whether the last statement of a function body's text is a `return` (a cheap textual check: a
