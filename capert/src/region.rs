@@ -22,7 +22,7 @@ use crate::runtime::{self, Runtime};
 use crate::sys::mpi::{CAPTURE_SLOTS, COUNTER_SLOTS};
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -96,7 +96,7 @@ struct ActiveRegion {
     /// changes for that region's record.
     collect: bool,
     /// Variables this rank updated with `atomic capture` in the epoch.
-    captured: Vec<usize>,
+    captured: HashSet<usize>,
 }
 
 impl ActiveRegion {
@@ -114,7 +114,7 @@ impl ActiveRegion {
             races: Vec::new(),
             logged: None,
             collect: false,
-            captured: Vec::new(),
+            captured: HashSet::new(),
         }
     }
 
@@ -1262,9 +1262,8 @@ pub fn capture_fetch_add(addr: usize, size: usize, delta: i64) -> Result<(Vec<u8
         let Some(r) = t.region.as_mut() else {
             return Ok((read_memory(addr, size), 0));
         };
-        if !r.captured.contains(&addr) {
+        if r.captured.insert(addr) {
             // a record without combiner tells every rank which cells to empty at the merge
-            r.captured.push(addr);
             push_record(&mut r.records, addr, 0, &[]);
         }
         r.before
@@ -1284,21 +1283,21 @@ pub fn capture_fetch_add(addr: usize, size: usize, delta: i64) -> Result<(Vec<u8
 /// The capture cells of an epoch, from every rank's records: the slots to empty, or an error
 /// when two variables share one (their addresses differ by a multiple of CAPTURE_SLOTS).
 fn capture_slots(addrs: &mut Vec<usize>) -> Result<Vec<usize>, String> {
-    addrs.sort_unstable();
+    // each rank records an address once per epoch, but several ranks record the same one
+    addrs.sort_unstable_by_key(|&a| (a % CAPTURE_SLOTS, a));
     addrs.dedup();
-    let mut slots: Vec<(usize, usize)> = addrs.iter().map(|&a| (a % CAPTURE_SLOTS, a)).collect();
-    slots.sort_unstable();
-    for pair in slots.windows(2) {
-        if pair[0].0 == pair[1].0 {
-            return Err(format!(
-                "two variables updated by `atomic capture` between the same barriers (at {:#x} \
-                 and {:#x}) share a counter cell; their captured values could be wrong. Separate \
-                 the updates with a barrier",
-                pair[0].1, pair[1].1
-            ));
-        }
+    if let Some(pair) = addrs
+        .windows(2)
+        .find(|p| p[0] % CAPTURE_SLOTS == p[1] % CAPTURE_SLOTS)
+    {
+        return Err(format!(
+            "two variables updated by `atomic capture` between the same barriers (at {:#x} and \
+             {:#x}) share a counter cell; their captured values could be wrong. Separate the \
+             updates with a barrier",
+            pair[0], pair[1]
+        ));
     }
-    Ok(slots.into_iter().map(|(s, _)| s).collect())
+    Ok(addrs.iter().map(|a| a % CAPTURE_SLOTS).collect())
 }
 
 /// Inside a region of more than one rank (where locks cannot exclude across processes).
@@ -1529,5 +1528,17 @@ mod tests {
         out.clear();
         subtract(10, 20, &[], &mut out);
         assert_eq!(out, vec![(10, 20)]);
+    }
+
+    /// The cells to empty: one per variable, however many ranks recorded it; two variables on
+    /// one cell are refused.
+    #[test]
+    fn capture_slots_dedup_and_refuse_shared_cells() {
+        let mut addrs = vec![0x1008, 0x1000, 0x1008, 0x1004, 0x1000];
+        assert_eq!(capture_slots(&mut addrs).unwrap().len(), 3);
+        let mut clash = vec![0x1000, 0x1000 + CAPTURE_SLOTS];
+        assert!(capture_slots(&mut clash)
+            .unwrap_err()
+            .contains("share a counter cell"));
     }
 }

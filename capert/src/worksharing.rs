@@ -175,12 +175,8 @@ impl __cape_loop {
             self.taken += 1;
             if hi > lo {
                 self.cursor = hi;
-                let owner = if self.schedule == CAPE_SCHED_STATIC && self.chunk == 0 {
-                    owner
-                } else {
-                    owner % self.team
-                };
-                return Some((lo, hi, owner));
+                // chunk k belongs to thread k mod team (static blocks: k < team already)
+                return Some((lo, hi, owner % self.team));
             }
         }
     }
