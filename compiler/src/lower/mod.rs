@@ -8,6 +8,7 @@ pub mod common;
 pub mod nesting;
 pub mod ordered;
 pub mod parallel;
+pub mod placement;
 pub mod single;
 pub mod worksharing;
 
@@ -367,6 +368,10 @@ fn lower_directive(
             .map(|t| t.trim_end().to_string())
             .unwrap_or_default()
     };
+    if let Err(e) = placement::check(cx, d) {
+        out.errors.push(e);
+        return None;
+    }
     match d.kind {
         Simd | DeclareSimd => return standalone(String::new()),
         Barrier => {

@@ -163,6 +163,10 @@ pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) -> String {
             );
             continue;
         }
+        if let Err(e) = super::placement::check_threadprivate_use(cx, d, v, item.name_span) {
+            out.errors.push(e);
+            continue;
+        }
         let id = out.fresh_id().to_string();
         let args = [
             ("var", item.name.as_str()),
