@@ -223,7 +223,8 @@ impl<'a> Walker<'a> {
             matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
         }) && def.declarator.node.derived.len() == 1;
         let params = function_params(&def.declarator.node);
-        let parameter_count = params.map_or(0, |p| {
+        let kr_count = kr_identifiers(&def.declarator.node).len();
+        let parameter_count = kr_count + params.map_or(0, |p| {
             let void_only = p.len() == 1
                 && p.first().is_some_and(|p| {
                     p.node.declarator.is_none()
@@ -260,6 +261,20 @@ impl<'a> Walker<'a> {
         if let Some(params) = params {
             for p in params {
                 self.parameter(p, def.statement.span.end);
+            }
+        }
+        for d in &def.declarations {
+            self.declaration(d, true);
+        }
+        // a K&R parameter left out of the declaration list is an `int` (C90)
+        for ident in kr_identifiers(&def.declarator.node) {
+            let name = &ident.node.name;
+            let declared = self
+                .scopes
+                .last()
+                .is_some_and(|scope| scope.contains_key(name));
+            if !declared {
+                self.implicit_int_parameter(name, span_of(ident.span), def.statement.span.end);
             }
         }
         // the body's braces do not open a new scope beyond the parameters' (C 6.2.1)
@@ -305,6 +320,26 @@ impl<'a> Walker<'a> {
         let index = self.program.vars.len();
         self.program.vars.push(var);
         self.bind(&name, Entry::Var(index));
+    }
+
+    fn implicit_int_parameter(&mut self, name: &str, ident_span: Span, scope_end: usize) {
+        let index = self.program.vars.len();
+        self.program.vars.push(Var {
+            name: name.to_string(),
+            ident_span,
+            storage: Storage::Param,
+            class: TypeClass::Integer,
+            is_const: false,
+            scope: Span::new(ident_span.end, scope_end),
+            // no specifiers: the type is spelled `int` where it is rebuilt
+            type_specifiers: Vec::new(),
+            declarator: ident_span,
+            param_array_dim: None,
+            type_uses: Vec::new(),
+            local_type: None,
+            function: self.function,
+        });
+        self.bind(name, Entry::Var(index));
     }
 
     /// Class, const-ness and any function-local type used by a specifier list; walks typeof operands.
@@ -470,7 +505,9 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn declaration(&mut self, d: &'a Node<Declaration>, _block_item: bool) {
+    /// `kr_parameters`: the declaration list of a K&R function definition (its declarators are
+    /// the parameters).
+    fn declaration(&mut self, d: &'a Node<Declaration>, kr_parameters: bool) {
         let specs = &d.node.specifiers;
         let storage = specs.iter().find_map(|s| match &s.node {
             DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
@@ -494,7 +531,7 @@ impl<'a> Walker<'a> {
             let Some((name, ident_span)) = declarator_name(&decl.node) else {
                 continue;
             };
-            let full_class = derive_class(class, &decl.node, false);
+            let full_class = derive_class(class, &decl.node, kr_parameters);
             let is_function = matches!(full_class, TypeClass::Function);
             if storage == Some(StorageClassSpecifier::Typedef) {
                 self.bind(&name, Entry::Typedef(full_class, self.in_function()));
@@ -505,7 +542,9 @@ impl<'a> Walker<'a> {
                 self.bind(&name, Entry::Other);
                 continue;
             }
-            let var_storage = if !self.in_function() {
+            let var_storage = if kr_parameters {
+                Storage::Param
+            } else if !self.in_function() {
                 Storage::Global
             } else {
                 match storage {
@@ -525,7 +564,11 @@ impl<'a> Walker<'a> {
                 scope: Span::new(ident_span.end, scope_end),
                 type_specifiers: type_specifier_spans(specs),
                 declarator: span_of(decl.span),
-                param_array_dim: None,
+                param_array_dim: if kr_parameters {
+                    param_array_dim(&decl.node)
+                } else {
+                    None
+                },
                 type_uses,
                 local_type,
                 function: self.function,
@@ -607,7 +650,7 @@ impl<'a> Walker<'a> {
                     parent,
                     statement: None,
                 });
-                self.declaration(d, true);
+                self.declaration(d, false);
             }
             BlockItem::StaticAssert(_) => {}
             BlockItem::Statement(s) => self.statement(s),
@@ -772,6 +815,23 @@ fn function_params(d: &Declarator) -> Option<&Vec<Node<ParameterDeclaration>>> {
         DerivedDeclarator::Function(f) => Some(&f.node.parameters),
         _ => None,
     })
+}
+
+/// The identifier list of a K&R function declarator (`f(a, b)`), empty otherwise.
+fn kr_identifiers(d: &Declarator) -> &[Node<Identifier>] {
+    if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+        let found = kr_identifiers(&inner.node);
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    d.derived
+        .iter()
+        .find_map(|x| match &x.node {
+            DerivedDeclarator::KRFunction(ids) => Some(ids.as_slice()),
+            _ => None,
+        })
+        .unwrap_or(&[])
 }
 
 fn has_pointer(d: &Declarator) -> bool {

@@ -128,6 +128,10 @@ pub(crate) fn pointer_declaration(
         }
     }
     let mut text = String::new();
+    if var.type_specifiers.is_empty() {
+        // C90's implicit int (a K&R parameter missing from the declaration list)
+        text.push_str("int ");
+    }
     for s in &var.type_specifiers {
         text.push_str(&apply_in(cx.source, *s, &edits)?);
         text.push(' ');
