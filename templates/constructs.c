@@ -1,3 +1,5 @@
+/*@ function_name */
+    static const char __cape_func[] = "{{name}}"; (void)__cape_func; /* capecc: __func__ */
 /*@ comment */
 /* capecc: #pragma omp {{what}} */
 /*@ barrier */

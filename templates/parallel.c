@@ -26,7 +26,7 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 {
     struct __cape_data_{{id}} *__cape_d = (struct __cape_data_{{id}} *)__cape_arg;
     (void)__cape_d;
-{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
+{{function_name}}{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};

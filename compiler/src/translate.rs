@@ -68,6 +68,7 @@ pub fn translate(
     let renames = rename_edits(&program, &lines, preprocessed);
     let reads_stdin = renames.reads_stdin;
     base_edits.extend(renames.edits);
+    base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
 
     let cx = Context {
         source: preprocessed,
@@ -242,6 +243,35 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
         }
     }
     Renames { edits, reads_stdin }
+}
+
+/// `__func__` (and gcc's `__FUNCTION__`, `__PRETTY_FUNCTION__`, which `assert` uses) name the
+/// function they are in; in an outlined region that would be `__cape_fn_N`, in `main`
+/// `__cape_user_main`. Every use in a user function reads `__cape_func` instead, declared at the
+/// start of the function's body with the user's name (and in each outlined function: see
+/// `lower::parallel`).
+fn function_name_edits(program: &sharing::Program) -> Result<Vec<Edit>, Diagnostic> {
+    let mut edits = Vec::new();
+    for f in program.functions.iter().filter(|f| !f.is_system) {
+        let uses: Vec<&sharing::Use> = program
+            .uses
+            .iter()
+            .filter(|u| f.body.start <= u.span.start && u.span.end <= f.body.end)
+            .filter(|u| lower::names_enclosing_function(u))
+            .collect();
+        if uses.is_empty() {
+            continue;
+        }
+        let declaration = render(CONSTRUCTS, "function_name", &[("name", &f.name)])?;
+        // after the body's `{`
+        // on the line of the `{`: the user's lines keep their numbers
+        let declaration = format!(" {}", declaration.trim());
+        edits.push(Edit::insert(f.body.start + 1, declaration));
+        for u in uses {
+            edits.push(Edit::replace(u.span, lower::FUNCTION_NAME.to_string()));
+        }
+    }
+    Ok(edits)
 }
 
 /// What [`rename_edits`] found.

@@ -106,6 +106,19 @@ impl Out {
     }
 }
 
+/// What `__func__` and its gcc spellings are rewritten to in user functions and outlined
+/// regions (a `static const char[]` holding the user function's name).
+pub const FUNCTION_NAME: &str = "__cape_func";
+
+/// A use of `__func__`, `__FUNCTION__` or `__PRETTY_FUNCTION__` (predefined, not declared).
+pub fn names_enclosing_function(u: &Use) -> bool {
+    u.binding == Binding::Other
+        && matches!(
+            u.name.as_str(),
+            "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
+        )
+}
+
 /// The name of a clause as written (`schedule`, `num_threads`, ...).
 pub fn clause_name<'s>(source: &'s str, clause: &Clause) -> &'s str {
     let text = source.get(clause.span.start..clause.span.end).unwrap_or("");

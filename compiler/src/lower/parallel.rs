@@ -13,7 +13,7 @@ use super::{clause_name, contains, emit_span, spelled, uses_in, Context, Env, Ou
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
 use crate::sharing::{Binding, Storage};
-use crate::template::{render, PARALLEL};
+use crate::template::{render, CONSTRUCTS, PARALLEL};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
     r.map_err(|d| vec![d])
@@ -508,6 +508,7 @@ pub fn lower(
             ("construct", construct),
             ("location", &location),
             ("id", &id_text),
+            ("function_name", &function_name(cx, function, stmt_span)?),
             ("local_enums", &local_enums(cx, stmt_span, &wanted)),
             ("shared_pointers", &shared_pointers),
             ("copyins", &copyins),
@@ -534,6 +535,22 @@ pub fn lower(
 }
 
 /// Whether a `#pragma omp threadprivate` lists variable `v`.
+/// The declaration of `__cape_func` (the user function's name) when the region uses `__func__`.
+fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, Vec<Diagnostic>> {
+    if !uses_in(cx, region)
+        .iter()
+        .any(super::names_enclosing_function)
+    {
+        return Ok(String::new());
+    }
+    let name = cx
+        .program
+        .functions
+        .get(function)
+        .map_or("", |f| f.name.as_str());
+    one(render(CONSTRUCTS, "function_name", &[("name", name)]))
+}
+
 fn is_threadprivate(cx: &Context, v: usize) -> bool {
     let var = &cx.program.vars[v];
     matches!(var.storage, Storage::Global | Storage::Static)
