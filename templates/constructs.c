@@ -37,6 +37,9 @@ if (omp_get_thread_num() == ({{filter}})) /* capecc: #pragma omp {{construct}} a
 {{updates}}}
 /*@ update */
     { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __cape_atomic_apply(&({{lvalue}}), sizeof({{lvalue}}), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}({{lvalue}}, __cape_v)); }
+/*@ builtin_update */
+{ /* capecc: {{what}} at {{location}}: a mergeable update */
+{{update}}}
 /*@ capture */
 { /* capecc: #pragma omp atomic capture at {{location}}: the captured value from a counter on rank 0 */
     __extension__ _Static_assert((__typeof__({{x}}))0.5 == 0 && (__typeof__({{operand}}))0.5 == 0,

@@ -2,7 +2,7 @@
 //! identifier use with the declaration it resolves to (C block scoping), every statement with the
 //! node that contains it (for attaching directives), and the function definitions.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -67,6 +67,8 @@ pub struct Var {
     pub local_type: Option<Span>,
     /// index into `Program::functions` for locals and parameters
     pub function: Option<usize>,
+    /// an `_Atomic` object (not a pointer to one): C makes its updates atomic
+    pub is_atomic: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +142,8 @@ struct Walker<'a> {
     /// collects the uses inside a type while one is being walked
     type_uses: Option<Vec<Use>>,
     parents: Vec<Span>,
+    /// typedef names of `_Atomic` types (`atomic_int` ...)
+    atomic_typedefs: HashSet<String>,
 }
 
 fn span_of(s: lang_c::span::Span) -> Span {
@@ -156,6 +160,7 @@ pub fn analyse<'a>(unit: &'a TranslationUnit, is_system: &dyn Fn(usize) -> bool)
         block_end: vec![usize::MAX],
         type_uses: None,
         parents: Vec::new(),
+        atomic_typedefs: HashSet::new(),
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -303,6 +308,7 @@ impl<'a> Walker<'a> {
         };
         let class = derive_class(class, &decl.node, true);
         let param_array_dim = param_array_dim(&decl.node);
+        let is_atomic = self.is_atomic(&p.node.specifiers) && class != TypeClass::Pointer;
         let var = Var {
             name: name.clone(),
             ident_span,
@@ -316,10 +322,24 @@ impl<'a> Walker<'a> {
             type_uses,
             local_type,
             function: self.function,
+            is_atomic,
         };
         let index = self.program.vars.len();
         self.program.vars.push(var);
         self.bind(&name, Entry::Var(index));
+    }
+
+    /// Whether declaration specifiers make an `_Atomic` type.
+    fn is_atomic(&self, specs: &[Node<DeclarationSpecifier>]) -> bool {
+        specs.iter().any(|s| match &s.node {
+            DeclarationSpecifier::TypeQualifier(q) => q.node == TypeQualifier::Atomic,
+            DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+                TypeSpecifier::Atomic(_) => true,
+                TypeSpecifier::TypedefName(name) => self.atomic_typedefs.contains(&name.node.name),
+                _ => false,
+            },
+            _ => false,
+        })
     }
 
     fn implicit_int_parameter(&mut self, name: &str, ident_span: Span, scope_end: usize) {
@@ -338,6 +358,7 @@ impl<'a> Walker<'a> {
             type_uses: Vec::new(),
             local_type: None,
             function: self.function,
+            is_atomic: false,
         });
         self.bind(name, Entry::Var(index));
     }
@@ -533,7 +554,12 @@ impl<'a> Walker<'a> {
             };
             let full_class = derive_class(class, &decl.node, kr_parameters);
             let is_function = matches!(full_class, TypeClass::Function);
+            let is_atomic = self.is_atomic(specs)
+                && !matches!(full_class, TypeClass::Pointer | TypeClass::Function);
             if storage == Some(StorageClassSpecifier::Typedef) {
+                if is_atomic {
+                    self.atomic_typedefs.insert(name.clone());
+                }
                 self.bind(&name, Entry::Typedef(full_class, self.in_function()));
                 continue;
             }
@@ -572,6 +598,7 @@ impl<'a> Walker<'a> {
                 type_uses,
                 local_type,
                 function: self.function,
+                is_atomic,
             };
             let index = self.program.vars.len();
             self.program.vars.push(var);

@@ -81,6 +81,7 @@ pub fn translate(
     let mut out = Out::default();
     let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());
     errors.append(&mut out.errors);
+    errors.extend(lower::builtin_atomic::check_regions(&cx));
     if !errors.is_empty() {
         return Err(errors);
     }

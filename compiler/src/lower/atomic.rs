@@ -16,11 +16,11 @@ const SUPPORTED: &str = "supported updates: `x op= e` (op in + - * / & | ^ << >>
      `if (e > x) x = e;` (max) and `if (e < x) x = e;` (min); `x` is any lvalue";
 
 /// One mergeable update: the lvalue, the operand and the combiner name (`ADD`, `MAX`, ...).
-struct Update {
-    lvalue: Span,
+pub(super) struct Update {
+    pub(super) lvalue: Span,
     /// None: the constant 1
-    operand: Option<Span>,
-    op: &'static str,
+    pub(super) operand: Option<Span>,
+    pub(super) op: &'static str,
 }
 
 fn same_text(cx: &Context, a: Span, b: Span) -> bool {
@@ -28,7 +28,7 @@ fn same_text(cx: &Context, a: Span, b: Span) -> bool {
     strip(a) == strip(b)
 }
 
-fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
+pub(super) fn update_of_expression(cx: &Context, e: &Node<Expression>) -> Option<Update> {
     match &e.node {
         Expression::UnaryOperator(u) => {
             let op = match u.node.operator.node {

@@ -4,6 +4,7 @@
 //! variables through the enclosing outlined function's pointers ([`Env`]).
 
 pub mod atomic;
+pub mod builtin_atomic;
 pub mod common;
 pub mod nesting;
 pub mod ordered;
@@ -290,6 +291,20 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
                 edits.push(Edit::replace(pair.span, text));
             }
             Err(mut e) => out.errors.append(&mut e),
+        }
+    }
+    for a in builtin_atomic::atomic_statements(cx) {
+        if !contains(span, a.span) || extents.iter().any(|x| overlaps(*x, a.span)) {
+            continue;
+        }
+        match builtin_atomic::lower(cx, out, &a, env) {
+            Ok(text) => {
+                extents.push(a.span);
+                let mut text = text.trim_end().to_string();
+                text.push_str(&cx.resync(a.span.end));
+                edits.push(Edit::replace(a.span, text));
+            }
+            Err(e) => out.errors.push(e),
         }
     }
     let outside = |s: Span, extents: &[Span]| !extents.iter().any(|x| overlaps(*x, s));
