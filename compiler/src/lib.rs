@@ -8,6 +8,7 @@ pub mod emit;
 pub mod lower;
 pub mod parse;
 pub mod preprocess;
+pub mod reserved;
 pub mod sharing;
 pub mod template;
 pub mod translate;

@@ -5,6 +5,7 @@ use crate::directive;
 use crate::emit::{self, Edit};
 use crate::lower::{self, Context, Env, Out};
 use crate::preprocess::LineMap;
+use crate::reserved;
 use crate::sharing::{self, Binding, Storage};
 use crate::template::{render, CONSTRUCTS, MAIN, PRELUDE};
 
@@ -47,6 +48,35 @@ pub fn translate(
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
     let lines = LineMap::new(preprocessed);
+    // user identifiers spelled like generated ones are renamed first (same offsets)
+    let (renamed, renaming) = reserved::rename_user_identifiers(preprocessed, &lines);
+    translate_renamed(&renamed, &lines, opts, read_source).map_err(|errors| match renaming {
+        Some(r) => errors.into_iter().map(|d| restore_names(&r, d)).collect(),
+        None => errors,
+    })
+}
+
+/// A diagnostic with the user's spelling of renamed identifiers.
+fn restore_names(r: &reserved::Renaming, mut d: Diagnostic) -> Diagnostic {
+    d.message = r.restore(&d.message);
+    if let Some((_, label)) = d.primary.as_mut() {
+        *label = r.restore(label);
+    }
+    for (_, label) in d.secondary.iter_mut() {
+        *label = r.restore(label);
+    }
+    for note in d.notes.iter_mut() {
+        *note = r.restore(note);
+    }
+    d
+}
+
+fn translate_renamed(
+    preprocessed: &str,
+    lines: &LineMap,
+    opts: &TranslateOptions,
+    read_source: &dyn Fn(&str) -> Option<String>,
+) -> Result<Translated, Vec<Diagnostic>> {
     let (directives, mut errors) = directive::scan(preprocessed);
     let unit = match crate::parse::parse(preprocessed) {
         Ok(unit) => unit,
