@@ -279,33 +279,16 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             edits.push(Edit::replace(extent, text));
         }
     }
+    // statements replaced whole by mergeable updates
     for pair in atomic::lock_pairs(cx) {
-        if !contains(span, pair.span) || extents.iter().any(|x| overlaps(*x, pair.span)) {
-            continue;
-        }
-        match atomic::lower_lock_pair(cx, out, &pair, env) {
-            Ok(text) => {
-                extents.push(pair.span);
-                let mut text = text.trim_end().to_string();
-                text.push_str(&cx.resync(pair.span.end));
-                edits.push(Edit::replace(pair.span, text));
-            }
-            Err(mut e) => out.errors.append(&mut e),
-        }
+        replace_statement(cx, out, span, &mut extents, &mut edits, pair.span, |out| {
+            atomic::lower_lock_pair(cx, out, &pair, env)
+        });
     }
     for a in builtin_atomic::atomic_statements(cx) {
-        if !contains(span, a.span) || extents.iter().any(|x| overlaps(*x, a.span)) {
-            continue;
-        }
-        match builtin_atomic::lower(cx, out, &a, env) {
-            Ok(text) => {
-                extents.push(a.span);
-                let mut text = text.trim_end().to_string();
-                text.push_str(&cx.resync(a.span.end));
-                edits.push(Edit::replace(a.span, text));
-            }
-            Err(e) => out.errors.push(e),
-        }
+        replace_statement(cx, out, span, &mut extents, &mut edits, a.span, |out| {
+            builtin_atomic::lower(cx, out, &a, env).map_err(|e| vec![e])
+        });
     }
     let outside = |s: Span, extents: &[Span]| !extents.iter().any(|x| overlaps(*x, s));
     for e in cx.base_edits {
@@ -323,6 +306,31 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
         edits.push(Edit::replace(u.span, text.clone()));
     }
     edits
+}
+
+/// Replaces the statement at `at` (inside `span`, outside the constructs already lowered) with
+/// the text `lower` makes.
+fn replace_statement(
+    cx: &Context,
+    out: &mut Out,
+    span: Span,
+    extents: &mut Vec<Span>,
+    edits: &mut Vec<Edit>,
+    at: Span,
+    lower: impl FnOnce(&mut Out) -> Result<String, Vec<Diagnostic>>,
+) {
+    if !contains(span, at) || extents.iter().any(|x| overlaps(*x, at)) {
+        return;
+    }
+    match lower(out) {
+        Ok(text) => {
+            extents.push(at);
+            let mut text = text.trim_end().to_string();
+            text.push_str(&cx.resync(at.end));
+            edits.push(Edit::replace(at, text));
+        }
+        Err(mut e) => out.errors.append(&mut e),
+    }
 }
 
 /// The output text of `span` (see [`emit_edits`]).
