@@ -668,3 +668,35 @@ fn strict_warning_flags_accept_translated_code() {
     args.extend_from_slice(&strict);
     assert_ok(&capecc(&dir, &args));
 }
+
+#[test]
+fn output_naming_an_input_is_refused_and_the_input_kept() {
+    let dir = scratch("same-file");
+    let source = "int main(void) { return 0; }\n";
+    write(&dir, "same.c", source);
+    write(&dir, "lib.o", "not really an object\n");
+    std::fs::hard_link(dir.join("same.c"), dir.join("alias.c")).unwrap();
+    let cases: &[&[&str]] = &[
+        &["same.c", "-o", "same.c"],
+        &["-c", "same.c", "-o", "same.c"],
+        &["--emit-c", "same.c", "-o", "same.c"],
+        &["-E", "same.c", "-o", "same.c"],
+        &["-c", "same.c", "-o./same.c"],
+        &["-c", "alias.c", "-o", "same.c"],
+        &["same.c", "lib.o", "-o", "lib.o"],
+    ];
+    for args in cases {
+        let output = capecc(&dir, args);
+        assert_eq!(output.status.code(), Some(1), "capecc {args:?}");
+        assert!(
+            stderr(&output).contains("is the same as output file"),
+            "capecc {args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("same.c")).unwrap(), source);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("lib.o")).unwrap(),
+            "not really an object\n"
+        );
+    }
+}

@@ -9,6 +9,7 @@ pub mod args;
 pub mod elf;
 pub mod render;
 pub mod runtime;
+pub mod same_file;
 pub mod tempdir;
 
 use std::ffi::OsString;
@@ -75,6 +76,18 @@ pub fn run(args: &[String]) -> i32 {
             return 1;
         }
     };
+    if !matches!(plan.mode(), Mode::Help | Mode::Version | Mode::BackendQuery) {
+        if let Some(input) = same_file::input_named_by_output(&plan) {
+            report_error(
+                &format!(
+                    "input file `{}` is the same as output file",
+                    input.display()
+                ),
+                Some("choose another name with `-o`; nothing was written"),
+            );
+            return 1;
+        }
+    }
     match Driver::new(plan).and_then(|mut driver| driver.run()) {
         Ok(()) => 0,
         Err(status) => status,
