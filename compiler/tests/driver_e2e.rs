@@ -700,3 +700,57 @@ fn output_naming_an_input_is_refused_and_the_input_kept() {
         );
     }
 }
+
+#[test]
+fn abort_ends_the_program_with_sigabrt_not_a_segmentation_fault() {
+    use std::os::unix::process::ExitStatusExt;
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("abort");
+    write(
+        &dir,
+        "abort.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int values[16];
+int main(int argc, char **argv) {
+    (void)argv;
+    if (argc > 1) {
+        #pragma omp parallel for
+        for (int i = 0; i < 16; i++) { values[i] = i; if (i == 15) abort(); }
+    }
+    printf("%d\n", values[3]);
+    abort();
+}
+"#,
+    );
+    assert_ok(&capecc(&dir, &["abort.c", "-o", "abort"]));
+    for in_region in [false, true] {
+        let mut command = Command::new(dir.join("abort"));
+        if in_region {
+            command.arg("region");
+        }
+        let output = command
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .unwrap();
+        // what the shell reports as "Aborted", status 134, like the gcc -fopenmp build
+        assert_eq!(
+            output.status.signal(),
+            Some(SIGABRT),
+            "in region: {in_region}: {:?}\n{}",
+            output.status,
+            stderr(&output)
+        );
+        assert!(
+            !stderr(&output).contains("Segmentation fault"),
+            "in region: {in_region}:\n{}",
+            stderr(&output)
+        );
+    }
+}
+
+/// SIGABRT on Linux (every architecture capert supports).
+const SIGABRT: i32 = 6;
