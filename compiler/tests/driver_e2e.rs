@@ -754,3 +754,44 @@ int main(int argc, char **argv) {
 
 /// SIGABRT on Linux (every architecture capert supports).
 const SIGABRT: i32 = 6;
+
+#[test]
+fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("untracked");
+    write(&dir, "lib.c", "int counters[16];\nint shared_lib_total;\n");
+    write(&dir, "main.c", "extern int counters[16];\nextern int shared_lib_total;\nint main(void) {\n#pragma omp parallel for\n    for (int i = 0; i < 16; i++) counters[i] = i;\n    shared_lib_total = counters[3];\n    return 0;\n}\n");
+    // a common symbol (gcc -fcommon) cannot be moved to the tracked sections
+    let gcc = |args: &[&str]| {
+        let status = Command::new("gcc")
+            .args(args)
+            .current_dir(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    gcc(&["-fcommon", "-c", "lib.c", "-o", "common.o"]);
+    let output = capecc(&dir, &["main.c", "common.o", "-o", "prog"]);
+    assert_ok(&output);
+    let warned = stderr(&output);
+    assert!(
+        warned.contains("warning: `counters`") && warned.contains("(in `common.o`)"),
+        "{warned}"
+    );
+    // a shared library's variables are copied into the program, untracked
+    gcc(&["-fPIC", "-shared", "lib.c", "-o", "libcounts.so"]);
+    let output = capecc(&dir, &["main.c", "-L.", "-lcounts", "-o", "prog"]);
+    assert_ok(&output);
+    assert!(
+        stderr(&output).contains("data of a shared library"),
+        "{}",
+        stderr(&output)
+    );
+    // the same library as a plain object is moved: no warning
+    gcc(&["-c", "lib.c", "-o", "plain.o"]);
+    let output = capecc(&dir, &["main.c", "plain.o", "-o", "prog"]);
+    assert_ok(&output);
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+}

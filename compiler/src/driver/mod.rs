@@ -5,8 +5,11 @@
 //! -fno-common` -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then one link
 //! with `libcapert.a`, `-no-pie`.
 
+pub mod archive;
 pub mod args;
 pub mod elf;
+pub mod link_map;
+mod plain_inputs;
 pub mod render;
 pub mod runtime;
 pub mod same_file;
@@ -710,25 +713,31 @@ impl Driver {
     fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-no-pie".to_string());
-        argv.extend(self.plan.common_args.iter().cloned());
-        for item in &self.plan.link {
-            match item {
-                LinkItem::Arg(arg) => argv.push(arg.clone()),
-                LinkItem::Input(index) => match (objects.get(*index), self.plan.inputs.get(*index))
-                {
-                    (Some(Some(object)), _) => argv.push(path_arg(object)),
-                    (_, Some(input)) => argv.push(path_arg(&input.path)),
-                    _ => {}
-                },
-            }
+        // the map shows what writable data stayed outside the tracked sections; a map the
+        // user asked for wins (ld keeps the last `-Map`), and then we do not look
+        let user_map = self
+            .plan
+            .link
+            .iter()
+            .any(|item| matches!(item, LinkItem::Arg(a) if a.contains("-Map")));
+        let map = self.temp.path().join("link.map");
+        if !user_map {
+            argv.push(format!("-Wl,-Map={}", path_arg(&map)));
         }
+        argv.extend(self.plan.common_args.iter().cloned());
+        let inputs = self.link_arguments(objects)?;
+        argv.extend(inputs.args.iter().cloned());
         argv.push(path_arg(runtime));
         argv.extend(runtime::NATIVE_LIBS.iter().map(|s| s.to_string()));
         argv.push("-o".to_string());
         argv.push(path_arg(
             self.plan.output.as_deref().unwrap_or(Path::new("a.out")),
         ));
-        self.run_command(&argv)
+        self.run_command(&argv)?;
+        if !user_map {
+            self.warn_untracked_data(&map, runtime, &inputs);
+        }
+        Ok(())
     }
 }
 
