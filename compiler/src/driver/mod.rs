@@ -25,7 +25,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use crate::diag::Diagnostic;
 use crate::preprocess::LineMap;
 use crate::translate::{translate, TranslateOptions};
-use args::{default_output, parse_args, Input, InputKind, LinkItem, Mode, Plan};
+use args::{default_output, parse_args, Input, InputKind, Mode, Plan};
 use render::{Position, Renderer};
 use tempdir::TempDir;
 
@@ -79,17 +79,8 @@ pub fn run(args: &[String]) -> i32 {
             return 1;
         }
     };
-    if !matches!(plan.mode(), Mode::Help | Mode::Version | Mode::BackendQuery) {
-        if let Some(input) = same_file::input_named_by_output(&plan) {
-            report_error(
-                &format!(
-                    "input file `{}` is the same as output file",
-                    input.display()
-                ),
-                Some("choose another name with `-o`; nothing was written"),
-            );
-            return 1;
-        }
+    if same_file::refuse_output_naming_an_input(&plan) {
+        return 1;
     }
     match Driver::new(plan).and_then(|mut driver| driver.run()) {
         Ok(()) => 0,
@@ -713,16 +704,9 @@ impl Driver {
     fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-no-pie".to_string());
-        // the map shows what writable data stayed outside the tracked sections; a map the
-        // user asked for wins (ld keeps the last `-Map`), and then we do not look
-        let user_map = self
-            .plan
-            .link
-            .iter()
-            .any(|item| matches!(item, LinkItem::Arg(a) if a.contains("-Map")));
-        let map = self.temp.path().join("link.map");
-        if !user_map {
-            argv.push(format!("-Wl,-Map={}", path_arg(&map)));
+        let map = self.link_map_path();
+        if let Some(map) = &map {
+            argv.push(format!("-Wl,-Map={}", path_arg(map)));
         }
         argv.extend(self.plan.common_args.iter().cloned());
         let inputs = self.link_arguments(objects)?;
@@ -734,8 +718,8 @@ impl Driver {
             self.plan.output.as_deref().unwrap_or(Path::new("a.out")),
         ));
         self.run_command(&argv)?;
-        if !user_map {
-            self.warn_untracked_data(&map, runtime, &inputs);
+        if let Some(map) = &map {
+            self.warn_untracked_data(map, runtime, &inputs);
         }
         Ok(())
     }

@@ -153,6 +153,17 @@ impl Driver {
         Ok(Some(copy))
     }
 
+    /// Where the link writes its map: it shows what writable data stayed outside the tracked
+    /// sections. `None` when the user asked for a map (ld keeps the last `-Map`: theirs wins).
+    pub(super) fn link_map_path(&self) -> Option<PathBuf> {
+        let user_map = self
+            .plan
+            .link
+            .iter()
+            .any(|item| matches!(item, LinkItem::Arg(a) if a.contains("-Map")));
+        (!user_map).then(|| self.temp.path().join("link.map"))
+    }
+
     /// After the link: names writable data of the user's that is not in the tracked sections
     /// (`map`: the linker map of the link, `runtime`: libcapert.a).
     pub(super) fn warn_untracked_data(&self, map: &Path, runtime: &Path, inputs: &LinkInputs) {

@@ -5,7 +5,27 @@
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
-use super::args::Plan;
+use super::args::{Mode, Plan};
+use super::report_error;
+
+/// Reports an `-o` that names an input; returns whether it did (capecc then stops, having
+/// written nothing).
+pub fn refuse_output_naming_an_input(plan: &Plan) -> bool {
+    if matches!(plan.mode(), Mode::Help | Mode::Version | Mode::BackendQuery) {
+        return false;
+    }
+    let Some(input) = input_named_by_output(plan) else {
+        return false;
+    };
+    report_error(
+        &format!(
+            "input file `{}` is the same as output file",
+            input.display()
+        ),
+        Some("choose another name with `-o`; nothing was written"),
+    );
+    true
+}
 
 /// The input that `-o` names, if any (compared on the file system; inputs that do not exist,
 /// such as `-` for standard input, cannot be overwritten and are skipped).

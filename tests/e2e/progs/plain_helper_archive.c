@@ -1,28 +1,4 @@
-/* Globals of a library built without capecc (plain gcc -c, linked as a static library found with -L/-l) are
-   shared memory too: writes to them inside regions, directly and through the library's own
-   code, are merged like the program's. */
+/* plain_helper_object's program with the library built without capecc linked as a static
+   library found through -L/-l (capecc links a copy with its .data/.bss renamed). */
 // e2e: plain-helper: plain/counters.c archive
-#include <stdio.h>
-
-extern long plain_counts[64];
-extern int plain_scale;
-void plain_count(int i);
-long plain_calls_of(int slot);
-
-int main(void)
-{
-#pragma omp parallel for
-    for (int slot = 0; slot < 64; slot++)
-        plain_count(slot);
-    plain_scale = 5;
-#pragma omp parallel for
-    for (int slot = 0; slot < 64; slot++)
-        plain_counts[slot] += plain_scale * slot;
-    long total = 0, calls = 0;
-    for (int slot = 0; slot < 64; slot++) {
-        total += plain_counts[slot] * (slot + 1);
-        calls += plain_calls_of(slot) * (slot + 1);
-    }
-    printf("total %ld calls %ld first %ld last %ld\n", total, calls, plain_counts[0], plain_counts[63]);
-    return 0;
-}
+#include "plain_helper_object.c"
