@@ -668,3 +668,130 @@ fn strict_warning_flags_accept_translated_code() {
     args.extend_from_slice(&strict);
     assert_ok(&capecc(&dir, &args));
 }
+
+#[test]
+fn output_naming_an_input_is_refused_and_the_input_kept() {
+    let dir = scratch("same-file");
+    let source = "int main(void) { return 0; }\n";
+    write(&dir, "same.c", source);
+    write(&dir, "lib.o", "not really an object\n");
+    std::fs::hard_link(dir.join("same.c"), dir.join("alias.c")).unwrap();
+    let cases: &[&[&str]] = &[
+        &["same.c", "-o", "same.c"],
+        &["-c", "same.c", "-o", "same.c"],
+        &["--emit-c", "same.c", "-o", "same.c"],
+        &["-E", "same.c", "-o", "same.c"],
+        &["-c", "same.c", "-o./same.c"],
+        &["-c", "alias.c", "-o", "same.c"],
+        &["same.c", "lib.o", "-o", "lib.o"],
+    ];
+    for args in cases {
+        let output = capecc(&dir, args);
+        assert_eq!(output.status.code(), Some(1), "capecc {args:?}");
+        assert!(
+            stderr(&output).contains("is the same as output file"),
+            "capecc {args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("same.c")).unwrap(), source);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("lib.o")).unwrap(),
+            "not really an object\n"
+        );
+    }
+}
+
+#[test]
+fn abort_ends_the_program_with_sigabrt_not_a_segmentation_fault() {
+    use std::os::unix::process::ExitStatusExt;
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("abort");
+    write(
+        &dir,
+        "abort.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int values[16];
+int main(int argc, char **argv) {
+    (void)argv;
+    if (argc > 1) {
+        #pragma omp parallel for
+        for (int i = 0; i < 16; i++) { values[i] = i; if (i == 15) abort(); }
+    }
+    printf("%d\n", values[3]);
+    abort();
+}
+"#,
+    );
+    assert_ok(&capecc(&dir, &["abort.c", "-o", "abort"]));
+    for in_region in [false, true] {
+        let mut command = Command::new(dir.join("abort"));
+        if in_region {
+            command.arg("region");
+        }
+        let output = command
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .unwrap();
+        // what the shell reports as "Aborted", status 134, like the gcc -fopenmp build
+        assert_eq!(
+            output.status.signal(),
+            Some(SIGABRT),
+            "in region: {in_region}: {:?}\n{}",
+            output.status,
+            stderr(&output)
+        );
+        assert!(
+            !stderr(&output).contains("Segmentation fault"),
+            "in region: {in_region}:\n{}",
+            stderr(&output)
+        );
+    }
+}
+
+/// SIGABRT on Linux (every architecture capert supports).
+const SIGABRT: i32 = 6;
+
+#[test]
+fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("untracked");
+    write(&dir, "lib.c", "int counters[16];\nint shared_lib_total;\n");
+    write(&dir, "main.c", "extern int counters[16];\nextern int shared_lib_total;\nint main(void) {\n#pragma omp parallel for\n    for (int i = 0; i < 16; i++) counters[i] = i;\n    shared_lib_total = counters[3];\n    return 0;\n}\n");
+    // a common symbol (gcc -fcommon) cannot be moved to the tracked sections
+    let gcc = |args: &[&str]| {
+        let status = Command::new("gcc")
+            .args(args)
+            .current_dir(&dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    gcc(&["-fcommon", "-c", "lib.c", "-o", "common.o"]);
+    let output = capecc(&dir, &["main.c", "common.o", "-o", "prog"]);
+    assert_ok(&output);
+    let warned = stderr(&output);
+    assert!(
+        warned.contains("warning: `counters`") && warned.contains("(in `common.o`)"),
+        "{warned}"
+    );
+    // a shared library's variables are copied into the program, untracked
+    gcc(&["-fPIC", "-shared", "lib.c", "-o", "libcounts.so"]);
+    let output = capecc(&dir, &["main.c", "-L.", "-lcounts", "-o", "prog"]);
+    assert_ok(&output);
+    assert!(
+        stderr(&output).contains("data of a shared library"),
+        "{}",
+        stderr(&output)
+    );
+    // the same library as a plain object is moved: no warning
+    gcc(&["-c", "lib.c", "-o", "plain.o"]);
+    let output = capecc(&dir, &["main.c", "plain.o", "-o", "prog"]);
+    assert_ok(&output);
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+}

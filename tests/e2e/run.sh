@@ -20,6 +20,10 @@
 #   NAME.files  names of files the program writes in its working directory; compared too
 #   NAME.env    environment for every run of it (reference, sequential and capecc), one
 #               KEY=VALUE a line (e.g. OMP_SCHEDULE=dynamic,3)
+# A comment `// e2e: plain-helper: FILE HOW` links a helper compiled with plain `gcc -O2 -c`
+# (a library built without capecc; FILE relative to the program's directory) into every
+# build: HOW is `object` (the .o on the command line) or `archive` (`-L DIR -lplain` with
+# only libplain.a in DIR).
 # Programs in tests/e2e/errors/ must be refused instead (names look like `errors/task`):
 #   `// expect-error: LINE`          capecc must fail, and its stderr must contain `NAME.c:LINE:`
 #   `// expect-runtime-error: TEXT`  capecc must build it; `mpirun -np 2` must exit with a
@@ -121,9 +125,25 @@ build_one() {
         build_error_case "$src" "$dir"
         return
     fi
-    local seq_build=("$CC_REF" -O2 -Wno-unknown-pragmas "$src" -o "$dir/seq" -lm)
+    local helper link=() file how
+    helper=$(sed -n 's|.*// e2e: plain-helper: *||p' "$src" | head -n 1)
+    if [ -n "$helper" ]; then
+        read -r file how <<<"$helper"
+        if ! "$CC_REF" -O2 -c "$(dirname "$src")/$file" -o "$dir/plain.o" >"$dir/build-ref.log" 2>&1; then
+            echo "reference build failed" >"$dir/build.status"
+            return
+        fi
+        case $how in
+        archive)
+            mkdir -p "$dir/lib" && ar rcs "$dir/lib/libplain.a" "$dir/plain.o"
+            link=(-L"$dir/lib" -lplain)
+            ;;
+        *) link=("$dir/plain.o") ;;
+        esac
+    fi
+    local seq_build=("$CC_REF" -O2 -Wno-unknown-pragmas "$src" "${link[@]}" -o "$dir/seq" -lm)
     grep -q 'e2e: per-thread-count' "$src" && seq_build=(true)
-    if ! "$CC_REF" -O2 -fopenmp "$src" -o "$dir/ref" -lm >"$dir/build-ref.log" 2>&1 ||
+    if ! "$CC_REF" -O2 -fopenmp "$src" "${link[@]}" -o "$dir/ref" -lm >>"$dir/build-ref.log" 2>&1 ||
         ! "${seq_build[@]}" >>"$dir/build-ref.log" 2>&1; then
         echo "reference build failed" >"$dir/build.status"
         return
@@ -133,7 +153,7 @@ build_one() {
             echo "capecc missing" >"$dir/build.status"
             return
         fi
-        if ! timeout -k 5 "$TIMEOUT" "$CAPECC" -O2 "$src" -o "$dir/cape" -lm \
+        if ! timeout -k 5 "$TIMEOUT" "$CAPECC" -O2 "$src" "${link[@]}" -o "$dir/cape" -lm \
             >"$dir/build-cape.log" 2>&1; then
             echo "capecc build failed" >"$dir/build.status"
             return

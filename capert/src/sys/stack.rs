@@ -17,8 +17,14 @@ pub unsafe fn call_on_stack(top: usize, f: extern "C" fn(*mut c_void), arg: *mut
         std::arch::asm!(
             "mov r12, rsp",
             "mov rsp, {top}",
+            // The unwinder must stop at `f`'s caller: this function's CFI describes its frame
+            // relative to the old stack pointer, and read above `top` it faults (a backtrace
+            // taken by a signal handler, e.g. Open MPI's on SIGABRT, turned abort() into a
+            // segmentation fault). An undefined return address ends the walk, as at `_start`.
+            ".cfi_undefined rip",
             "call {f}",
             "mov rsp, r12",
+            ".cfi_restore rip",
             top = in(reg) top,
             f = in(reg) f,
             in("rdi") arg,
@@ -32,8 +38,10 @@ pub unsafe fn call_on_stack(top: usize, f: extern "C" fn(*mut c_void), arg: *mut
         std::arch::asm!(
             "mov x19, sp",
             "mov sp, {top}",
+            ".cfi_undefined x30",
             "blr {f}",
             "mov sp, x19",
+            ".cfi_restore x30",
             top = in(reg) top,
             f = in(reg) f,
             in("x0") arg,

@@ -5,10 +5,14 @@
 //! -fno-common` -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then one link
 //! with `libcapert.a`, `-no-pie`.
 
+pub mod archive;
 pub mod args;
 pub mod elf;
+pub mod link_map;
+mod plain_inputs;
 pub mod render;
 pub mod runtime;
+pub mod same_file;
 pub mod tempdir;
 
 use std::ffi::OsString;
@@ -21,7 +25,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use crate::diag::Diagnostic;
 use crate::preprocess::LineMap;
 use crate::translate::{translate, TranslateOptions};
-use args::{default_output, parse_args, Input, InputKind, LinkItem, Mode, Plan};
+use args::{default_output, parse_args, Input, InputKind, Mode, Plan};
 use render::{Position, Renderer};
 use tempdir::TempDir;
 
@@ -75,6 +79,9 @@ pub fn run(args: &[String]) -> i32 {
             return 1;
         }
     };
+    if same_file::refuse_output_naming_an_input(&plan) {
+        return 1;
+    }
     match Driver::new(plan).and_then(|mut driver| driver.run()) {
         Ok(()) => 0,
         Err(status) => status,
@@ -697,25 +704,24 @@ impl Driver {
     fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-no-pie".to_string());
-        argv.extend(self.plan.common_args.iter().cloned());
-        for item in &self.plan.link {
-            match item {
-                LinkItem::Arg(arg) => argv.push(arg.clone()),
-                LinkItem::Input(index) => match (objects.get(*index), self.plan.inputs.get(*index))
-                {
-                    (Some(Some(object)), _) => argv.push(path_arg(object)),
-                    (_, Some(input)) => argv.push(path_arg(&input.path)),
-                    _ => {}
-                },
-            }
+        let map = self.link_map_path();
+        if let Some(map) = &map {
+            argv.push(format!("-Wl,-Map={}", path_arg(map)));
         }
+        argv.extend(self.plan.common_args.iter().cloned());
+        let inputs = self.link_arguments(objects)?;
+        argv.extend(inputs.args.iter().cloned());
         argv.push(path_arg(runtime));
         argv.extend(runtime::NATIVE_LIBS.iter().map(|s| s.to_string()));
         argv.push("-o".to_string());
         argv.push(path_arg(
             self.plan.output.as_deref().unwrap_or(Path::new("a.out")),
         ));
-        self.run_command(&argv)
+        self.run_command(&argv)?;
+        if let Some(map) = &map {
+            self.warn_untracked_data(map, runtime, &inputs);
+        }
+        Ok(())
     }
 }
 
