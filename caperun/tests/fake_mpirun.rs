@@ -40,7 +40,8 @@ impl Case {
             .spawn()
             .unwrap();
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        // caperun may refuse to start before it reads its input
+        let _ = child.stdin.take().unwrap().write_all(stdin);
         child.wait_with_output().unwrap()
     }
 
@@ -72,7 +73,10 @@ fn is_root() -> bool {
 /// The seconds of `X s of work lost` in caperun's report.
 fn work_lost(err: &str) -> f64 {
     let at = err.find(" s of work lost").expect(err);
-    let start = err[..at].rfind(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap() + 1;
+    let start = err[..at]
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap()
+        + 1;
     err[start..at].parse().unwrap()
 }
 
@@ -236,12 +240,13 @@ fn a_hang_until_the_timeout_is_time_lost() {
     // the log is written once more while the job is torn down, as a stopped rank does when
     // mpirun continues it to deliver SIGTERM: the hang before it is lost all the same
     let c = Case::new("hanglost", &["hanglog"]);
-    let o = c.run(&["--timeout", "1.5", "--retries", "0", "./prog"], b"");
+    let o = c.run(&["--timeout", "2", "--retries", "0", "./prog"], b"");
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("(timed out after 1.5 s"), "{err}");
+    assert!(err.contains("(timed out after 2.0 s"), "{err}");
     assert!(err.contains("(11 regions durable"), "{err}");
-    assert!(work_lost(&err) >= 1.4, "{err}");
+    // the header is written at most a few tenths of a second after the start, even loaded
+    assert!(work_lost(&err) >= 1.0, "{err}");
 }
 
 #[test]
@@ -324,7 +329,9 @@ fn symlinks_in_the_checkpoint_directory_are_not_followed() {
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     assert_eq!(c.state("stdin.1"), "the input");
     use std::os::unix::fs::MetadataExt;
-    let mode = std::fs::symlink_metadata(c.ckpt().join("stdin")).unwrap().mode();
+    let mode = std::fs::symlink_metadata(c.ckpt().join("stdin"))
+        .unwrap()
+        .mode();
     assert_eq!(mode & 0o7777, 0o600);
 }
 

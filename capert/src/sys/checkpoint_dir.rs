@@ -186,7 +186,7 @@ impl CheckpointDir {
         // a file left readable by others by an older version is tightened when written
         if flags & libc::O_RDWR != 0 && meta.mode() & 0o077 != 0 {
             use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE.into()))?;
+            file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))?;
         }
         Ok(file)
     }
