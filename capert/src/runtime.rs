@@ -224,14 +224,17 @@ pub fn shut_down(status: i32) -> i32 {
     if rt.cfg.stats >= 1 && rt.rank == 0 {
         eprint_line(&rt.totals.line("total"));
     }
-    if let Some(ft) = rt.ft.as_ref().filter(|f| f.rank0()) {
+    if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
         crate::ft::output::finish(false);
-        match &log_error {
+        let status = match &log_error {
             Some(e) => {
                 eprint_line(&format!("capert: error: {e}"));
-                crate::ft::write_status(&ft.dir, "error\n");
+                "error\n".to_string()
             }
-            None => crate::ft::write_status(&ft.dir, &format!("exit {root_status}\n")),
+            None => format!("exit {root_status}\n"),
+        };
+        if let Err(e) = crate::ft::write_status(&status) {
+            eprint_line(&format!("capert: error: {e}"));
         }
     }
     if let Some(comm) = rt.comm.as_mut() {

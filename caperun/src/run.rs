@@ -4,10 +4,10 @@ use crate::args::{self, Command, Options};
 use crate::procs;
 use crate::state::{self, LogHeader, Status};
 use crate::sys;
+use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -63,8 +63,13 @@ struct Attempt {
     /// mpirun's exit status.
     status: ExitStatus,
     timed_out: bool,
+    /// Until every process of the attempt was gone (strays included).
     duration: Duration,
     started: SystemTime,
+    /// The log's last write seen before the failure was detected (timeout, signal, mpirun's
+    /// exit): what ranks write while the job is torn down does not make the time before it
+    /// useful.
+    last_write: Option<SystemTime>,
     /// Restart attempts: when the log first grew past what the failed attempt had made
     /// durable (relaunch + replay + one new record).
     recovered_after: Option<Duration>,
@@ -93,16 +98,26 @@ fn describe_exit(a: &Attempt, timeout: Option<Duration>) -> String {
     s
 }
 
-fn read_header(dir: &Path) -> Option<LogHeader> {
+fn read_header(dir: &CheckpointDir) -> Option<LogHeader> {
     let mut buf = [0u8; 64];
-    let mut f = File::open(dir.join("cape.log")).ok()?;
+    let mut f = dir.open_read("cape.log").ok()?;
     f.read_exact(&mut buf).ok()?;
     state::parse_log_header(&buf)
 }
 
-fn read_status(dir: &Path) -> Option<Status> {
-    let text = std::fs::read_to_string(dir.join("status")).ok()?;
-    state::parse_status(&text)
+fn read_status(dir: &CheckpointDir) -> Option<Status> {
+    let bytes = dir.read("status").ok()?;
+    state::parse_status(std::str::from_utf8(&bytes).ok()?)
+}
+
+/// When the log was last written.
+fn log_modified(dir: &CheckpointDir) -> Option<SystemTime> {
+    dir.open_read("cape.log")
+        .ok()?
+        .metadata()
+        .ok()?
+        .modified()
+        .ok()
 }
 
 /// The launcher: `--mpirun`, else `$CAPERUN_MPIRUN`, else `mpirun`.
@@ -140,9 +155,11 @@ fn env_list_with(existing: Option<OsString>, names: &[String]) -> OsString {
 struct Job {
     opts: Options,
     launcher: Vec<String>,
+    /// The directory as given to the runtime (absolute).
     dir: PathBuf,
-    /// The saved standard input (None: a terminal, passed through).
-    stdin: Option<PathBuf>,
+    files: CheckpointDir,
+    /// Standard input is saved in `DIR/stdin` (false: a terminal, passed through).
+    saved_stdin: bool,
 }
 
 impl Job {
@@ -178,21 +195,18 @@ impl Job {
 
     fn attempt(&self, restart: bool, baseline: Option<u64>) -> Result<Attempt, String> {
         // a status left by an earlier run must not be taken for this attempt's
-        match std::fs::remove_file(self.dir.join("status")) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                return Err(format!(
-                    "cannot remove `{}`: {e}",
-                    self.dir.join("status").display()
-                ))
-            }
-        }
-        let stdin = match &self.stdin {
-            Some(p) => Stdio::from(
-                File::open(p).map_err(|e| format!("cannot open `{}`: {e}", p.display()))?,
-            ),
-            None => Stdio::inherit(),
+        self.files.remove("status").map_err(|e| {
+            format!(
+                "cannot remove `{}`: {e}",
+                self.files.join("status").display()
+            )
+        })?;
+        let stdin = if self.saved_stdin {
+            Stdio::from(self.files.open_read("stdin").map_err(|e| {
+                format!("cannot open `{}`: {e}", self.files.join("stdin").display())
+            })?)
+        } else {
+            Stdio::inherit()
         };
         let started = SystemTime::now();
         let start = Instant::now();
@@ -207,16 +221,23 @@ impl Job {
         let mut forwarded_terminate = false;
         let mut recovered_after = None;
         let mut next_header_poll = start;
+        let mut last_write = None;
         let status = loop {
             if let Some(st) = child
                 .try_wait()
                 .map_err(|e| format!("cannot wait for mpirun: {e}"))?
             {
+                if kill_at.is_none() {
+                    last_write = log_modified(&self.files);
+                }
                 break st;
             }
             let now = Instant::now();
             for sig in sys::take_forward_signals() {
                 sys::send_signal(child.id(), sig);
+            }
+            if now >= next_header_poll && kill_at.is_none() {
+                last_write = log_modified(&self.files);
             }
             if let (Some(sig), false) = (sys::terminate_signal(), forwarded_terminate) {
                 forwarded_terminate = true;
@@ -233,23 +254,23 @@ impl Job {
             if kill_at.is_some_and(|t| now >= t) {
                 kill_tree(&mut child);
             }
-            if let (Some(base), None) = (baseline, recovered_after) {
-                if now >= next_header_poll {
-                    next_header_poll = now + Duration::from_millis(100);
-                    if read_header(&self.dir).is_some_and(|h| h.regions > base) {
+            if now >= next_header_poll {
+                next_header_poll = now + Duration::from_millis(100);
+                if let (Some(base), None) = (baseline, recovered_after) {
+                    if read_header(&self.files).is_some_and(|h| h.regions > base) {
                         recovered_after = Some(now.duration_since(start));
                     }
                 }
             }
             std::thread::sleep(POLL);
         };
-        let duration = start.elapsed();
         let strays_killed = kill_strays();
         Ok(Attempt {
             status,
             timed_out,
-            duration,
+            duration: start.elapsed(),
             started,
+            last_write: last_write.filter(|t| *t >= started),
             recovered_after,
             strays_killed,
         })
@@ -287,32 +308,41 @@ fn kill_strays() -> usize {
     killed.len()
 }
 
-/// Saves caperun's standard input in `DIR/stdin` so that every attempt reads the same bytes.
-fn save_stdin(dir: &Path) -> Result<Option<PathBuf>, String> {
+/// Saves caperun's standard input in `DIR/stdin` so that every attempt reads the same bytes;
+/// false when stdin is a terminal (passed through).
+fn save_stdin(dir: &CheckpointDir) -> Result<bool, String> {
     if sys::stdin_is_terminal() {
-        return Ok(None);
+        return Ok(false);
     }
-    let path = dir.join("stdin");
     let mut data = Vec::new();
     std::io::stdin()
         .read_to_end(&mut data)
         .map_err(|e| format!("cannot read standard input: {e}"))?;
-    std::fs::write(&path, &data).map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
-    Ok(Some(path))
+    dir.replace("stdin", &data)
+        .map_err(|e| format!("cannot write `{}`: {e}", dir.join("stdin").display()))?;
+    Ok(true)
 }
 
-/// Work lost by a failed attempt: the time since its last durable record (the log's last
-/// write), or the whole attempt when it made nothing durable.
-fn work_lost(dir: &Path, a: &Attempt) -> Duration {
+/// Time lost by a failed attempt: from its last durable record before the failure was
+/// detected (the log's last write then) to the end of the attempt, or the whole attempt when
+/// it made nothing durable. A hang until `--timeout` is lost time.
+fn work_lost(a: &Attempt) -> Duration {
     let end = a.started + a.duration;
-    let last_write = std::fs::metadata(dir.join("cape.log"))
-        .and_then(|m| m.modified())
-        .ok()
-        .filter(|t| *t >= a.started);
-    match last_write {
+    match a.last_write {
         Some(t) => end.duration_since(t).unwrap_or_default(),
         None => a.duration,
     }
+}
+
+/// After an attempt that left no status: an error when the checkpoint directory cannot be
+/// written any more (full, read-only, permissions), which a relaunch would meet again.
+fn check_writable(job: &Job, number: u32, how: &str) -> Result<(), String> {
+    job.files.probe_writable("caperun.probe").map_err(|e| {
+        format!(
+            "attempt {number} ended ({how}) without writing `{}`: the checkpoint directory cannot be written: {e}; not relaunching: free space or make it writable, or choose another with `--checkpoint` (the log in it is kept)",
+            job.files.join("status").display()
+        )
+    })
 }
 
 fn run(opts: Options) -> Result<i32, String> {
@@ -324,20 +354,17 @@ fn run(opts: Options) -> Result<i32, String> {
         .unwrap_or_else(|| args::default_checkpoint_dir(&opts.program));
     let dir = std::path::absolute(&dir)
         .map_err(|e| format!("bad checkpoint directory `{}`: {e}", dir.display()))?;
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        format!(
-            "cannot create the checkpoint directory `{}`: {e}",
-            dir.display()
-        )
+    let files = CheckpointDir::open(&dir, true).map_err(|e| match e {
+        DirError::Io(msg) => msg,
+        DirError::Unsafe(msg) => format!("{msg}; remove it or choose another with `--checkpoint`"),
     })?;
     // --resume reuses the input saved by the run that wrote the log
-    let saved = dir.join("stdin");
-    let stdin = if opts.resume && saved.is_file() {
-        Some(saved)
+    let saved_stdin = if opts.resume && files.open_read("stdin").is_ok() {
+        true
     } else {
-        save_stdin(&dir)?
+        save_stdin(&files)?
     };
-    if opts.resume && read_header(&dir).is_none() {
+    if opts.resume && read_header(&files).is_none() {
         return Err(format!(
             "`--resume`: there is no checkpoint log in `{}`",
             dir.display()
@@ -347,7 +374,8 @@ fn run(opts: Options) -> Result<i32, String> {
         launcher: launcher(&opts),
         opts,
         dir,
-        stdin,
+        files,
+        saved_stdin,
     };
     let job_start = Instant::now();
     let mut restart = job.opts.resume;
@@ -361,7 +389,7 @@ fn run(opts: Options) -> Result<i32, String> {
         if baseline.is_some() {
             // relaunch + replay: until the log grew; all of a successful attempt that never
             // got past the old log; a failed one counts below as work lost
-            match (a.recovered_after, read_status(&job.dir)) {
+            match (a.recovered_after, read_status(&job.files)) {
                 (Some(t), _) => recovery += t,
                 (None, Some(_)) => recovery += a.duration,
                 (None, None) => {}
@@ -374,7 +402,7 @@ fn run(opts: Options) -> Result<i32, String> {
             );
             return Ok(128 + sig);
         }
-        match read_status(&job.dir) {
+        match read_status(&job.files) {
             Some(Status::Exit(code)) => {
                 if restarts > 0 {
                     let lost = lost_work + recovery;
@@ -395,6 +423,8 @@ fn run(opts: Options) -> Result<i32, String> {
             }
             None => {}
         }
+        let how = describe_exit(&a, job.opts.timeout);
+        check_writable(&job, number, &how)?;
         if a.status.success() && !a.timed_out {
             eprintln!(
                 "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
@@ -403,10 +433,9 @@ fn run(opts: Options) -> Result<i32, String> {
             );
             return Ok(0);
         }
-        let header = read_header(&job.dir);
-        let lost = work_lost(&job.dir, &a);
+        let header = read_header(&job.files);
+        let lost = work_lost(&a);
         lost_work += lost;
-        let how = describe_exit(&a, job.opts.timeout);
         let progress = match header {
             Some(h) => format!(
                 "{} regions durable, {} of work lost",

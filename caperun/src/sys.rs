@@ -1,9 +1,14 @@
 //! The few system calls caperun needs that std does not offer: becoming a subreaper (so that
 //! ranks orphaned by a dead mpirun become our children and can be found and killed), sending
 //! signals, catching SIGINT/SIGTERM/SIGHUP/SIGUSR1/SIGUSR2, reaping stray children.
-//! All `unsafe` of the crate is here.
+//! All `unsafe` of the crate is here (and in capert's checkpoint_dir.rs, included below).
 
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+
+/// The checkpoint directory rules are capert's (the same file, so both programs agree).
+#[path = "../../capert/src/sys/checkpoint_dir.rs"]
+#[allow(dead_code)] // what only capert needs
+pub mod checkpoint_dir;
 
 /// The last terminating signal caperun received (0: none).
 static TERMINATE: AtomicI32 = AtomicI32::new(0);

@@ -40,7 +40,8 @@ impl Case {
             .spawn()
             .unwrap();
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
+        // caperun may refuse to start before it reads its input
+        let _ = child.stdin.take().unwrap().write_all(stdin);
         child.wait_with_output().unwrap()
     }
 
@@ -55,8 +56,28 @@ impl Case {
 
 impl Drop for Case {
     fn drop(&mut self) {
+        let _ = Command::new("chattr").arg("-i").arg(self.ckpt()).output();
+        let _ = Command::new("chmod").arg("700").arg(self.ckpt()).output();
+        let _ = Command::new("umount").arg(self.ckpt()).output();
         let _ = std::fs::remove_dir_all(&self.root);
     }
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
+    })
+}
+
+/// The seconds of `X s of work lost` in caperun's report.
+fn work_lost(err: &str) -> f64 {
+    let at = err.find(" s of work lost").expect(err);
+    let start = err[..at]
+        .rfind(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap()
+        + 1;
+    err[start..at].parse().unwrap()
 }
 
 fn stderr(o: &Output) -> String {
@@ -212,4 +233,113 @@ fn usage_errors() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).starts_with("caperun: error: cannot run `/nonexistent/mpirun`"));
+}
+
+#[test]
+fn a_hang_until_the_timeout_is_time_lost() {
+    // the log is written once more while the job is torn down, as a stopped rank does when
+    // mpirun continues it to deliver SIGTERM: the hang before it is lost all the same
+    let c = Case::new("hanglost", &["hanglog"]);
+    let o = c.run(&["--timeout", "2", "--retries", "0", "./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("(timed out after 2.0 s"), "{err}");
+    assert!(err.contains("(11 regions durable"), "{err}");
+    // the header is written at most a few tenths of a second after the start, even loaded
+    assert!(work_lost(&err) >= 1.0, "{err}");
+}
+
+#[test]
+fn a_checkpoint_directory_that_became_unwritable_is_reported() {
+    let c = Case::new("readonly", &["readonly", "exit 0"]);
+    let o = c.run(&["./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 1);
+    assert!(!err.contains("built with capecc"), "{err}");
+    assert!(
+        err.contains("caperun: error: attempt 1 ended (mpirun exit 0) without writing")
+            && err.contains("the checkpoint directory cannot be written: ")
+            && err.contains("(os error "),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_full_disk_is_not_retried() {
+    // a real full file system: a small tmpfs (root only), filled before the job starts
+    if !is_root() {
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let c = Case::new("full", &["die", "die", "die", "exit 0"]);
+    std::fs::create_dir_all(c.ckpt()).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k,mode=700", "tmpfs"])
+        .arg(c.ckpt())
+        .status()
+        .unwrap();
+    assert!(mounted.success());
+    let _ = Command::new("dd")
+        .args(["if=/dev/zero", "bs=4k", "count=100"])
+        .arg(format!("of={}", c.ckpt().join("filler").display()))
+        .output()
+        .unwrap();
+    let o = c.run(&["./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 1, "{err}");
+    assert!(
+        err.contains("the checkpoint directory cannot be written: No space left on device"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_checkpoint_directory_writable_by_others_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let c = Case::new("world", &["exit 0"]);
+    std::fs::create_dir_all(c.ckpt()).unwrap();
+    std::fs::set_permissions(c.ckpt(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let o = c.run(&["./prog"], b"input");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 0);
+    assert_eq!(
+        err,
+        format!(
+            "caperun: error: the checkpoint directory `{}` is writable by other users; remove it or choose another with `--checkpoint`\n",
+            c.ckpt().display()
+        )
+    );
+    assert!(!c.ckpt().join("stdin").exists());
+}
+
+#[test]
+fn symlinks_in_the_checkpoint_directory_are_not_followed() {
+    let c = Case::new("links", &["exit 0"]);
+    std::fs::create_dir_all(c.ckpt()).unwrap();
+    let victim = c.root.join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    for name in ["stdin", "stdin.tmp", "status", "caperun.probe"] {
+        std::os::unix::fs::symlink(&victim, c.ckpt().join(name)).unwrap();
+    }
+    let o = c.run(&["./prog"], b"the input");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(c.state("stdin.1"), "the input");
+    use std::os::unix::fs::MetadataExt;
+    let mode = std::fs::symlink_metadata(c.ckpt().join("stdin"))
+        .unwrap()
+        .mode();
+    assert_eq!(mode & 0o7777, 0o600);
+}
+
+#[test]
+fn a_new_checkpoint_directory_is_private() {
+    use std::os::unix::fs::MetadataExt;
+    let c = Case::new("private", &["exit 0"]);
+    let o = c.run(&["./prog"], b"x");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(c.ckpt()).unwrap().mode() & 0o7777, 0o700);
 }

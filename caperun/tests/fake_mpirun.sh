@@ -6,6 +6,10 @@
 #   hang       sleep until killed                      orphan   start a stray `sleep`, exit 1
 #   stuck      sleep, ignoring SIGTERM
 #   nostatus   exit 0 without a status
+#   hanglog    write a log header, hang; on SIGTERM write it again (a stopped rank that mpirun's
+#              SIGCONT lets finish a region while the job is torn down), exit 143
+#   readonly   make DIR unwritable (chattr +i as root, chmod 500 otherwise: what a runtime that
+#              cannot write its status leaves), exit 0 without a status
 # It records its arguments, the CAPE_* environment and its standard input per attempt.
 set -u
 state=${FAKE_STATE:?}
@@ -48,6 +52,16 @@ orphan)
     exit 1
     ;;
 nostatus) exit 0 ;;
+hanglog)
+    header $((n * 10))
+    trap 'header $((n * 10 + 1)); exit 143' TERM
+    sleep 1000 &
+    wait
+    ;;
+readonly)
+    if [ "$(id -u)" = 0 ]; then chattr +i "$dir"; else chmod 500 "$dir"; fi
+    exit 0
+    ;;
 *)
     echo "fake mpirun: no plan for attempt $n" >&2
     exit 99

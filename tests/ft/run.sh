@@ -5,7 +5,9 @@
 # regions, a checksum every 50 iterations) is built with `gcc -O2 -fopenmp` (the reference,
 # itself checked against the program built without OpenMP) and with capecc; every run's
 # output must equal the reference byte for byte, or the first run's output followed by the
-# restart's must.
+# restart's must. tests/ft/checkpoint_dir.sh (sourced at the end): the checkpoint directory
+# against other users (as root and as an ordinary user), a full disk, a directory made
+# unwritable mid-run, a hang until --timeout.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
@@ -407,6 +409,11 @@ else
     pass "SIGUSR1" "forwarded by caperun and mpirun: $regions regions durable at the kill"
 fi
 unset CAPE_CHECKPOINT_EVERY
+
+# --- 6. the checkpoint directory against other users, full disk, unwritable, hang ------------
+# shellcheck source=tests/ft/checkpoint_dir.sh
+source "$ROOT/tests/ft/checkpoint_dir.sh"
+ckdir_run
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"

@@ -11,6 +11,7 @@ pub mod log;
 pub mod output;
 
 use crate::config::{Every, FtConfig};
+use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::sys::mpi::Comm;
 use crate::tickpt::{xxh64, Tickpt};
 use fingerprint::Fingerprint;
@@ -21,31 +22,79 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Rank 0's checkpoint directory, for the `status` file written on fatal errors.
-static STATUS_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// Rank 0's `DIR/status`: the checked directory and `status.tmp`, created at start-up with
+/// room for the final line, so that `error` can still be recorded when the disk is full.
+struct StatusFile {
+    dir: CheckpointDir,
+    reserved: Option<File>,
+}
 
-/// Writes `DIR/status` atomically (temporary file, fsync, rename).
-pub fn write_status(dir: &Path, text: &str) {
-    let tmp = dir.join("status.tmp");
-    let ok = File::create(&tmp).and_then(|f| {
-        f.write_all_at(text.as_bytes(), 0)?;
-        f.sync_all()
+static STATUS: Mutex<Option<StatusFile>> = Mutex::new(None);
+
+/// Bytes reserved for the status line (`exit -2147483648` is 16).
+const STATUS_ROOM: usize = 64;
+
+/// Rank 0: creates the reserved `DIR/status.tmp` and makes the directory the status's.
+fn reserve_status(dir: &CheckpointDir) -> Result<(), String> {
+    let tmp = "status.tmp";
+    let file = dir
+        .create_fresh(tmp)
+        .and_then(|f| {
+            f.write_all_at(&[b' '; STATUS_ROOM], 0)?;
+            f.sync_all()?;
+            Ok(f)
+        })
+        .map_err(|e| io_error(&dir.join(tmp), "create", e))?;
+    let dir = dir
+        .try_clone()
+        .map_err(|e| io_error(dir.path(), "open", e))?;
+    *STATUS.lock().unwrap_or_else(|e| e.into_inner()) = Some(StatusFile {
+        dir,
+        reserved: Some(file),
     });
-    if ok.is_ok() {
-        let _ = std::fs::rename(&tmp, dir.join("status"));
+    Ok(())
+}
+
+impl StatusFile {
+    /// Writes `DIR/status` atomically: the reserved file (or a new one), fsync, rename.
+    fn write(&mut self, text: &str) -> Result<(), String> {
+        let dir = &self.dir;
+        let result = match self.reserved.take() {
+            Some(f) => f
+                .write_all_at(text.as_bytes(), 0)
+                .and_then(|()| f.set_len(text.len() as u64))
+                .and_then(|()| f.sync_all())
+                .and_then(|()| dir.rename("status.tmp", "status")),
+            None => dir.replace("status", text.as_bytes()),
+        };
+        result.map_err(|e| {
+            format!(
+                "cannot write `{}`: {e}: how the job ended is not recorded (caperun and restarts read it)",
+                dir.join("status").display()
+            )
+        })
+    }
+}
+
+/// Rank 0 at the end of a job: writes `DIR/status` (no-op without a checkpoint directory).
+pub fn write_status(text: &str) -> Result<(), String> {
+    match STATUS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        Some(status) => status.write(text),
+        None => Ok(()),
     }
 }
 
 /// A `capert: error:` stops the job: on rank 0 forward the pending output and write
 /// `error` into the status file (no-op without a checkpoint directory).
 pub fn record_error() {
-    let dir = match STATUS_DIR.try_lock() {
-        Ok(g) => g.clone(),
-        Err(_) => None,
+    let Ok(mut guard) = STATUS.try_lock() else {
+        return;
     };
-    if let Some(dir) = dir {
+    if let Some(status) = guard.as_mut() {
         output::finish(true);
-        write_status(&dir, "error\n");
+        if let Err(e) = status.write("error\n") {
+            crate::io::eprint_line(&format!("capert: error: {e}"));
+        }
     }
 }
 
@@ -92,21 +141,23 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
 }
 
 /// Rank 0's start: the log (new or validated), and the output counts to skip.
-fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
-    let dir = &cfg.dir;
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create the directory", e))?;
-    let finished = std::fs::read_to_string(dir.join("status"))
-        .ok()
-        .filter(|s| s.starts_with("exit"));
-    let _ = std::fs::remove_file(dir.join("status"));
+fn open_rank0(
+    dir: &CheckpointDir,
+    restart: bool,
+    args: &[Vec<u8>],
+) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
+    let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
+    dir.remove("status")
+        .map_err(|e| io_error(&dir.join("status"), "remove", e))?;
+    reserve_status(dir)?;
     let exe = std::fs::read("/proc/self/exe")
         .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
     let program = xxh64(&exe, 0);
     let args = hash_args(args);
     let path = dir.join("cape.log");
-    let shown = dir.display().to_string();
-    if cfg.restart {
-        let bytes = match std::fs::read(&path) {
+    let shown = dir.path().display().to_string();
+    if restart {
+        let bytes = match dir.read("cape.log") {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(format!(
@@ -116,10 +167,8 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             Err(e) => return Err(io_error(&path, "read", e)),
         };
         let v = log::validate(&bytes, program, args, &shown)?;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
+        let file = dir
+            .open_rw("cape.log")
             .map_err(|e| io_error(&path, "open", e))?;
         // The torn tail of a crash during an append goes.
         file.set_len(v.header.committed_len)
@@ -130,7 +179,7 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             crate::io::eprint_line(&format!(
                 "capert: note: the log in {shown} is of a run that completed (`{}`): it is replayed \
                  and its output, printed then, is not printed again",
-                status.trim()
+                String::from_utf8_lossy(&status).trim()
             ));
         }
         Ok((
@@ -143,21 +192,28 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
         ))
     } else {
         let header = Header::new(program, args);
-        let tmp = dir.join("cape.log.tmp");
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(|e| io_error(&tmp, "create", e))?;
+        let tmp = "cape.log.tmp";
+        let file = dir
+            .create_fresh(tmp)
+            .map_err(|e| io_error(&dir.join(tmp), "create", e))?;
         file.write_all_at(&header.encode(), 0)
             .and_then(|()| file.sync_all())
-            .and_then(|()| std::fs::rename(&tmp, &path))
+            .and_then(|()| dir.rename(tmp, "cape.log"))
             .map_err(|e| io_error(&path, "write", e))?;
-        let _ = std::fs::remove_file(dir.join("output"));
+        dir.remove("output")
+            .map_err(|e| io_error(&dir.join("output"), "remove", e))?;
         Ok((Writer { file, header }, Vec::new(), [0, 0]))
     }
+}
+
+/// Rank 0: opens and checks the checkpoint directory (created 0700 for a new log).
+fn open_dir(cfg: &FtConfig) -> Result<CheckpointDir, String> {
+    CheckpointDir::open(&cfg.dir, !cfg.restart).map_err(|e| match e {
+        DirError::Io(msg) => msg,
+        DirError::Unsafe(msg) => {
+            format!("{msg}; remove it or choose another with `CAPE_CHECKPOINT`")
+        }
+    })
 }
 
 impl Ft {
@@ -175,10 +231,11 @@ impl Ft {
         let mut replay = Vec::new();
         let mut msg = Vec::new();
         if rank0 {
-            *STATUS_DIR.lock().unwrap_or_else(|e| e.into_inner()) = Some(cfg.dir.clone());
-            match open_rank0(cfg, args)
-                .and_then(|(w, e, skip)| output::start(&cfg.dir, real, skip).map(|()| (w, e)))
-            {
+            match open_dir(cfg).and_then(|dir| {
+                let (w, e, skip) = open_rank0(&dir, cfg.restart, args)?;
+                output::start(&dir, real, skip)?;
+                Ok((w, e))
+            }) {
                 Ok((w, entries)) => {
                     msg.push(0);
                     msg.extend_from_slice(&(entries.len() as u64).to_le_bytes());

@@ -10,10 +10,10 @@
 //!
 //! A chunk is counted after it is written: a kill between the two repeats at most that chunk.
 
+use crate::sys::checkpoint_dir::CheckpointDir;
 use crate::sys::fd;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -81,8 +81,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// Reads `DIR/output` (missing or unreadable: nothing delivered yet).
-pub fn delivered(dir: &Path) -> [u64; 2] {
-    let text = std::fs::read_to_string(dir.join("output")).unwrap_or_default();
+pub fn delivered(dir: &CheckpointDir) -> [u64; 2] {
+    let bytes = dir.read("output").unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
     let mut it = text
         .split_whitespace()
         .map(|w| w.parse::<u64>().unwrap_or(0));
@@ -90,14 +91,10 @@ pub fn delivered(dir: &Path) -> [u64; 2] {
 }
 
 /// Starts forwarding fds 1 and 2 (rank 0). `real`: duplicates of the original descriptors.
-pub fn start(dir: &Path, real: [i32; 2], skip: [u64; 2]) -> Result<(), String> {
-    let path = dir.join("output");
-    let counts_file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+pub fn start(dir: &CheckpointDir, real: [i32; 2], skip: [u64; 2]) -> Result<(), String> {
+    let counts_file = dir
+        .open_or_create("output")
+        .map_err(|e| format!("cannot open `{}`: {e}", dir.join("output").display()))?;
     let (r1, w1) = fd::pipe_cloexec().map_err(|e| format!("cannot create a pipe: {e}"))?;
     let (r2, w2) = fd::pipe_cloexec().map_err(|e| format!("cannot create a pipe: {e}"))?;
     let streams = Streams {
