@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of fault tolerance (issue 6): for examples/jacobi.c and examples/matmul.c built
+# Benchmark of fault tolerance: for examples/jacobi.c and examples/matmul.c built
 # with capecc, at P = 2 and 4,
 #   off      mpirun -np P ./prog                           (no log)
 #   log      CAPE_CHECKPOINT=DIR mpirun -np P ./prog       (one durable record per region)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fault-tolerance tests (issue 6): the durable region log, restart by replay on any rank
+# Fault-tolerance tests: the durable region log, restart by replay on any rank
 # count, exactly-once output, refused corrupt logs, and caperun relaunching a job after a rank
 # is SIGKILLed. tests/ft/progs/ftjacobi.c (a Jacobi sweep of a small grid, 600 parallel
 # regions, a checksum every 50 iterations) is built with `gcc -O2 -fopenmp` (the reference,

@@ -54,7 +54,7 @@ int omp_get_level(void) { return level; }
 void omp_set_num_threads(int n) { (void)n; }
 double omp_get_wtime(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-/* issue 5: barriers, single, copyprivate, atomics, threadprivate -- one thread runs it all */
+/* the construct set: barriers, single, copyprivate, atomics, threadprivate -- one thread runs it all */
 void __cape_barrier(void) {}
 int __cape_single_begin(void) { return 1; }
 void __cape_single_end(int nowait) { (void)nowait; }
