@@ -6,15 +6,19 @@
 //! the fingerprint of the state before it, to `DIR/cape.log`; a restart replays the logged
 //! regions (injects them instead of running them) and continues from the first one not logged.
 
+pub mod auth;
 pub mod fingerprint;
+pub mod inputs;
 pub mod log;
 pub mod output;
+pub mod replay;
 
 use crate::config::{Every, FtConfig};
 use crate::sys::mpi::Comm;
-use crate::tickpt::{xxh64, Tickpt};
+use crate::tickpt::Tickpt;
+use auth::{Job, LogKey};
 use fingerprint::Fingerprint;
-use log::{Entry, Header};
+use log::{Entry, Header, Inputs};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -49,19 +53,10 @@ pub fn record_error() {
     }
 }
 
-/// XXH64 of the arguments (`argv[1..]`), each preceded by its length.
-pub fn hash_args(args: &[Vec<u8>]) -> u64 {
-    let mut bytes = Vec::new();
-    for a in args {
-        bytes.extend_from_slice(&(a.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(a);
-    }
-    xxh64(&bytes, 0)
-}
-
 struct Writer {
     file: File,
     header: Header,
+    key: LogKey,
 }
 
 pub struct Ft {
@@ -76,8 +71,8 @@ pub struct Ft {
     replay: Vec<Entry>,
     writer: Option<Writer>,
     pub fingerprint: Fingerprint,
-    /// Rank 0: (region, fingerprint before it) of the logged region in progress.
-    current: Option<(u64, u64)>,
+    /// Rank 0: (region, fingerprint and inputs before it) of the logged region in progress.
+    current: Option<(u64, u64, Inputs)>,
     pending: Vec<Entry>,
     last_flush: Instant,
     /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
@@ -101,8 +96,11 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
     let _ = std::fs::remove_file(dir.join("status"));
     let exe = std::fs::read("/proc/self/exe")
         .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
-    let program = xxh64(&exe, 0);
-    let args = hash_args(args);
+    let job = Job::new(&exe, args);
+    let key_file = cfg.key_file.as_ref().ok_or(
+        "no place for the checkpoint key: set `CAPE_KEY_FILE` (or `HOME`) to keep it outside the checkpoint directory",
+    )?;
+    let secret = auth::load_or_create_secret(key_file, crate::sys::ft::effective_uid())?;
     let path = dir.join("cape.log");
     let shown = dir.display().to_string();
     if cfg.restart {
@@ -115,7 +113,7 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             }
             Err(e) => return Err(io_error(&path, "read", e)),
         };
-        let v = log::validate(&bytes, program, args, &shown)?;
+        let v = log::validate(&bytes, &job, &secret, &shown)?;
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -137,12 +135,16 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             Writer {
                 file,
                 header: v.header,
+                key: v.key,
             },
             v.entries,
             skip,
         ))
     } else {
-        let header = Header::new(program, args);
+        let log_id =
+            auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
+        let header = Header::new(&job, log_id);
+        let key = LogKey::derive(&secret, &log_id, &job);
         let tmp = dir.join("cape.log.tmp");
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -151,12 +153,12 @@ fn open_rank0(cfg: &FtConfig, args: &[Vec<u8>]) -> Result<(Writer, Vec<Entry>, [
             .truncate(true)
             .open(&tmp)
             .map_err(|e| io_error(&tmp, "create", e))?;
-        file.write_all_at(&header.encode(), 0)
+        file.write_all_at(&header.encode(&key), 0)
             .and_then(|()| file.sync_all())
             .and_then(|()| std::fs::rename(&tmp, &path))
             .map_err(|e| io_error(&path, "write", e))?;
         let _ = std::fs::remove_file(dir.join("output"));
-        Ok((Writer { file, header }, Vec::new(), [0, 0]))
+        Ok((Writer { file, header, key }, Vec::new(), [0, 0]))
     }
 }
 
@@ -249,12 +251,37 @@ impl Ft {
 
     /// Rank 0: a logged region begins with this fingerprint.
     pub fn begin_logged(&mut self, region: u64, fingerprint: u64) {
-        self.current = Some((region, fingerprint));
+        self.current = Some((region, fingerprint, inputs::current()));
+    }
+
+    /// Rank 0: the payload of logged region `region` once the inputs read so far and the
+    /// state (`fingerprint`) match the log and every run of it lies inside `shared` (the
+    /// shared ranges now). The error is the sentence of the refusal.
+    pub fn replay_payload(
+        &self,
+        region: u64,
+        fingerprint: u64,
+        shared: &[(usize, usize)],
+    ) -> Result<&[u8], String> {
+        let dir = self.dir.display().to_string();
+        let entry = self
+            .replay_entry(region)
+            .ok_or("internal error: a replayed region is missing from the log")?;
+        inputs::check(&entry.inputs, &inputs::current(), region, &dir)?;
+        if entry.fingerprint != fingerprint {
+            return Err(format!(
+                "the state before parallel region {region} differs from the log in {dir}: other input or program version? Start afresh with `CAPE_CHECKPOINT`"
+            ));
+        }
+        let change = Tickpt::decode(&entry.tickpt)
+            .map_err(|e| format!("bad replayed region {region}: {e}"))?;
+        replay::check(&change, &replay::normalize(shared), region, &dir)?;
+        Ok(&entry.tickpt)
     }
 
     /// Rank 0: the logged region in progress ended with this net change.
     pub fn end_logged(&mut self, change: &Tickpt) -> Result<(), String> {
-        let Some((region, fingerprint)) = self.current.take() else {
+        let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
         };
         let first = self.durable_regions() + self.pending.len() as u64 + 1;
@@ -265,6 +292,7 @@ impl Ft {
         }
         self.pending.push(Entry {
             fingerprint,
+            inputs,
             tickpt: change.encode(),
         });
         let due = match self.every {
@@ -294,7 +322,7 @@ impl Ft {
         }
         let path = self.dir.join("cape.log");
         let first = w.header.committed_regions + 1;
-        let record = log::encode_record(first, &self.pending);
+        let record = log::encode_record(&w.key, w.header.committed_len, first, &self.pending);
         w.file
             .write_all_at(&record, w.header.committed_len)
             .and_then(|()| w.file.sync_data())
@@ -305,7 +333,7 @@ impl Ft {
         w.header.committed_len += record.len() as u64;
         w.header.committed_regions += self.pending.len() as u64;
         w.file
-            .write_all_at(&w.header.encode(), 0)
+            .write_all_at(&w.header.encode(&w.key), 0)
             .and_then(|()| w.file.sync_data())
             .map_err(|e| io_error(&path, "update", e))?;
         self.pending.clear();
