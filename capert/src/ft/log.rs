@@ -312,6 +312,51 @@ pub fn validate(
     })
 }
 
+/// Recomputes, as the log's writer would, the checksum of every TICKPT and the MAC of the header
+/// and of every record whose framing is intact, and sets the header's program and argument
+/// fields to `job`'s: what an attacker holding the user's key can do to an edited log. For the
+/// fuzz target and the mutation tests, which must get past the MAC to reach the replay checks.
+pub fn reseal(bytes: &mut [u8], job: &Job, secret: &[u8; SECRET_LEN]) {
+    if bytes.len() < HEADER_LEN {
+        return;
+    }
+    bytes[16..24].copy_from_slice(&job.program_id().to_le_bytes());
+    bytes[24..32].copy_from_slice(&job.args_id().to_le_bytes());
+    let mut log_id = [0u8; LOG_ID_LEN];
+    log_id.copy_from_slice(&bytes[64..64 + LOG_ID_LEN]);
+    let key = LogKey::derive(secret, &log_id, job);
+    let tag = key.tag(0, &bytes[..HEADER_MAC_AT]);
+    bytes[HEADER_MAC_AT..HEADER_LEN].copy_from_slice(&tag);
+    let committed = usize::try_from(word(bytes, 40)).map_or(bytes.len(), |c| c.min(bytes.len()));
+    let mut at = HEADER_LEN;
+    while at + REC_HEADER_LEN + TAG_LEN <= committed {
+        let body = usize::try_from(word(bytes, at + 24)).unwrap_or(usize::MAX);
+        let Some(end) = body
+            .checked_add(at + REC_HEADER_LEN + TAG_LEN)
+            .filter(|&e| e <= committed)
+        else {
+            return;
+        };
+        let sealed_end = end - TAG_LEN;
+        let mut entry = at + REC_HEADER_LEN;
+        while entry + ENTRY_HEADER_LEN <= sealed_end {
+            let len = usize::try_from(word(bytes, entry + 24)).unwrap_or(usize::MAX);
+            let start = entry + ENTRY_HEADER_LEN;
+            let Some(stop) = start.checked_add(len).filter(|&s| s <= sealed_end) else {
+                break;
+            };
+            if len >= 8 {
+                let sum = crate::tickpt::xxh64(&bytes[start..stop - 8], 0);
+                bytes[stop - 8..stop].copy_from_slice(&sum.to_le_bytes());
+            }
+            entry = stop;
+        }
+        let tag = key.tag(at as u64, &bytes[at..sealed_end]);
+        bytes[sealed_end..end].copy_from_slice(&tag);
+        at = end;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -263,19 +263,11 @@ impl Ft {
         fingerprint: u64,
         shared: &[(usize, usize)],
     ) -> Result<&[u8], String> {
-        let dir = self.dir.display().to_string();
         let entry = self
             .replay_entry(region)
             .ok_or("internal error: a replayed region is missing from the log")?;
-        inputs::check(&entry.inputs, &inputs::current(), region, &dir)?;
-        if entry.fingerprint != fingerprint {
-            return Err(format!(
-                "the state before parallel region {region} differs from the log in {dir}: other input or program version? Start afresh with `CAPE_CHECKPOINT`"
-            ));
-        }
-        let change = Tickpt::decode(&entry.tickpt)
-            .map_err(|e| format!("bad replayed region {region}: {e}"))?;
-        replay::check(&change, &replay::normalize(shared), region, &dir)?;
+        let dir = self.dir.display().to_string();
+        replay::admit(entry, &inputs::current(), fingerprint, shared, region, &dir)?;
         Ok(&entry.tickpt)
     }
 

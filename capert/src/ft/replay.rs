@@ -3,6 +3,8 @@
 //! stack above the region's stack pointer). A log is data from disk: an authentic log never
 //! holds anything else, so a run outside is refused, never written (pure; see docs/security.md).
 
+use super::inputs;
+use super::log::{Entry, Inputs};
 use crate::tickpt::Tickpt;
 
 /// Sorted, disjoint ranges with touching or overlapping ones joined (a run may cross from one
@@ -49,6 +51,30 @@ pub fn check(change: &Tickpt, ranges: &[(usize, usize)], k: u64, dir: &str) -> R
             "parallel region {k} in the log in {dir} writes {len} bytes at {addr:#x}, outside the program's shared memory: the log is corrupt or forged, nothing of it was written; start afresh with `CAPE_CHECKPOINT={dir}`"
         )),
     }
+}
+
+/// Rank 0's decision on logged region `k` at its point of replay: the inputs read so far and
+/// the fingerprint of the state now must be the logged ones, and every run of the change must
+/// lie inside `shared` (the shared ranges now, any order). Returns the change to inject; the
+/// error is the sentence of the refusal.
+pub fn admit(
+    entry: &Entry,
+    inputs_now: &Inputs,
+    fingerprint_now: u64,
+    shared: &[(usize, usize)],
+    k: u64,
+    dir: &str,
+) -> Result<Tickpt, String> {
+    inputs::check(&entry.inputs, inputs_now, k, dir)?;
+    if entry.fingerprint != fingerprint_now {
+        return Err(format!(
+            "the state before parallel region {k} differs from the log in {dir}: other input or program version? Start afresh with `CAPE_CHECKPOINT`"
+        ));
+    }
+    let change = Tickpt::decode(&entry.tickpt)
+        .map_err(|e| format!("bad replayed region {k} in the log in {dir}: {e}"))?;
+    check(&change, &normalize(shared), k, dir)?;
+    Ok(change)
 }
 
 #[cfg(test)]
