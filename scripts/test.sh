@@ -38,6 +38,7 @@ fi
 step "runtime as an ordinary user (scripts/nonroot-tests.sh)" scripts/nonroot-tests.sh
 step "end-to-end tests (tests/e2e/run.sh)" tests/e2e/run.sh "$@"
 step "fault tolerance (tests/ft/run.sh)" tests/ft/run.sh
+step "crafted checkpoint logs (tests/ft/crafted.sh)" tests/ft/crafted.sh
 
 echo
 echo "==> summary"

@@ -152,6 +152,12 @@ char *__cape_strndup(const char *s, size_t n);
 void __cape_stdin_sync(void);
 
 /*
+ `getenv` of the program: the C library's, and sequential code's reads are recorded so that
+ a restart from a checkpoint log with another environment is refused (`ft::inputs`).
+ */
+char *__cape_getenv(const char *name);
+
+/*
  Called at start-up (from a constructor) by every file that reads stdin: stdin is then made
  the same on every rank at the latest when the first parallel region starts, because a read
  inside `single` or `master` runs on one rank only and could not be the collective it needs.

@@ -23,6 +23,9 @@ pub struct FtConfig {
     /// `CAPE_RESTART`: replay the log in `dir`, then keep appending to it.
     pub restart: bool,
     pub every: Every,
+    /// The user's secret key that authenticates logs (`CAPE_KEY_FILE`, else under the XDG
+    /// config directory); None when there is no home to put it in.
+    pub key_file: Option<PathBuf>,
 }
 
 /// Default fixed address of the application heap arena.
@@ -229,6 +232,9 @@ impl Config {
             get("CAPE_RESTART"),
             get("CAPE_CHECKPOINT_EVERY"),
         )?;
+        if let Some(ft) = cfg.ft.as_mut() {
+            ft.key_file = key_file(get("CAPE_KEY_FILE"), get("XDG_CONFIG_HOME"), get("HOME"));
+        }
         Ok(cfg)
     }
 }
@@ -263,7 +269,26 @@ fn parse_ft(
         dir: PathBuf::from(dir.trim()),
         restart,
         every,
+        key_file: None,
     }))
+}
+
+/// Where the checkpoint key lives: `CAPE_KEY_FILE`, else `capecc/checkpoint.key` in
+/// `XDG_CONFIG_HOME` (if absolute), else in `HOME/.config`. Never in the checkpoint directory:
+/// whoever can write a log must not be able to read the key that authenticates it.
+pub fn key_file(
+    explicit: Option<String>,
+    xdg_config_home: Option<String>,
+    home: Option<String>,
+) -> Option<PathBuf> {
+    if let Some(f) = explicit.filter(|f| !f.is_empty()) {
+        return Some(PathBuf::from(f));
+    }
+    let config = match xdg_config_home.filter(|d| d.starts_with('/')) {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(home.filter(|h| h.starts_with('/'))?).join(".config"),
+    };
+    Some(config.join("capecc").join("checkpoint.key"))
 }
 
 /// `10` (regions, at least 1) or `2s` / `0.5s` (seconds).
@@ -477,6 +502,29 @@ mod tests {
         assert!(e.0.contains("CAPE_RESTART"), "{e}");
         let e = cfg(&[("CAPE_CHECKPOINT", "a"), ("CAPE_CHECKPOINT_EVERY", "never")]).unwrap_err();
         assert!(e.0.contains("CAPE_CHECKPOINT_EVERY"), "{e}");
+    }
+
+    #[test]
+    fn checkpoint_key_lives_outside_the_checkpoint_directory() {
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            key_file(s("/k/key"), s("/x"), s("/h")),
+            Some(PathBuf::from("/k/key"))
+        );
+        assert_eq!(
+            key_file(None, s("/x"), s("/h")),
+            Some(PathBuf::from("/x/capecc/checkpoint.key"))
+        );
+        assert_eq!(
+            key_file(s(""), s("relative"), s("/h")),
+            Some(PathBuf::from("/h/.config/capecc/checkpoint.key"))
+        );
+        assert_eq!(key_file(None, None, None), None);
+        let ft = cfg(&[("CAPE_CHECKPOINT", "d"), ("CAPE_KEY_FILE", "/s/k")])
+            .unwrap()
+            .ft
+            .unwrap();
+        assert_eq!(ft.key_file, Some(PathBuf::from("/s/k")));
     }
 
     #[test]

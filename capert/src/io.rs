@@ -7,7 +7,8 @@
 //! every switch so that text lands where it was written.
 //!
 //! stdin: `mpirun` feeds it to rank 0 only. At the first stdin use rank 0 reads all of it
-//! and broadcasts it; every rank then gets a memfd with those bytes as fd 0.
+//! and broadcasts it; every rank then gets a memfd with those bytes as fd 0. With
+//! checkpointing rank 0 does so even alone, to record a digest of what the program read.
 
 use crate::config::OutputMode;
 use crate::sys::fd;
@@ -152,18 +153,21 @@ impl Io {
         }
     }
 
-    /// Makes fd 0 hold the same bytes on every rank (idempotent).
-    pub fn stdin_sync(&mut self, comm: Option<&Comm>) -> Result<(), String> {
+    /// Makes fd 0 hold the same bytes on every rank (idempotent). `digest`: checkpointing is
+    /// on, so rank 0 reads stdin even alone and records a digest of it (`ft::inputs`).
+    pub fn stdin_sync(&mut self, comm: Option<&Comm>, digest: bool) -> Result<(), String> {
         if self.stdin_done {
             return Ok(());
         }
         self.stdin_done = true;
-        let Some(comm) = comm.filter(|c| c.size() > 1) else {
+        let size = comm.map_or(1, Comm::size);
+        if size == 1 && !digest {
             return Ok(());
-        };
+        }
         // Message: one flag byte (1 = data follows, 0 = rank 0 keeps its terminal) + data.
         let mut msg = Vec::new();
-        if comm.rank() == 0 {
+        let rank0 = comm.is_none_or(|c| c.rank() == 0);
+        if rank0 {
             if fd::is_open(0) && !fd::is_terminal(0) {
                 msg.push(1);
                 match fd::read_to_end(0) {
@@ -174,13 +178,18 @@ impl Io {
                         ));
                     }
                 }
+                if digest {
+                    crate::ft::inputs::note_stdin(&msg[1..]);
+                }
             } else {
                 msg.push(0);
             }
         }
-        comm.broadcast_from_root(&mut msg);
+        if let Some(comm) = comm.filter(|c| c.size() > 1) {
+            comm.broadcast_from_root(&mut msg);
+        }
         let has_data = msg.first() == Some(&1);
-        if comm.rank() == 0 && !has_data {
+        if rank0 && !has_data {
             return Ok(());
         }
         let data = msg.get(1..).unwrap_or(&[]);

@@ -482,27 +482,18 @@ fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
     let mut msg = Vec::new();
     if rt.rank == 0 {
         let fp = fingerprint_now(rt);
+        let shared = shared_ranges(rt, sp);
         let Some(ft) = rt.ft.as_mut() else {
             return Ok(());
         };
-        match ft.replay_entry(k) {
-            Some(e) if e.fingerprint == fp => {
+        match ft.replay_payload(k, fp, &shared) {
+            Ok(payload) => {
                 msg.push(0);
-                msg.extend_from_slice(&e.tickpt);
+                msg.extend_from_slice(payload);
             }
-            Some(_) => {
+            Err(e) => {
                 msg.push(1);
-                msg.extend_from_slice(
-                    format!(
-                        "the state before parallel region {k} differs from the log in {}: other input or program version? Start afresh with `CAPE_CHECKPOINT`",
-                        ft.dir.display()
-                    )
-                    .as_bytes(),
-                );
-            }
-            None => {
-                msg.push(1);
-                msg.extend_from_slice(b"internal error: a replayed region is missing from the log");
+                msg.extend_from_slice(e.as_bytes());
             }
         }
         if k == ft.replay_count() {
@@ -517,13 +508,15 @@ fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
         runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
     }
     let change = Tickpt::decode(&msg[1..]).map_err(|e| format!("bad replayed region: {e}"))?;
+    // Rank 0 checked every run against the shared ranges; all of them are tracked.
     for run in change.runs() {
         let addr = run.addr as usize;
-        if rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1) {
-            rt.tracker.0.inject(addr, run.bytes);
-        } else {
-            write_memory(addr, run.bytes);
+        if !(rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1)) {
+            return Err(format!(
+                "internal error: replayed region {k} writes at {addr:#x}, which is not tracked"
+            ));
         }
+        rt.tracker.0.inject(addr, run.bytes);
     }
     // Threadprivate copies of other threads are not logged: they restart as thread 0's.
     for tp in threadprivates().iter_mut() {

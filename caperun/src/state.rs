@@ -32,8 +32,9 @@ pub struct LogHeader {
 
 const LOG_MAGIC: &[u8; 8] = b"CAPELOG\0";
 
-/// Reads the header of `cape.log` (its first 64 bytes). Only the magic is checked: the runtime
-/// validates the log itself; caperun only reports progress.
+/// Reads the progress fields of `cape.log`'s header (bytes 40..56, the same in every format
+/// version). Only the magic is checked: the runtime validates and authenticates the log
+/// itself; caperun only reports progress.
 pub fn parse_log_header(bytes: &[u8]) -> Option<LogHeader> {
     if bytes.len() < 64 || &bytes[..8] != LOG_MAGIC {
         return None;

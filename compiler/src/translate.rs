@@ -36,6 +36,10 @@ const ARENA_FUNCTIONS: &[&str] = &[
     "strndup",
 ];
 
+/// Library functions whose calls go through the runtime, which records what sequential code read
+/// (a restart from a checkpoint log refuses another environment).
+const INPUT_FUNCTIONS: &[&str] = &["getenv"];
+
 /// Names whose use must first make stdin identical on every rank.
 const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];
 
@@ -203,7 +207,8 @@ fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
     render(MAIN, "main", &[("call", call.trim_end())])
 }
 
-/// `main` -> `__cape_user_main`; allocation functions -> the arena's; stdin readers -> sync first;
+/// `main` -> `__cape_user_main`; allocation functions -> the arena's; `getenv` -> the runtime's;
+/// stdin readers -> sync first;
 /// `register` on locals dropped (regions take the address of the shared locals they use).
 /// Only in user code, and not when the user defines a function of that name.
 fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Renames {
@@ -263,7 +268,9 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
         let name = u.name.as_str();
         if name == "main" && user_defines("main") {
             edits.push(Edit::replace(u.span, "__cape_user_main".to_string()));
-        } else if ARENA_FUNCTIONS.contains(&name) && !user_defines(name) {
+        } else if (ARENA_FUNCTIONS.contains(&name) || INPUT_FUNCTIONS.contains(&name))
+            && !user_defines(name)
+        {
             edits.push(Edit::replace(u.span, format!("__cape_{name}")));
         } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
             edits.push(Edit::replace(

@@ -17,7 +17,8 @@ ckdir_as() { # who, command...
     if [ "$who" = root ]; then
         bash -c "$*"
     else
-        su "$who" -s /bin/bash -c "export OMPI_MCA_rmaps_base_oversubscribe=1; $*"
+        # the suite's key file belongs to root: the user keeps its own in its work directory
+        su "$who" -s /bin/bash -c "export OMPI_MCA_rmaps_base_oversubscribe=1 CAPE_KEY_FILE=$CKDIR_KEY; $*"
     fi
 }
 
@@ -27,6 +28,7 @@ mode_of() { stat -c %a "$1"; }
 ckdir_checks() { # who, work directory (owned by who), a file owned by someone else
     local who=$1 w=$2 foreign=$3 ck err
     local bin=$w/ftd$$ run="$w/caperun"
+    CKDIR_KEY=$w/user.key
     cp "$OUT/cape" "$bin" && cp "$CAPERUN" "$run" && cp "$INPUT" "$w/input"
     chmod 755 "$bin" "$run" && chmod 644 "$w/input"
     [ "$who" = root ] || chown "$who" "$bin" "$run" "$w/input"

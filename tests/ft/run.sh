@@ -80,6 +80,8 @@ done
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+# the user's key that authenticates the logs: private to these runs, outside every log directory
+export CAPE_KEY_FILE=$OUT/user.key
 echo "seed $seed (rerun with --seed $seed)"
 INPUT=$OUT/input
 echo 100 >"$INPUT"
@@ -321,15 +323,15 @@ if [ $base_ok -eq 1 ]; then
     ck=$(fresh trunc-1) && truncate -s $((len - 1)) "$ck/cape.log" && refused "truncated by 1 byte" "$ck" "$bin"
     ck=$(fresh trunc-half) && truncate -s $((len / 2)) "$ck/cape.log" && refused "truncated to half" "$ck" "$bin"
     ck=$(fresh trunc-header) && truncate -s 30 "$ck/cape.log" && refused "truncated inside the header" "$ck" "$bin"
-    for off in 2 20 44 60 70 $((len / 3)) $((len / 2 + 7)) $((len - 3)); do
+    for off in 2 20 44 60 70 100 $((len / 3)) $((len / 2 + 7)) $((len - 3)); do
         ck=$(fresh "flip-$off") && flip_bit "$ck/cape.log" "$off" && refused "bit flipped at byte $off" "$ck" "$bin"
     done
     ck=$(fresh other-program) && refused "log of another program" "$ck" "$(fresh_binary "$c" "fto$$" "$OUT/other")"
     ck=$(fresh other-args) && refused "other arguments" "$ck" "$bin" 600
-    expect="differs from the log"
+    expect="standard input differs"
     ck=$(fresh other-input)
     echo 90 >"$c/input90"
-    INPUT=$c/input90 refused "other input (state fingerprint)" "$ck" "$bin"
+    INPUT=$c/input90 refused "other input" "$ck" "$bin"
     expect=""
     mkdir -p "$c/empty" && refused "no log in the directory" "$c/empty" "$bin"
     # caperun must not relaunch a refused log

@@ -332,11 +332,35 @@ pub extern "C" fn __cape_stdin_sync() {
     guard(|| {
         let result = runtime::with(|rt| {
             let comm = rt.comm.as_ref();
-            rt.io.stdin_sync(comm)
+            rt.io.stdin_sync(comm, rt.ft.is_some())
         });
         if let Some(Err(e)) = result {
             runtime::fatal(&e);
         }
+    })
+}
+
+/// `getenv` of the program: the C library's, and sequential code's reads are recorded so that
+/// a restart from a checkpoint log with another environment is refused (`ft::inputs`).
+#[no_mangle]
+pub extern "C" fn __cape_getenv(name: *const c_char) -> *mut c_char {
+    guard(|| {
+        if name.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: `name` is the program's NUL-terminated string (C's contract for getenv).
+        let value = unsafe { libc::getenv(name) };
+        if !region::in_active_region() {
+            // SAFETY: as above; `value` is null or a NUL-terminated string of the environment.
+            let (n, v) = unsafe {
+                (
+                    std::ffi::CStr::from_ptr(name).to_bytes(),
+                    (!value.is_null()).then(|| std::ffi::CStr::from_ptr(value).to_bytes()),
+                )
+            };
+            crate::ft::inputs::note_env_read(n, v);
+        }
+        value
     })
 }
 

@@ -1,20 +1,23 @@
 //! The durable region log `DIR/cape.log`: format, encoding and validation (pure; the file
-//! operations are in `ft/mod.rs`).
+//! operations are in `ft/mod.rs`, the keys in `ft/auth.rs`).
 //!
-//! All integers little-endian. The header (64 bytes) is rewritten in place after each record
+//! All integers little-endian. The header (128 bytes) is rewritten in place after each record
 //! is made durable:
 //!
 //! | offset | size | field                                                         |
 //! |--------|------|---------------------------------------------------------------|
 //! | 0      | 8    | magic `b"CAPELOG\0"`                                          |
-//! | 8      | 4    | version (`1`)                                                 |
+//! | 8      | 4    | version (`2`)                                                 |
 //! | 12     | 4    | reserved (`0`)                                                |
-//! | 16     | 8    | XXH64 of the executable (`/proc/self/exe`)                    |
-//! | 24     | 8    | XXH64 of the arguments `argv[1..]`                            |
+//! | 16     | 8    | first 8 bytes of BLAKE3 of the executable (`/proc/self/exe`)  |
+//! | 24     | 8    | first 8 bytes of BLAKE3 of the arguments `argv[1..]`          |
 //! | 32     | 8    | fingerprint of the state before region 1 (0 while none logged)|
 //! | 40     | 8    | committed length: header + complete records                   |
 //! | 48     | 8    | committed regions                                             |
-//! | 56     | 8    | XXH64 of bytes 0..56                                          |
+//! | 56     | 8    | reserved (`0`)                                                |
+//! | 64     | 16   | log id (random, chosen when the log is created)               |
+//! | 80     | 16   | reserved (`0`)                                                |
+//! | 96     | 32   | MAC of bytes 0..96 at offset 0                                |
 //!
 //! A record (one append + fsync) holds the payloads of one or more consecutive regions:
 //!
@@ -25,19 +28,25 @@
 //! | 16     | 4    | region count `n`                                              |
 //! | 20     | 4    | reserved (`0`)                                                |
 //! | 24     | 8    | body length `L`                                               |
-//! | 32     | L    | `n` entries: u64 fingerprint before the region, u64 length `T`, |
+//! | 32     | L    | `n` entries: u64 fingerprint before the region, u64 digest of |
+//! |        |      | stdin, u64 digest of the environment read, u64 length `T`,    |
 //! |        |      | `T` bytes of TICKPT v1 (the region's net change, own checksum)|
-//! | 32+L   | 8    | XXH64 of bytes 0..32+L                                        |
+//! | 32+L   | 32   | MAC of bytes 0..32+L at the record's offset in the log        |
 //!
-//! Bytes past the committed length are the torn tail of a crash during an append: ignored.
+//! A MAC is keyed BLAKE3 of (offset as u64, bytes) under the log's key ([`LogKey`]: derived
+//! from the user's secret key, the log id, the program and the arguments). Bytes past the
+//! committed length are the torn tail of a crash during an append: ignored.
 
-use crate::tickpt::{xxh64, Tickpt};
+use super::auth::{Job, LogKey, LOG_ID_LEN, SECRET_LEN, TAG_LEN};
+use crate::tickpt::Tickpt;
 
-pub const HEADER_LEN: usize = 64;
+pub const HEADER_LEN: usize = 128;
+const HEADER_MAC_AT: usize = 96;
 const LOG_MAGIC: [u8; 8] = *b"CAPELOG\0";
 const REC_MAGIC: [u8; 8] = *b"CAPEREC\0";
-const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const REC_HEADER_LEN: usize = 32;
+const ENTRY_HEADER_LEN: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
@@ -46,20 +55,22 @@ pub struct Header {
     pub first_fingerprint: u64,
     pub committed_len: u64,
     pub committed_regions: u64,
+    pub log_id: [u8; LOG_ID_LEN],
 }
 
 impl Header {
-    pub fn new(program: u64, args: u64) -> Header {
+    pub fn new(job: &Job, log_id: [u8; LOG_ID_LEN]) -> Header {
         Header {
-            program,
-            args,
+            program: job.program_id(),
+            args: job.args_id(),
             first_fingerprint: 0,
             committed_len: HEADER_LEN as u64,
             committed_regions: 0,
+            log_id,
         }
     }
 
-    pub fn encode(&self) -> [u8; HEADER_LEN] {
+    pub fn encode(&self, key: &LogKey) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(&LOG_MAGIC);
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -72,36 +83,57 @@ impl Header {
         ] {
             h[at..at + 8].copy_from_slice(&v.to_le_bytes());
         }
-        let sum = xxh64(&h[..56], 0);
-        h[56..64].copy_from_slice(&sum.to_le_bytes());
+        h[64..64 + LOG_ID_LEN].copy_from_slice(&self.log_id);
+        let tag = key.tag(0, &h[..HEADER_MAC_AT]);
+        h[HEADER_MAC_AT..].copy_from_slice(&tag);
         h
     }
 }
 
-/// One logged region: the fingerprint of the state before it and its net change.
+/// What sequential code read before a region, beyond the arguments (bound by the header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Inputs {
+    /// Digest of the bytes of stdin (0 while the program has not read it).
+    pub stdin: u64,
+    /// Digest of the environment variables the program read and their values.
+    pub env: u64,
+}
+
+/// One logged region: what the state and inputs were before it, and its net change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub fingerprint: u64,
+    pub inputs: Inputs,
     /// TICKPT v1 bytes.
     pub tickpt: Vec<u8>,
 }
 
-/// Encodes one record holding regions `first..first + entries.len()`.
-pub fn encode_record(first: u64, entries: &[Entry]) -> Vec<u8> {
-    let body: usize = entries.iter().map(|e| 16 + e.tickpt.len()).sum();
-    let mut out = Vec::with_capacity(REC_HEADER_LEN + body + 8);
+/// Encodes one record holding regions `first..first + entries.len()`, to be stored at byte
+/// `offset` of the log.
+pub fn encode_record(key: &LogKey, offset: u64, first: u64, entries: &[Entry]) -> Vec<u8> {
+    let body: usize = entries
+        .iter()
+        .map(|e| ENTRY_HEADER_LEN + e.tickpt.len())
+        .sum();
+    let mut out = Vec::with_capacity(REC_HEADER_LEN + body + TAG_LEN);
     out.extend_from_slice(&REC_MAGIC);
     out.extend_from_slice(&first.to_le_bytes());
     out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&(body as u64).to_le_bytes());
     for e in entries {
-        out.extend_from_slice(&e.fingerprint.to_le_bytes());
-        out.extend_from_slice(&(e.tickpt.len() as u64).to_le_bytes());
+        for w in [
+            e.fingerprint,
+            e.inputs.stdin,
+            e.inputs.env,
+            e.tickpt.len() as u64,
+        ] {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
         out.extend_from_slice(&e.tickpt);
     }
-    let sum = xxh64(&out, 0);
-    out.extend_from_slice(&sum.to_le_bytes());
+    let tag = key.tag(offset, &out);
+    out.extend_from_slice(&tag);
     out
 }
 
@@ -109,6 +141,8 @@ pub fn encode_record(first: u64, entries: &[Entry]) -> Vec<u8> {
 #[derive(Debug)]
 pub struct Validated {
     pub header: Header,
+    /// The key that seals the log's header and its next records.
+    pub key: LogKey,
     /// Entry `i` is region `i + 1`.
     pub entries: Vec<Entry>,
 }
@@ -125,24 +159,63 @@ fn half(b: &[u8], at: usize) -> u32 {
         .map_or(0, u32::from_le_bytes)
 }
 
-/// Validates a whole log file's bytes against this program and arguments. `dir` names the
-/// directory in messages. Errors are complete sentences for one `capert: error:` line.
-pub fn validate(bytes: &[u8], program: u64, args: u64, dir: &str) -> Result<Validated, String> {
+/// Validates a whole log file's bytes for this job under the user's secret key. `dir` names
+/// the directory in messages. Errors are complete sentences for one `capert: error:` line.
+pub fn validate(
+    bytes: &[u8],
+    job: &Job,
+    secret: &[u8; SECRET_LEN],
+    dir: &str,
+) -> Result<Validated, String> {
     let fresh = format!("start afresh with `CAPE_CHECKPOINT={dir}`");
-    if bytes.len() < HEADER_LEN || bytes[0..8] != LOG_MAGIC {
+    if bytes.len() < 12 || bytes[0..8] != LOG_MAGIC {
         return Err(format!(
             "{dir}/cape.log is not a capecc checkpoint log: {fresh}"
         ));
     }
-    if xxh64(&bytes[..56], 0) != word(bytes, 56) {
-        return Err(format!(
-            "the header of the log in {dir} is corrupt (checksum mismatch): {fresh}"
-        ));
-    }
     let version = half(bytes, 8);
-    if version != VERSION || half(bytes, 12) != 0 {
+    if version != VERSION {
         return Err(format!(
             "the log in {dir} has format version {version}, this runtime reads version {VERSION}: {fresh}"
+        ));
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(format!(
+            "the log in {dir} is truncated inside its header ({} bytes): {fresh}",
+            bytes.len()
+        ));
+    }
+    // Checked before the MAC only to say why the log is refused: the MAC covers them too.
+    if word(bytes, 16) != job.program_id() {
+        return Err(format!(
+            "the log in {dir} was written by another program (or another build of it): run the program that wrote it, or {fresh}"
+        ));
+    }
+    if word(bytes, 24) != job.args_id() {
+        return Err(format!(
+            "the log in {dir} was written with other arguments: give the same arguments, or {fresh}"
+        ));
+    }
+    let mut log_id = [0u8; LOG_ID_LEN];
+    log_id.copy_from_slice(&bytes[64..64 + LOG_ID_LEN]);
+    let key = LogKey::derive(secret, &log_id, job);
+    if !key.verify(
+        0,
+        &bytes[..HEADER_MAC_AT],
+        &bytes[HEADER_MAC_AT..HEADER_LEN],
+    ) {
+        return Err(format!(
+            "the log in {dir} is not authentic (header MAC mismatch): it was modified, or written by another user or with another checkpoint key (`CAPE_KEY_FILE`): {fresh}"
+        ));
+    }
+    let reserved_zero = half(bytes, 12) == 0
+        && word(bytes, 56) == 0
+        && bytes[64 + LOG_ID_LEN..HEADER_MAC_AT]
+            .iter()
+            .all(|&b| b == 0);
+    if !reserved_zero {
+        return Err(format!(
+            "the header of the log in {dir} is corrupt (reserved bytes set): {fresh}"
         ));
     }
     let header = Header {
@@ -151,17 +224,8 @@ pub fn validate(bytes: &[u8], program: u64, args: u64, dir: &str) -> Result<Vali
         first_fingerprint: word(bytes, 32),
         committed_len: word(bytes, 40),
         committed_regions: word(bytes, 48),
+        log_id,
     };
-    if header.program != program {
-        return Err(format!(
-            "the log in {dir} was written by another program (or another build of it): run the program that wrote it, or {fresh}"
-        ));
-    }
-    if header.args != args {
-        return Err(format!(
-            "the log in {dir} was written with other arguments: give the same arguments, or {fresh}"
-        ));
-    }
     let committed = usize::try_from(header.committed_len).unwrap_or(usize::MAX);
     if committed < HEADER_LEN {
         return Err(format!(
@@ -180,37 +244,46 @@ pub fn validate(bytes: &[u8], program: u64, args: u64, dir: &str) -> Result<Vali
         let corrupt =
             |what: &str| format!("the log in {dir} is corrupt ({what} at byte {at}): {fresh}");
         let rec = &bytes[at..committed];
-        if rec.len() < REC_HEADER_LEN + 8 || rec[0..8] != REC_MAGIC {
+        if rec.len() < REC_HEADER_LEN + TAG_LEN || rec[0..8] != REC_MAGIC {
             return Err(corrupt("bad record header"));
         }
         let body = usize::try_from(word(rec, 24)).unwrap_or(usize::MAX);
         let Some(total) = body
-            .checked_add(REC_HEADER_LEN + 8)
+            .checked_add(REC_HEADER_LEN + TAG_LEN)
             .filter(|&t| t <= rec.len())
         else {
             return Err(corrupt("record longer than the committed log"));
         };
-        if xxh64(&rec[..total - 8], 0) != word(rec, total - 8) {
-            return Err(corrupt("record checksum mismatch"));
+        let (sealed, tag) = rec[..total].split_at(total - TAG_LEN);
+        if !key.verify(at as u64, sealed, tag) {
+            return Err(corrupt(
+                "record MAC mismatch: modified or not written by this job",
+            ));
         }
         let first = word(rec, 8);
         let count = half(rec, 16) as usize;
         if first != entries.len() as u64 + 1 || half(rec, 20) != 0 {
             return Err(corrupt("records out of order"));
         }
-        let mut body_bytes = &rec[REC_HEADER_LEN..total - 8];
+        let mut body_bytes = &sealed[REC_HEADER_LEN..];
         for _ in 0..count {
-            let fingerprint = word(body_bytes, 0);
-            let len = usize::try_from(word(body_bytes, 8)).unwrap_or(usize::MAX);
-            let Some(tickpt) = len.checked_add(16).and_then(|end| body_bytes.get(16..end)) else {
+            let len = usize::try_from(word(body_bytes, 24)).unwrap_or(usize::MAX);
+            let Some(tickpt) = len
+                .checked_add(ENTRY_HEADER_LEN)
+                .and_then(|end| body_bytes.get(ENTRY_HEADER_LEN..end))
+            else {
                 return Err(corrupt("entry longer than its record"));
             };
             Tickpt::decode(tickpt).map_err(|e| corrupt(&format!("bad region payload: {e}")))?;
             entries.push(Entry {
-                fingerprint,
+                fingerprint: word(body_bytes, 0),
+                inputs: Inputs {
+                    stdin: word(body_bytes, 8),
+                    env: word(body_bytes, 16),
+                },
                 tickpt: tickpt.to_vec(),
             });
-            body_bytes = &body_bytes[16 + len..];
+            body_bytes = &body_bytes[ENTRY_HEADER_LEN + len..];
         }
         if !body_bytes.is_empty() {
             return Err(corrupt("trailing bytes in a record"));
@@ -232,13 +305,68 @@ pub fn validate(bytes: &[u8], program: u64, args: u64, dir: &str) -> Result<Vali
             "the log in {dir} is corrupt (first fingerprint mismatch): {fresh}"
         ));
     }
-    Ok(Validated { header, entries })
+    Ok(Validated {
+        header,
+        key,
+        entries,
+    })
+}
+
+/// Recomputes, as the log's writer would, the checksum of every TICKPT and the MAC of the header
+/// and of every record whose framing is intact, and sets the header's program and argument
+/// fields to `job`'s: what an attacker holding the user's key can do to an edited log. For the
+/// fuzz target and the mutation tests, which must get past the MAC to reach the replay checks.
+pub fn reseal(bytes: &mut [u8], job: &Job, secret: &[u8; SECRET_LEN]) {
+    if bytes.len() < HEADER_LEN {
+        return;
+    }
+    bytes[16..24].copy_from_slice(&job.program_id().to_le_bytes());
+    bytes[24..32].copy_from_slice(&job.args_id().to_le_bytes());
+    let mut log_id = [0u8; LOG_ID_LEN];
+    log_id.copy_from_slice(&bytes[64..64 + LOG_ID_LEN]);
+    let key = LogKey::derive(secret, &log_id, job);
+    let tag = key.tag(0, &bytes[..HEADER_MAC_AT]);
+    bytes[HEADER_MAC_AT..HEADER_LEN].copy_from_slice(&tag);
+    let committed = usize::try_from(word(bytes, 40)).map_or(bytes.len(), |c| c.min(bytes.len()));
+    let mut at = HEADER_LEN;
+    while at + REC_HEADER_LEN + TAG_LEN <= committed {
+        let body = usize::try_from(word(bytes, at + 24)).unwrap_or(usize::MAX);
+        let Some(end) = body
+            .checked_add(at + REC_HEADER_LEN + TAG_LEN)
+            .filter(|&e| e <= committed)
+        else {
+            return;
+        };
+        let sealed_end = end - TAG_LEN;
+        let mut entry = at + REC_HEADER_LEN;
+        while entry + ENTRY_HEADER_LEN <= sealed_end {
+            let len = usize::try_from(word(bytes, entry + 24)).unwrap_or(usize::MAX);
+            let start = entry + ENTRY_HEADER_LEN;
+            let Some(stop) = start.checked_add(len).filter(|&s| s <= sealed_end) else {
+                break;
+            };
+            if len >= 8 {
+                let sum = crate::tickpt::xxh64(&bytes[start..stop - 8], 0);
+                bytes[stop - 8..stop].copy_from_slice(&sum.to_le_bytes());
+            }
+            entry = stop;
+        }
+        let tag = key.tag(at as u64, &bytes[at..sealed_end]);
+        bytes[sealed_end..end].copy_from_slice(&tag);
+        at = end;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tickpt::Stamp;
+
+    const SECRET: [u8; 32] = [42; 32];
+
+    fn job() -> Job {
+        Job::new(b"program", &[b"arg".to_vec()])
+    }
 
     fn payload(i: u64) -> Vec<u8> {
         let mut t = Tickpt::new(i);
@@ -247,80 +375,139 @@ mod tests {
         t.encode()
     }
 
-    /// A log of 5 regions in records of 2, 1, 2; its header.
-    fn sample() -> (Vec<u8>, Header) {
-        let mut h = Header::new(11, 22);
-        let mut body = Vec::new();
+    fn entry(k: u64) -> Entry {
+        Entry {
+            fingerprint: 1000 + k,
+            inputs: Inputs {
+                stdin: 7,
+                env: 100 + k,
+            },
+            tickpt: payload(k),
+        }
+    }
+
+    /// A log of 5 regions in records of 2, 1, 2 for `job()` under `secret`; its header.
+    pub(crate) fn sample_with(secret: &[u8; 32], job: &Job) -> (Vec<u8>, Header) {
+        let mut h = Header::new(job, [9; LOG_ID_LEN]);
+        let key = LogKey::derive(secret, &h.log_id, job);
+        let mut file = vec![0u8; HEADER_LEN];
         let mut region = 1;
         for n in [2u64, 1, 2] {
-            let entries: Vec<Entry> = (region..region + n)
-                .map(|k| Entry {
-                    fingerprint: 1000 + k,
-                    tickpt: payload(k),
-                })
-                .collect();
-            body.extend(encode_record(region, &entries));
+            let entries: Vec<Entry> = (region..region + n).map(entry).collect();
+            let rec = encode_record(&key, file.len() as u64, region, &entries);
+            file.extend(rec);
             region += n;
         }
         h.first_fingerprint = 1001;
         h.committed_regions = region - 1;
-        h.committed_len = (HEADER_LEN + body.len()) as u64;
-        let mut file = h.encode().to_vec();
-        file.extend(body);
+        h.committed_len = file.len() as u64;
+        file[..HEADER_LEN].copy_from_slice(&h.encode(&key));
         (file, h)
+    }
+
+    fn sample() -> (Vec<u8>, Header) {
+        sample_with(&SECRET, &job())
     }
 
     #[test]
     fn round_trip() {
         let (file, h) = sample();
-        let v = validate(&file, 11, 22, "d").unwrap();
+        let v = validate(&file, &job(), &SECRET, "d").unwrap();
         assert_eq!(v.header, h);
         assert_eq!(v.entries.len(), 5);
         for (i, e) in v.entries.iter().enumerate() {
-            let k = i as u64 + 1;
-            assert_eq!(e.fingerprint, 1000 + k);
-            assert_eq!(e.tickpt, payload(k));
+            assert_eq!(*e, entry(i as u64 + 1));
         }
     }
 
     #[test]
     fn empty_log_is_valid() {
-        let file = Header::new(1, 2).encode();
-        let v = validate(&file, 1, 2, "d").unwrap();
+        let h = Header::new(&job(), [3; LOG_ID_LEN]);
+        let file = h.encode(&LogKey::derive(&SECRET, &h.log_id, &job()));
+        let v = validate(&file, &job(), &SECRET, "d").unwrap();
         assert!(v.entries.is_empty());
     }
 
     #[test]
     fn torn_tail_is_ignored() {
-        let (mut file, _) = sample();
-        let extra = encode_record(
-            6,
-            &[Entry {
-                fingerprint: 5,
-                tickpt: payload(6),
-            }],
-        );
+        let (mut file, h) = sample();
+        let key = LogKey::derive(&SECRET, &h.log_id, &job());
+        let extra = encode_record(&key, file.len() as u64, 6, &[entry(6)]);
         file.extend_from_slice(&extra[..extra.len() / 2]);
-        assert_eq!(validate(&file, 11, 22, "d").unwrap().entries.len(), 5);
+        assert_eq!(
+            validate(&file, &job(), &SECRET, "d").unwrap().entries.len(),
+            5
+        );
     }
 
     #[test]
     fn truncated_below_committed_is_refused() {
         let (file, h) = sample();
         for cut in [h.committed_len as usize - 1, HEADER_LEN + 3, HEADER_LEN] {
-            let e = validate(&file[..cut], 11, 22, "d").unwrap_err();
+            let e = validate(&file[..cut], &job(), &SECRET, "d").unwrap_err();
             assert!(e.contains("truncated"), "{e}");
         }
-        assert!(validate(&file[..10], 11, 22, "d").is_err());
+        let e = validate(&file[..100], &job(), &SECRET, "d").unwrap_err();
+        assert!(e.contains("truncated inside its header"), "{e}");
+        assert!(validate(&file[..10], &job(), &SECRET, "d").is_err());
     }
 
     #[test]
     fn other_program_or_arguments_are_refused() {
         let (file, _) = sample();
-        let e = validate(&file, 12, 22, "d").unwrap_err();
+        let e = validate(
+            &file,
+            &Job::new(b"programme", &[b"arg".to_vec()]),
+            &SECRET,
+            "d",
+        )
+        .unwrap_err();
         assert!(e.contains("another program"), "{e}");
-        let e = validate(&file, 11, 23, "d").unwrap_err();
+        let e = validate(
+            &file,
+            &Job::new(b"program", &[b"arg2".to_vec()]),
+            &SECRET,
+            "d",
+        )
+        .unwrap_err();
         assert!(e.contains("other arguments"), "{e}");
+    }
+
+    #[test]
+    fn a_log_sealed_with_another_key_is_refused() {
+        let (file, _) = sample_with(&[43; 32], &job());
+        let e = validate(&file, &job(), &SECRET, "d").unwrap_err();
+        assert!(e.contains("not authentic"), "{e}");
+    }
+
+    #[test]
+    fn old_and_unknown_versions_are_refused() {
+        let (mut file, _) = sample();
+        for v in [1u32, 3, 0] {
+            file[8..12].copy_from_slice(&v.to_le_bytes());
+            let e = validate(&file, &job(), &SECRET, "d").unwrap_err();
+            assert!(
+                e.contains(&format!("format version {v}, this runtime reads version 2")),
+                "{e}"
+            );
+        }
+    }
+
+    /// Records of another log of the same job and key (another run) do not verify: the log id
+    /// and the record's offset are in its MAC.
+    #[test]
+    fn records_of_another_log_are_refused() {
+        let (file, _) = sample();
+        let mut other = Header::new(&job(), [10; LOG_ID_LEN]);
+        let key = LogKey::derive(&SECRET, &other.log_id, &job());
+        let mut spliced = vec![0u8; HEADER_LEN];
+        spliced.extend_from_slice(&file[HEADER_LEN..]);
+        other.committed_len = spliced.len() as u64;
+        other.committed_regions = 5;
+        other.first_fingerprint = 1001;
+        spliced[..HEADER_LEN].copy_from_slice(&other.encode(&key));
+        let e = validate(&spliced, &job(), &SECRET, "d").unwrap_err();
+        assert!(e.contains("record MAC mismatch"), "{e}");
     }
 
     #[test]
@@ -331,7 +518,7 @@ mod tests {
                 let mut bad = file.clone();
                 bad[byte] ^= 1 << bit;
                 assert!(
-                    validate(&bad, 11, 22, "d").is_err(),
+                    validate(&bad, &job(), &SECRET, "d").is_err(),
                     "flip of bit {bit} of byte {byte} accepted"
                 );
             }

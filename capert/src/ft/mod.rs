@@ -1,4 +1,4 @@
-//! Fault tolerance (issue 6): the durable region log, restart by replay, exactly-once
+//! Fault tolerance: the durable region log, restart by replay, exactly-once
 //! output and the `DIR/status` file. See ARCHITECTURE.md, "Fault tolerance".
 //!
 //! Every top-level parallel region is numbered (1, 2, ... identically on every rank and for
@@ -6,16 +6,20 @@
 //! the fingerprint of the state before it, to `DIR/cape.log`; a restart replays the logged
 //! regions (injects them instead of running them) and continues from the first one not logged.
 
+pub mod auth;
 pub mod fingerprint;
+pub mod inputs;
 pub mod log;
 pub mod output;
+pub mod replay;
 
 use crate::config::{Every, FtConfig};
 use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::sys::mpi::Comm;
-use crate::tickpt::{xxh64, Tickpt};
+use crate::tickpt::Tickpt;
+use auth::{Job, LogKey};
 use fingerprint::Fingerprint;
-use log::{Entry, Header};
+use log::{Entry, Header, Inputs};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -98,19 +102,10 @@ pub fn record_error() {
     }
 }
 
-/// XXH64 of the arguments (`argv[1..]`), each preceded by its length.
-pub fn hash_args(args: &[Vec<u8>]) -> u64 {
-    let mut bytes = Vec::new();
-    for a in args {
-        bytes.extend_from_slice(&(a.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(a);
-    }
-    xxh64(&bytes, 0)
-}
-
 struct Writer {
     file: File,
     header: Header,
+    key: LogKey,
 }
 
 pub struct Ft {
@@ -125,8 +120,8 @@ pub struct Ft {
     replay: Vec<Entry>,
     writer: Option<Writer>,
     pub fingerprint: Fingerprint,
-    /// Rank 0: (region, fingerprint before it) of the logged region in progress.
-    current: Option<(u64, u64)>,
+    /// Rank 0: (region, fingerprint and inputs before it) of the logged region in progress.
+    current: Option<(u64, u64, Inputs)>,
     pending: Vec<Entry>,
     last_flush: Instant,
     /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
@@ -143,7 +138,7 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
 /// Rank 0's start: the log (new or validated), and the output counts to skip.
 fn open_rank0(
     dir: &CheckpointDir,
-    restart: bool,
+    cfg: &FtConfig,
     args: &[Vec<u8>],
 ) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
     let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
@@ -152,11 +147,14 @@ fn open_rank0(
     reserve_status(dir)?;
     let exe = std::fs::read("/proc/self/exe")
         .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
-    let program = xxh64(&exe, 0);
-    let args = hash_args(args);
+    let job = Job::new(&exe, args);
+    let key_file = cfg.key_file.as_ref().ok_or(
+        "no place for the checkpoint key: set `CAPE_KEY_FILE` (or `HOME`) to keep it outside the checkpoint directory",
+    )?;
+    let secret = auth::load_or_create_secret(key_file, crate::sys::ft::effective_uid())?;
     let path = dir.join("cape.log");
     let shown = dir.path().display().to_string();
-    if restart {
+    if cfg.restart {
         let bytes = match dir.read("cape.log") {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -166,7 +164,7 @@ fn open_rank0(
             }
             Err(e) => return Err(io_error(&path, "read", e)),
         };
-        let v = log::validate(&bytes, program, args, &shown)?;
+        let v = log::validate(&bytes, &job, &secret, &shown)?;
         let file = dir
             .open_rw("cape.log")
             .map_err(|e| io_error(&path, "open", e))?;
@@ -186,23 +184,27 @@ fn open_rank0(
             Writer {
                 file,
                 header: v.header,
+                key: v.key,
             },
             v.entries,
             skip,
         ))
     } else {
-        let header = Header::new(program, args);
+        let log_id =
+            auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
+        let header = Header::new(&job, log_id);
+        let key = LogKey::derive(&secret, &log_id, &job);
         let tmp = "cape.log.tmp";
         let file = dir
             .create_fresh(tmp)
             .map_err(|e| io_error(&dir.join(tmp), "create", e))?;
-        file.write_all_at(&header.encode(), 0)
+        file.write_all_at(&header.encode(&key), 0)
             .and_then(|()| file.sync_all())
             .and_then(|()| dir.rename(tmp, "cape.log"))
             .map_err(|e| io_error(&path, "write", e))?;
         dir.remove("output")
             .map_err(|e| io_error(&dir.join("output"), "remove", e))?;
-        Ok((Writer { file, header }, Vec::new(), [0, 0]))
+        Ok((Writer { file, header, key }, Vec::new(), [0, 0]))
     }
 }
 
@@ -232,7 +234,7 @@ impl Ft {
         let mut msg = Vec::new();
         if rank0 {
             match open_dir(cfg).and_then(|dir| {
-                let (w, e, skip) = open_rank0(&dir, cfg.restart, args)?;
+                let (w, e, skip) = open_rank0(&dir, cfg, args)?;
                 output::start(&dir, real, skip)?;
                 Ok((w, e))
             }) {
@@ -306,12 +308,29 @@ impl Ft {
 
     /// Rank 0: a logged region begins with this fingerprint.
     pub fn begin_logged(&mut self, region: u64, fingerprint: u64) {
-        self.current = Some((region, fingerprint));
+        self.current = Some((region, fingerprint, inputs::current()));
+    }
+
+    /// Rank 0: the payload of logged region `region` once the inputs read so far and the
+    /// state (`fingerprint`) match the log and every run of it lies inside `shared` (the
+    /// shared ranges now). The error is the sentence of the refusal.
+    pub fn replay_payload(
+        &self,
+        region: u64,
+        fingerprint: u64,
+        shared: &[(usize, usize)],
+    ) -> Result<&[u8], String> {
+        let entry = self
+            .replay_entry(region)
+            .ok_or("internal error: a replayed region is missing from the log")?;
+        let dir = self.dir.display().to_string();
+        replay::admit(entry, &inputs::current(), fingerprint, shared, region, &dir)?;
+        Ok(&entry.tickpt)
     }
 
     /// Rank 0: the logged region in progress ended with this net change.
     pub fn end_logged(&mut self, change: &Tickpt) -> Result<(), String> {
-        let Some((region, fingerprint)) = self.current.take() else {
+        let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
         };
         let first = self.durable_regions() + self.pending.len() as u64 + 1;
@@ -322,6 +341,7 @@ impl Ft {
         }
         self.pending.push(Entry {
             fingerprint,
+            inputs,
             tickpt: change.encode(),
         });
         let due = match self.every {
@@ -351,7 +371,7 @@ impl Ft {
         }
         let path = self.dir.join("cape.log");
         let first = w.header.committed_regions + 1;
-        let record = log::encode_record(first, &self.pending);
+        let record = log::encode_record(&w.key, w.header.committed_len, first, &self.pending);
         w.file
             .write_all_at(&record, w.header.committed_len)
             .and_then(|()| w.file.sync_data())
@@ -362,7 +382,7 @@ impl Ft {
         w.header.committed_len += record.len() as u64;
         w.header.committed_regions += self.pending.len() as u64;
         w.file
-            .write_all_at(&w.header.encode(), 0)
+            .write_all_at(&w.header.encode(&w.key), 0)
             .and_then(|()| w.file.sync_data())
             .map_err(|e| io_error(&path, "update", e))?;
         self.pending.clear();

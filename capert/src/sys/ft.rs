@@ -42,3 +42,9 @@ pub fn register_exit_hook(f: extern "C" fn(c_int, *mut c_void)) {
     // SAFETY: registers a function with static lifetime and a null argument.
     unsafe { on_exit(f, std::ptr::null_mut()) };
 }
+
+/// The effective user id (owner check of the checkpoint key).
+pub fn effective_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}

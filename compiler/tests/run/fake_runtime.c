@@ -23,6 +23,7 @@ void *__cape_calloc(size_t n, size_t m) { return calloc(n, m); }
 void *__cape_realloc(void *p, size_t n) { return realloc(p, n); }
 void __cape_free(void *p) { free(p); }
 char *__cape_strdup(const char *s) { return strdup(s); }
+char *__cape_getenv(const char *name) { return getenv(name); }
 void __cape_stdin_sync(void) {}
 
 void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_clause, void *sp)

@@ -21,6 +21,7 @@ void *__cape_memalign(size_t, size_t);
 void *__cape_valloc(size_t);
 char *__cape_strdup(const char *);
 char *__cape_strndup(const char *, size_t);
+char *__cape_getenv(const char *);
 void __cape_stdin_sync(void);
 void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_clause, void *stack_pointer);
 void __cape_loop_init(__cape_loop *l, unsigned long long n, int schedule, long long chunk);

@@ -1,0 +1,76 @@
+//! Test tool of tests/ft/crafted.sh: plays an attacker who edits a checkpoint log. It reads the
+//! log with the user's key, replaces the logged change of one region by a single run of chosen
+//! bytes at a chosen address, and writes the log back with every checksum and MAC recomputed
+//! under a given key (the real one: an attacker who stole it; another: one who did not).
+//!
+//! usage: forge_log LOG EXE KEY SEAL_KEY REGION ADDR HEX_BYTES [ARGS...]
+//!   ARGS are the program's arguments argv[1..] the log was written with.
+
+use capert::ft::auth::{Job, LogKey};
+use capert::ft::log::{self, encode_record, HEADER_LEN};
+use capert::tickpt::{Stamp, Tickpt};
+
+fn secret(path: &str) -> Result<[u8; 32], String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    <[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| format!("{path}: not a 32-byte key"))
+}
+
+fn number(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|e| format!("`{text}`: {e}"))
+}
+
+fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
+    if text.len() % 2 != 0 {
+        return Err(format!("`{text}`: odd number of hex digits"));
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).map_err(|e| format!("`{text}`: {e}")))
+        .collect()
+}
+
+fn run(argv: &[String]) -> Result<(), String> {
+    let [_, log_path, exe, key, seal_key, region, addr, bytes, args @ ..] = argv else {
+        return Err("usage: forge_log LOG EXE KEY SEAL_KEY REGION ADDR HEX_BYTES [ARGS...]".into());
+    };
+    let file = std::fs::read(log_path).map_err(|e| format!("{log_path}: {e}"))?;
+    let exe = std::fs::read(exe).map_err(|e| format!("{exe}: {e}"))?;
+    let args: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+    let job = Job::new(&exe, &args);
+    let mut v = log::validate(&file, &job, &secret(key)?, "DIR")?;
+    let region = number(region)?;
+    let entry = usize::try_from(region)
+        .ok()
+        .and_then(|r| v.entries.get_mut(r.checked_sub(1)?))
+        .ok_or(format!("the log has no region {region}"))?;
+    let mut change = Tickpt::new(region);
+    change.push(number(addr)?, Stamp::default(), &hex_bytes(bytes)?);
+    entry.tickpt = change.encode();
+    // One record per region; a MAC under SEAL_KEY everywhere.
+    let key = LogKey::derive(&secret(seal_key)?, &v.header.log_id, &job);
+    let mut out = vec![0u8; HEADER_LEN];
+    for (i, e) in v.entries.iter().enumerate() {
+        let record = encode_record(
+            &key,
+            out.len() as u64,
+            i as u64 + 1,
+            std::slice::from_ref(e),
+        );
+        out.extend_from_slice(&record);
+    }
+    v.header.committed_len = out.len() as u64;
+    out[..HEADER_LEN].copy_from_slice(&v.header.encode(&key));
+    std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"))
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if let Err(e) = run(&argv) {
+        eprintln!("forge_log: {e}");
+        std::process::exit(2);
+    }
+}
