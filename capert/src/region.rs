@@ -829,7 +829,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
         }
     }
     if heap_users.len() > 1 {
-        return Err(crate::region_heap::several_users(&heap_users));
+        runtime::fatal_at_merge(rt.rank, &crate::region_heap::several_users(&heap_users));
     }
     // the arena pages claimed in the epoch (by the rank that allocated) are now the same
     // everywhere: track them from here on
