@@ -1,11 +1,13 @@
 /* heap blocks allocated inside `master` and `masked` and stored in shared pointers, used
- * after a barrier; freed and reallocated in later regions; `single nowait` too */
+ * after a barrier; freed and reallocated in later regions; `single nowait` too; a `single`
+ * of a team smaller than the process count */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
 
 #define N 3000
+#define BIG (1 << 19)
 
 int *a;
 double *b;
@@ -70,6 +72,28 @@ int main(void)
     for (int i = 0; i < N; i++)
         t += tail[i];
     printf("t=%ld\n", t);
+
+    /* a team smaller than the process count: the threads outside it get the new heap too */
+    free(tail);
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+        tail = malloc(BIG * sizeof *tail);
+#pragma omp for
+        for (int i = 0; i < BIG; i++)
+            tail[i] = i % 11;
+    }
+    long u = 0;
+    for (int i = 0; i < BIG; i++)
+        u += tail[i];
+    int *seq = malloc(N * sizeof *seq);
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+        seq[i] = i * 5;
+    for (int i = 0; i < N; i++)
+        u += seq[i];
+    printf("u=%ld\n", u);
+    free(seq);
     free(a);
     free(b);
     free(tail);
