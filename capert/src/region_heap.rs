@@ -77,7 +77,13 @@ pub fn diff_fresh_pages(rt: &Runtime, stamp: Stamp, out: &mut Tickpt) -> u64 {
     let mut at = start;
     while at < end {
         let to = (at + CHUNK).min(end);
-        diff_into(rt.arena.bytes(at, to), &ZERO[..to - at], at as u64, stamp, out);
+        diff_into(
+            rt.arena.bytes(at, to),
+            &ZERO[..to - at],
+            at as u64,
+            stamp,
+            out,
+        );
         at = to;
     }
     (end - start) as u64
