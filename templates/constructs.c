@@ -5,8 +5,10 @@
 /*@ barrier */
 __cape_barrier();
 /*@ master */
-if (omp_get_thread_num() == ({{filter}})) /* capecc: #pragma omp {{construct}} at {{location}} */
+if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {{location}} */
 {{body}}
+    __cape_master_end();
+}
 /*@ ordered */
 { /* capecc: #pragma omp {{construct}} at {{location}}: the loop already runs in order */
     __cape_ordered_begin();

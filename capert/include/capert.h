@@ -110,7 +110,8 @@ void *__cape_realloc(void *ptr, size_t size);
 
 /*
  `free` of the program. Accepts arena blocks and blocks from libc. Freeing an arena block
- inside a parallel region is deferred forever (the block leaks) to keep ranks identical.
+ inside a parallel region, outside a `single`/`master` block, leaks the block: ranks free
+ different blocks there, and the arena must stay identical on every rank.
  */
 void __cape_free(void *ptr);
 
@@ -227,6 +228,17 @@ int __cape_single_begin(void);
  End of a `single` block: a barrier unless `nowait`.
  */
 void __cape_single_end(int nowait);
+
+/*
+ `master` / `masked filter(filter)`: 1 on the thread whose number is `filter` (the
+ thread runs the block, then calls `__cape_master_end`), 0 on the others. No barrier.
+ */
+int __cape_master_begin(int filter);
+
+/*
+ End of a `master`/`masked` block, on the thread that ran it.
+ */
+void __cape_master_end(void);
 
 /*
  `copyprivate`: every thread of the team calls it after the single block for each listed

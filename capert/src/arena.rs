@@ -36,16 +36,27 @@ impl Arena {
         (self.heap.base(), self.heap.claimed_end())
     }
 
+    /// The end of the arena's mapping.
+    pub fn limit(&self) -> usize {
+        self.heap.limit()
+    }
+
+    /// The part claimed but not yet handed to the tracker: `[start, end)`.
+    pub fn untracked(&self) -> Option<(usize, usize)> {
+        let end = self.heap.claimed_end();
+        (end > self.tracked_end).then_some((self.tracked_end, end))
+    }
+
     /// The part claimed since the last call, to be added to the tracker: `(start, len)`.
     pub fn take_untracked(&mut self) -> Option<(usize, usize)> {
-        let end = self.heap.claimed_end();
-        if end > self.tracked_end {
-            let start = self.tracked_end;
-            self.tracked_end = end;
-            Some((start, end - start))
-        } else {
-            None
-        }
+        let (start, end) = self.untracked()?;
+        self.tracked_end = end;
+        Some((start, end - start))
+    }
+
+    /// The bytes of a claimed part of the arena.
+    pub fn bytes(&self, start: usize, end: usize) -> &[u8] {
+        self.heap.claimed_bytes(start, end)
     }
 
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<NonNull<u8>, String> {

@@ -5,6 +5,7 @@ pub mod config;
 pub mod ffi;
 pub mod io;
 pub mod region;
+pub mod region_heap;
 pub mod runtime;
 pub mod symbols;
 pub mod sys;

@@ -340,6 +340,7 @@ pub fn parallel(
         run();
     }
     IN_ACTIVE_REGION.store(false, Ordering::Relaxed);
+    crate::region_heap::region_end();
     let region = {
         let mut t = team();
         t.levels.pop();
@@ -482,7 +483,7 @@ fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
     let mut msg = Vec::new();
     if rt.rank == 0 {
         let fp = fingerprint_now(rt);
-        let shared = shared_ranges(rt, sp);
+        let shared = replay_ranges(rt, sp);
         let Some(ft) = rt.ft.as_mut() else {
             return Ok(());
         };
@@ -508,15 +509,10 @@ fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
         runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
     }
     let change = Tickpt::decode(&msg[1..]).map_err(|e| format!("bad replayed region: {e}"))?;
-    // Rank 0 checked every run against the shared ranges; all of them are tracked.
+    // Rank 0 checked every run against the shared ranges. A logged `single`/`master` block may
+    // have grown the heap: those pages are not tracked yet and are written directly.
     for run in change.runs() {
-        let addr = run.addr as usize;
-        if !(rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1)) {
-            return Err(format!(
-                "internal error: replayed region {k} writes at {addr:#x}, which is not tracked"
-            ));
-        }
-        rt.tracker.0.inject(addr, run.bytes);
+        crate::region_heap::inject(rt, run.addr as usize, run.bytes);
     }
     // Threadprivate copies of other threads are not logged: they restart as thread 0's.
     for tp in threadprivates().iter_mut() {
@@ -694,6 +690,18 @@ fn diff_written(
     diffed
 }
 
+/// Where a logged region may write: shared memory as it is now, except that the whole arena
+/// counts (a logged `single`/`master` block may have grown the heap). The arena is our own
+/// fixed mapping for application data only, so this admits no runtime or library memory.
+fn replay_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
+    let base = rt.arena.base();
+    let mut ranges = shared_ranges(rt, sp);
+    ranges.retain(|&(s, _)| s != base);
+    ranges.push((base, rt.arena.limit()));
+    ranges.sort_unstable();
+    ranges
+}
+
 /// The byte ranges of shared memory, ascending, non-overlapping.
 fn shared_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
     let mut ranges = rt.globals.clone();
@@ -757,7 +765,9 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     excluded.sort_unstable();
     let id = message_id(rt.region_no, r.epoch);
     let mut local = Tickpt::new(id);
-    let diffed = diff_written(rt, &written, &ranges, &excluded, stamp, &mut local);
+    let mut diffed = diff_written(rt, &written, &ranges, &excluded, stamp, &mut local);
+    // arena pages this rank claimed in a `single`/`master` block: not tracked yet
+    diffed += crate::region_heap::diff_fresh_pages(rt, stamp, &mut local);
     rt.current.pages_written += written.len() as u64;
     rt.current.bytes_diffed += diffed;
     rt.current.runs_local += local.run_count() as u64;
@@ -765,6 +775,9 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     let printed = rt.io.take_printed();
     if !printed.is_empty() {
         push_record(&mut r.records, 0, OUTPUT_RECORD, &printed);
+    }
+    if crate::region_heap::take_epoch_use() {
+        push_record(&mut r.records, 0, HEAP_RECORD, &[]);
     }
     if !r.records.is_empty() {
         let at = LOG_BASE + (u64::from(me) << LOG_RANK_SHIFT);
@@ -802,7 +815,7 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
                 _ => records.push((from, run.bytes.to_vec())),
             }
         } else if run.stamp.rank != me {
-            rt.tracker.0.inject(run.addr as usize, run.bytes);
+            crate::region_heap::inject(rt, run.addr as usize, run.bytes);
             rt.current.bytes_injected += run.bytes.len() as u64;
         }
     }
@@ -814,9 +827,18 @@ fn merge_point(rt: &mut Runtime, r: &mut ActiveRegion, last: bool) -> Result<(),
     let mut targets = Vec::new();
     let mut captured = Vec::new();
     let mut printed = Vec::new();
-    for (_, block) in &records {
-        apply_records(block, &mut targets, &mut captured, &mut printed);
+    let mut heap_users = Vec::new();
+    for (rank, block) in &records {
+        if apply_records(block, &mut targets, &mut captured, &mut printed) {
+            heap_users.push(*rank);
+        }
     }
+    if heap_users.len() > 1 {
+        runtime::fatal_at_merge(rt.rank, &crate::region_heap::several_users(&heap_users));
+    }
+    // the arena pages claimed in the epoch (by the rank that allocated) are now the same
+    // everywhere: track them from here on
+    track_new_memory(rt, r.sp)?;
     if rt.rank == 0 {
         rt.io.print_for_others(&printed);
     }
@@ -880,6 +902,8 @@ use crate::ffi::{read_memory, write_memory};
 /// The "combiner" of a record that carries what a rank printed in the epoch (no function
 /// lives at address 1).
 const OUTPUT_RECORD: usize = 1;
+/// The "combiner" of the record of a rank that changed the arena allocator in the epoch.
+const HEAP_RECORD: usize = 2;
 
 /// Appends one reduction/atomic record: target, combiner, operand.
 fn push_record(records: &mut Vec<u8>, addr: usize, combine: usize, operand: &[u8]) {
@@ -908,24 +932,26 @@ fn parse_records(mut block: &[u8]) -> Vec<(usize, usize, &[u8])> {
 
 /// Applies one rank's records in order; collects the target byte ranges, the variables
 /// updated by `atomic capture` (records without combiner) and the rank's printed output.
+/// Returns whether the rank changed the arena allocator.
 fn apply_records(
     block: &[u8],
     targets: &mut Vec<(usize, usize)>,
     captured: &mut Vec<usize>,
     printed: &mut Vec<u8>,
-) {
+) -> bool {
+    let mut heap_used = false;
     for (addr, combine, operand) in parse_records(block) {
-        if combine == 0 {
-            captured.push(addr);
-            continue;
+        match combine {
+            0 => captured.push(addr),
+            OUTPUT_RECORD => printed.extend_from_slice(operand),
+            HEAP_RECORD => heap_used = true,
+            _ => {
+                crate::ffi::combine(addr, operand, combine);
+                targets.push((addr, addr + operand.len()));
+            }
         }
-        if combine == OUTPUT_RECORD {
-            printed.extend_from_slice(operand);
-            continue;
-        }
-        crate::ffi::combine(addr, operand, combine);
-        targets.push((addr, addr + operand.len()));
     }
+    heap_used
 }
 
 /// Region end: the final merge point, then (small teams) the outsiders catch up, the
@@ -1024,12 +1050,7 @@ fn share_with_outsiders(
     }
     let changes = Tickpt::decode(changes).map_err(|e| format!("bad region broadcast: {e}"))?;
     for run in changes.runs() {
-        let addr = run.addr as usize;
-        if rt.tracker.0.contains(addr) && rt.tracker.0.contains(addr + run.bytes.len() - 1) {
-            rt.tracker.0.inject(addr, run.bytes);
-        } else {
-            write_memory(addr, run.bytes);
-        }
+        crate::region_heap::inject(rt, run.addr as usize, run.bytes);
         rt.current.bytes_injected += run.bytes.len() as u64;
     }
     Ok(())
@@ -1137,7 +1158,33 @@ pub fn barrier() -> Result<(), String> {
 
 /// `__cape_single_begin`: thread 0 of the team runs the block.
 pub fn single_begin() -> bool {
-    team().levels.last().is_none_or(|l| l.thread_num == 0)
+    let t = team();
+    let runs = t.levels.last().is_none_or(|l| l.thread_num == 0);
+    if runs && t.levels.last().is_some_and(|l| l.active) {
+        crate::region_heap::block_begin(t.levels.len());
+    }
+    runs
+}
+
+/// `__cape_single_end`, before its barrier.
+pub fn single_end() {
+    worksharing_end();
+    crate::region_heap::block_end(team().levels.len());
+}
+
+/// `__cape_master_begin`: this thread runs a `master`/`masked` block with this filter.
+pub fn master_begin(filter: i32) -> bool {
+    let runs = omp_thread_num() == filter;
+    let t = team();
+    if runs && t.levels.last().is_some_and(|l| l.active) {
+        crate::region_heap::block_begin(t.levels.len());
+    }
+    runs
+}
+
+/// `__cape_master_end`: the thread that ran the block leaves it.
+pub fn master_end() {
+    crate::region_heap::block_end(team().levels.len());
 }
 
 /// An `ordered` loop starts in an active team (thread 0 will run all of it).

@@ -60,6 +60,17 @@ pub fn fatal(msg: &str) -> ! {
     crate::sys::mpi::abort_job(1)
 }
 
+/// An error every rank of a team finds at the same merge point: team rank 0 (world rank 0)
+/// reports it and stops the job; the others wait for that, so that the line is printed once.
+pub fn fatal_at_merge(rank: usize, msg: &str) -> ! {
+    if rank != 0 {
+        DYING.store(true, Ordering::SeqCst);
+        // rank 0's MPI_Abort ends this process; the fallback only matters if rank 0 is gone
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    }
+    fatal(msg)
+}
+
 /// An error every rank meets at the same point (a refused log): rank 0 prints one line and
 /// records it in the status file; every rank leaves MPI cleanly and exits with status 1.
 pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {

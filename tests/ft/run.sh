@@ -417,6 +417,34 @@ unset CAPE_CHECKPOINT_EVERY
 source "$ROOT/tests/ft/checkpoint_dir.sh"
 ckdir_run
 
+# --- 7. heap blocks of `single`/`master` blocks: a restart rebuilds the heap -----------------
+# tests/ft/progs/ftheap.c allocates and frees inside `single` and `master` in every region (and
+# grows the heap by 6 MiB in region 50); the first run stops after region 90 (ftheap.stop),
+# the restart replays those 90 regions and runs the rest.
+d=$OUT/heap
+mkdir -p "$d"
+HEAP_SRC=$ROOT/tests/ft/progs/ftheap.c
+if ! gcc -O2 -fopenmp "$HEAP_SRC" -o "$d/ref" || ! "$CAPECC" -O2 "$HEAP_SRC" -o "$d/ftheap"; then
+    fail "heap of single/master, restart" "build failed"
+else
+    OMP_NUM_THREADS=3 "$d/ref" >"$d/ref.out"
+    echo 90 >"$d/ftheap.stop"
+    (cd "$d" && CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$d/ftheap" >"$d/out1" 2>"$d/err1")
+    rc1=$?
+    rm -f "$d/ftheap.stop"
+    (cd "$d" && restart "$d/ck" 2 "$d/ftheap")
+    if [ $rc1 -ne 3 ]; then
+        fail "heap of single/master, restart" "first run: exit status $rc1, expected 3" "$d/err1"
+    elif [ "$(cat "$d/ck.rc")" != 0 ]; then
+        fail "heap of single/master, restart" "restart at P=2: exit status $(cat "$d/ck.rc")" "$d/ck.err"
+    elif ! cat "$d/out1" "$d/ck.out" | cmp -s "$d/ref.out" -; then
+        fail "heap of single/master, restart" "first run + restart output differs from the reference" "$d/ck.err"
+        cat "$d/out1" "$d/ck.out" | diff "$d/ref.out" - | head -n 6 | sed 's/^/      | /'
+    else
+        pass "heap of single/master, restart" "stopped after region 90 at P=3, restarted at P=2"
+    fi
+fi
+
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"
 elif [ $failed -gt 0 ]; then

@@ -2,6 +2,7 @@
 
 use super::guard;
 use crate::region::{self, __cape_loop, RegionOutcome};
+use crate::region_heap;
 use crate::runtime;
 use crate::sys::heap::Heap;
 use std::ffi::{c_char, c_int, c_void};
@@ -111,14 +112,21 @@ enum Owner {
     Libc,
 }
 
-/// Who serves heap calls now: the arena in sequential code (same addresses on every rank),
-/// libc inside a parallel region (ranks allocate differently there; such memory is private).
+/// Who serves heap calls now: the arena in sequential code (same addresses on every rank)
+/// and in a `single`/`master` block of an active region on the rank that runs it (merged,
+/// see `region_heap`); libc elsewhere inside a parallel region (ranks allocate differently
+/// there; such memory is private).
 fn allocator() -> Owner {
-    if region::in_active_region() || runtime::with(|_| ()).is_none() {
+    if runtime::with(|_| ()).is_none() || !arena_usable() {
         Owner::Libc
     } else {
         Owner::Arena
     }
+}
+
+/// The arena may change now: outside active regions, or in a block one rank runs.
+fn arena_usable() -> bool {
+    !region::in_active_region() || region_heap::owns_arena()
 }
 
 fn in_arena(ptr: *mut c_void) -> bool {
@@ -126,6 +134,7 @@ fn in_arena(ptr: *mut c_void) -> bool {
 }
 
 fn arena_alloc(size: usize, align: usize) -> *mut c_void {
+    region_heap::note_arena_change();
     match runtime::with(|rt| rt.arena.alloc(size.max(1), align.max(MIN_ALIGN))) {
         Some(Ok(p)) => p.as_ptr().cast(),
         Some(Err(e)) => runtime::fatal(&e),
@@ -192,9 +201,9 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
         }
         // SAFETY: arena pointers the program holds are live arena blocks.
         let nn = unsafe { NonNull::new_unchecked(ptr.cast::<u8>()) };
-        if region::in_active_region() {
-            // The arena must not change inside a region: move the data to private memory
-            // and leave the old block alone.
+        if !arena_usable() {
+            // The arena must not change here: move the data to private memory and leave the
+            // old block alone.
             // SAFETY: `nn` is a live arena block.
             let old = unsafe { Heap::usable_size(nn) };
             // SAFETY: plain libc malloc; the copy stays within both blocks.
@@ -214,6 +223,7 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             __cape_free(ptr);
             return std::ptr::null_mut();
         }
+        region_heap::note_arena_change();
         // SAFETY: `nn` is a live arena block.
         match runtime::with(|rt| unsafe { rt.arena.heap_mut().realloc(nn, size) }) {
             Some(Ok(p)) => p.as_ptr().cast(),
@@ -227,7 +237,8 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
 }
 
 /// `free` of the program. Accepts arena blocks and blocks from libc. Freeing an arena block
-/// inside a parallel region is deferred forever (the block leaks) to keep ranks identical.
+/// inside a parallel region, outside a `single`/`master` block, leaks the block: ranks free
+/// different blocks there, and the arena must stay identical on every rank.
 #[no_mangle]
 pub extern "C" fn __cape_free(ptr: *mut c_void) {
     guard(|| {
@@ -239,9 +250,10 @@ pub extern "C" fn __cape_free(ptr: *mut c_void) {
             unsafe { libc::free(ptr) };
             return;
         }
-        if region::in_active_region() {
+        if !arena_usable() {
             return;
         }
+        region_heap::note_arena_change();
         // SAFETY: arena pointers the program holds are live arena blocks.
         let nn = unsafe { NonNull::new_unchecked(ptr.cast::<u8>()) };
         // SAFETY: as above; freed once by the program's contract.
@@ -535,10 +547,23 @@ pub extern "C" fn __cape_single_begin() -> c_int {
 /// End of a `single` block: a barrier unless `nowait`.
 #[no_mangle]
 pub extern "C" fn __cape_single_end(nowait: c_int) {
-    guard(region::worksharing_end);
+    guard(region::single_end);
     if nowait == 0 {
         __cape_barrier();
     }
+}
+
+/// `master` / `masked filter(filter)`: 1 on the thread whose number is `filter` (the
+/// thread runs the block, then calls `__cape_master_end`), 0 on the others. No barrier.
+#[no_mangle]
+pub extern "C" fn __cape_master_begin(filter: c_int) -> c_int {
+    guard(|| region::master_begin(filter) as c_int)
+}
+
+/// End of a `master`/`masked` block, on the thread that ran it.
+#[no_mangle]
+pub extern "C" fn __cape_master_end() {
+    guard(region::master_end)
 }
 
 /// `copyprivate`: every thread of the team calls it after the single block for each listed

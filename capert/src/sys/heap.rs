@@ -1,6 +1,11 @@
 //! The deterministic application heap: talc on a span of the fixed-address arena that
 //! grows on demand. Same call sequence => same addresses on every rank.
 //!
+//! The allocator's whole state (talc's struct and the claimed span) lives in the arena's
+//! first bytes, not in runtime memory: it is shared memory like the blocks themselves, so an
+//! allocation one rank makes inside `single`/`master` reaches every other rank through the
+//! merge like any other write, and so does the replay of a checkpoint log.
+//!
 //! Each block carries a 16-byte header just below the user pointer holding the layout of
 //! the underlying talc allocation, so `free(ptr)` needs no size.
 
@@ -11,6 +16,10 @@ use talc::{ErrOnOom, Span, Talc};
 const HEADER: usize = 16;
 /// The smallest growth of the claimed span, so that growth (and new tracker ranges) is rare.
 const MIN_GROWTH: usize = 1 << 20;
+/// Marks an initialised [`State`] (the arena reads as zero before the first allocation).
+const STATE_MAGIC: u64 = 0x4341_5045_4845_4150; // "CAPEHEAP"
+/// Room for [`State`] at the arena's base; talc's span starts after it.
+const STATE_SIZE: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HeapError {
@@ -20,28 +29,61 @@ pub enum HeapError {
     BadRequest,
 }
 
-pub struct Heap {
+/// The allocator state at the arena's base. Only word-sized fields: no padding bytes that
+/// could differ between ranks.
+#[repr(C)]
+struct State {
+    magic: u64,
+    /// The span talc manages (as talc returned it); both 0 before the first claim.
+    span_base: usize,
+    span_acme: usize,
     talc: Talc<ErrOnOom>,
-    base: usize,
-    limit: usize,
-    /// The span talc manages: [base, claimed_end).
-    claimed: Option<Span>,
 }
 
-// SAFETY: the raw pointers inside Talc/Span refer to the arena mapping, which lives for the
-// whole process and is only accessed through `&mut Heap` (callers hold a lock).
-unsafe impl Send for Heap {}
+const _: () = assert!(std::mem::size_of::<State>() <= STATE_SIZE);
+
+/// A handle on the heap of `[base, limit)`; the state itself is in that memory.
+pub struct Heap {
+    base: usize,
+    limit: usize,
+}
 
 impl Heap {
     /// A heap over `[base, base+size)`, which must be mapped read/write for the process's
     /// lifetime. Nothing is touched until the first allocation.
     pub fn new(base: usize, size: usize) -> Heap {
         Heap {
-            talc: Talc::new(ErrOnOom),
             base,
             limit: base + size,
-            claimed: None,
         }
+    }
+
+    /// The state at the arena's base, initialised on first use.
+    fn state(&mut self) -> &mut State {
+        let state = self.base as *mut State;
+        // SAFETY: the arena is mapped read/write for the process's lifetime, `base` is page
+        // aligned and the first STATE_SIZE bytes belong to the state alone; the reference
+        // lives only as long as `&mut self` (callers hold the runtime lock), and merges write
+        // these bytes only between calls.
+        unsafe {
+            if (*state).magic != STATE_MAGIC {
+                state.write(State {
+                    magic: STATE_MAGIC,
+                    span_base: 0,
+                    span_acme: 0,
+                    talc: Talc::new(ErrOnOom),
+                });
+            }
+            &mut *state
+        }
+    }
+
+    /// The span talc manages, if it claimed one (read without initialising anything).
+    fn claimed(&self) -> Option<Span> {
+        let state = self.base as *const State;
+        // SAFETY: as in `state`; only plain words are read.
+        let (base, acme) = unsafe { ((*state).span_base, (*state).span_acme) };
+        (self.initialised() && acme > base).then(|| Span::new(base as *mut u8, acme as *mut u8))
     }
 
     pub fn base(&self) -> usize {
@@ -53,13 +95,30 @@ impl Heap {
     }
 
     /// End of the part of the arena handed to the allocator so far (page aligned).
+    /// Once the state is initialised, at least its page.
     pub fn claimed_end(&self) -> usize {
-        match self.claimed {
-            Some(span) => span
-                .get_base_acme()
-                .map_or(self.base, |(_, acme)| (acme as usize + 4095) & !4095),
+        let end = match self.claimed().and_then(|span| span.get_base_acme()) {
+            Some((_, acme)) => acme as usize,
+            None if self.initialised() => self.base + STATE_SIZE,
             None => self.base,
-        }
+        };
+        (end + 4095) & !4095
+    }
+
+    fn initialised(&self) -> bool {
+        // SAFETY: as in `state`; one plain word is read.
+        unsafe { (*(self.base as *const State)).magic == STATE_MAGIC }
+    }
+
+    /// The bytes of `[start, end)`, a part of the claimed arena.
+    pub fn claimed_bytes(&self, start: usize, end: usize) -> &[u8] {
+        assert!(
+            self.base <= start && start <= end && end <= self.claimed_end(),
+            "{start:#x}..{end:#x} is not in the claimed heap"
+        );
+        // SAFETY: inside the arena mapping (checked above), which lives as long as the
+        // process; the program does not run while the runtime reads it.
+        unsafe { std::slice::from_raw_parts(start as *const u8, end - start) }
     }
 
     pub fn contains(&self, ptr: usize) -> bool {
@@ -78,7 +137,7 @@ impl Heap {
         let layout = Layout::from_size_align(total, align).map_err(|_| HeapError::BadRequest)?;
         let raw = loop {
             // SAFETY: talc only hands out memory of claimed spans, which lie in our mapping.
-            match unsafe { self.talc.malloc(layout) } {
+            match unsafe { self.state().talc.malloc(layout) } {
                 Ok(p) => break p,
                 Err(()) => self.grow(total + align + 4096, size)?,
             }
@@ -103,7 +162,7 @@ impl Heap {
         // SAFETY: guaranteed by the caller; see `alloc` for the header layout.
         unsafe {
             let (raw, layout) = Self::block(ptr);
-            self.talc.free(raw, layout);
+            self.state().talc.free(raw, layout);
         }
     }
 
@@ -179,14 +238,19 @@ impl Heap {
         if new_end <= cur_end {
             return Err(exhausted);
         }
-        let req = Span::new(self.base as *mut u8, new_end as *mut u8);
-        let span = match self.claimed {
-            // SAFETY: [base, new_end) is inside our read/write arena mapping and contains the old heap.
-            Some(old) => unsafe { self.talc.extend(old, req) },
-            // SAFETY: as above; the first claim also places talc's metadata at `base`.
-            None => unsafe { self.talc.claim(req) }.map_err(|()| exhausted.clone())?,
+        let req = Span::new((self.base + STATE_SIZE) as *mut u8, new_end as *mut u8);
+        let old = self.claimed();
+        let state = self.state();
+        let span = match old {
+            // SAFETY: [base + STATE_SIZE, new_end) is inside our read/write arena mapping,
+            // apart from the state, and contains the old heap.
+            Some(old) => unsafe { state.talc.extend(old, req) },
+            // SAFETY: as above; the first claim also places talc's metadata at its start.
+            None => unsafe { state.talc.claim(req) }.map_err(|()| exhausted.clone())?,
         };
-        self.claimed = Some(span);
+        let (span_base, span_acme) = span.get_base_acme().ok_or(exhausted)?;
+        state.span_base = span_base as usize;
+        state.span_acme = span_acme as usize;
         Ok(())
     }
 }
@@ -236,6 +300,48 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.iter().all(|&p| p >= base && p < base + (64 << 20)));
         assert_eq!(a[a.len() - 2] % 4096, 0);
+    }
+
+    /// The allocator keeps no state outside the arena: restoring the arena's bytes (what a
+    /// merge does when another rank allocated) restores the allocator, and a new handle on the
+    /// same memory continues where the old one stopped.
+    #[test]
+    fn state_lives_in_the_arena() {
+        let base = 0x3e00_0000_0000usize;
+        map_fixed(base, 64 << 20, "arena", "CAPE_ARENA_BASE").unwrap();
+        let mut h = Heap::new(base, 64 << 20);
+        let first = h.alloc(100, 16).unwrap().as_ptr() as usize;
+        let snapshot = |end: usize| {
+            // SAFETY: [base, end) is the claimed, mapped part of the arena.
+            unsafe { std::slice::from_raw_parts(base as *const u8, end - base) }.to_vec()
+        };
+        let before = snapshot(h.claimed_end());
+        let claimed_before = h.claimed_end();
+        let mut a: Vec<usize> = (0..50)
+            .map(|i| h.alloc(1000 + i * 300, 8).unwrap().as_ptr() as usize)
+            .collect();
+        a.push(h.alloc(3 << 20, 64).unwrap().as_ptr() as usize);
+        assert!(h.claimed_end() > claimed_before);
+        // Back to the state before (as an injection of another rank's bytes would), on a
+        // fresh handle: the same calls give the same blocks.
+        // SAFETY: writes into the mapped arena; no block of `h` is used afterwards.
+        unsafe {
+            std::ptr::copy_nonoverlapping(before.as_ptr(), base as *mut u8, before.len());
+            std::ptr::write_bytes(
+                claimed_before as *mut u8,
+                0,
+                h.claimed_end() - claimed_before,
+            );
+        }
+        let mut again = Heap::new(base, 64 << 20);
+        assert_eq!(again.claimed_end(), claimed_before);
+        let mut b: Vec<usize> = (0..50)
+            .map(|i| again.alloc(1000 + i * 300, 8).unwrap().as_ptr() as usize)
+            .collect();
+        b.push(again.alloc(3 << 20, 64).unwrap().as_ptr() as usize);
+        assert_eq!(a, b);
+        assert!(!a.contains(&first));
+        unmap(base, 64 << 20);
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub fn lower_single(
     }
 }
 
-/// `master` and `masked [filter(e)]`: `if (omp_get_thread_num() == e) ...`.
+/// `master` and `masked [filter(e)]`: `if (__cape_master_begin(e)) { ... __cape_master_end(); }`.
 pub fn lower_master(
     cx: &Context,
     out: &mut Out,

@@ -303,10 +303,14 @@ __cape_barrier();
     __cape_copyprivate(&(*__cape_shared_shared_copy), sizeof (*__cape_shared_shared_copy));
     __cape_single_end(0);
 }
-        if (omp_get_thread_num() == (0)) /* capecc: #pragma omp master at constructs.c:38 */
+        if (__cape_master_begin(0)) { /* capecc: #pragma omp master at constructs.c:38 */
     hist[2] = 3;
-        if (omp_get_thread_num() == (1)) /* capecc: #pragma omp masked at constructs.c:40 */
+    __cape_master_end();
+}
+        if (__cape_master_begin(1)) { /* capecc: #pragma omp masked at constructs.c:40 */
     hist[3] = 4;
+    __cape_master_end();
+}
         { /* capecc: #pragma omp critical at constructs.c:42: mergeable updates */
     { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
     { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[me % 8]), sizeof(hist[me % 8]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hist[me % 8], __cape_v)); }
