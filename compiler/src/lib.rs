@@ -5,6 +5,7 @@ pub mod diag;
 pub mod directive;
 pub mod driver;
 pub mod emit;
+pub mod encoding;
 pub mod lower;
 pub mod parse;
 pub mod preprocess;
