@@ -8,6 +8,7 @@ pub mod emit;
 pub mod encoding;
 pub mod lower;
 pub mod parse;
+pub mod parse_view;
 pub mod preprocess;
 pub mod sharing;
 pub mod template;

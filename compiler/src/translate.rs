@@ -48,7 +48,8 @@ pub fn translate(
 ) -> Result<Translated, Vec<Diagnostic>> {
     let lines = LineMap::new(preprocessed);
     let (directives, mut errors) = directive::scan(preprocessed);
-    let unit = match crate::parse::parse(preprocessed) {
+    let view = crate::parse_view::parse_view(preprocessed, &lines);
+    let unit = match crate::parse::parse(&view) {
         Ok(unit) => unit,
         Err(e) => {
             errors.push(e);
