@@ -13,5 +13,6 @@ pub mod preprocess;
 pub mod sharing;
 pub mod template;
 pub mod translate;
+pub mod work;
 
 pub use translate::{translate, TranslateOptions, Translated};

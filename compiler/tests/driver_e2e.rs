@@ -696,6 +696,9 @@ fn preprocessed_input_from_gcc_with_its_omp_h_builds() {
     let elsewhere = dir.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
     std::fs::copy(dir.join("prog.i"), elsewhere.join("moved.i")).unwrap();
-    assert_ok(&capecc(&elsewhere, &["-Wall", "-Werror", "moved.i", "-o", "moved"]));
+    assert_ok(&capecc(
+        &elsewhere,
+        &["-Wall", "-Werror", "moved.i", "-o", "moved"],
+    ));
     assert_eq!(stdout(&run_program(&elsewhere.join("moved"))), expected);
 }
