@@ -43,7 +43,7 @@ fn enclosing_table(cx: &Context) -> Vec<Option<usize>> {
                 .is_some_and(|e| cx.program.function_at(e.span.start) == function)
         });
         table.push(outer);
-        let is_construct = !matches!(
+        let standalone = matches!(
             d.kind,
             Barrier
                 | Flush
@@ -54,8 +54,9 @@ fn enclosing_table(cx: &Context) -> Vec<Option<usize>> {
                 | DeclareReduction
                 | Cancel
                 | CancellationPoint
-        ) && !(d.kind == Ordered
-            && d.clauses.iter().any(|c| c.kind == ClauseKind::Depend));
+        );
+        let doacross = d.kind == Ordered && d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
+        let is_construct = !standalone && !doacross;
         if is_construct {
             if let Ok(stmt) = statement_of(cx, d) {
                 open.push((index, statement_span(cx, stmt.span).end));
