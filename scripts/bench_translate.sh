@@ -2,8 +2,14 @@
 # Translation speed: capecc --emit-c on a generated 10,000-line OpenMP C file against
 # `gcc -O2 -c` of the same file (median of 5 runs each). Writes docs/translate-speed.md.
 #
+# Then the scaling cases (one run each, wall clock and peak memory from /usr/bin/time -v):
+# 4,000 and 16,000 regions in one function, and a 7.9 MB number table with a small region.
+# With BASELINE=path/to/another/capecc (e.g. a build of an older commit) each case also runs
+# with it, side by side, limited to BASELINE_TIMEOUT seconds (default 600).
+#
 #   scripts/bench_translate.sh            # builds capecc --release first
 #   CAPECC=path/to/capecc scripts/bench_translate.sh
+#   BASELINE=old/capecc scripts/bench_translate.sh
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,6 +111,67 @@ ratio=$(echo "$t_translate / $t_gcc" | bc -l)
 verdict=$(echo "$t_translate <= $t_gcc" | bc -l)
 [[ $verdict == 1 ]] && verdict="met" || verdict="NOT met"
 
+# Scaling cases: `regions N` (N regions in one function: parallel, for, barrier) and the table.
+regions_file() {
+    local n=$1
+    echo '#include <stdio.h>'
+    echo 'int main(void)'
+    echo '{'
+    echo '    int s = 0;'
+    echo '    double a[100];'
+    for ((r = 0; r < n; r++)); do
+        printf '    #pragma omp parallel\n    {\n        #pragma omp for reduction(+:s)\n'
+        printf '        for (int i = 0; i < 100; i++) { a[i] = i; s += i; }\n'
+        printf '        #pragma omp barrier\n    }\n'
+    done
+    echo '    printf("%d %f\n", s, a[99]);'
+    echo '    return 0;'
+    echo '}'
+}
+regions_file 4000 > "$work/regions4k.c"
+regions_file 16000 > "$work/regions16k.c"
+{
+    echo '#include <stdio.h>'
+    echo 'static const double table[] = {'
+    awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "%.3f,%s", i * 0.001, (i % 10 == 9 ? "\n" : "") }'
+    echo '};'
+    echo 'int main(void)'
+    echo '{'
+    echo '    double s = 0;'
+    echo '    #pragma omp parallel for reduction(+:s)'
+    echo '    for (int i = 0; i < 1000000; i++) s += table[i];'
+    echo '    printf("%f\n", s);'
+    echo '    return 0;'
+    echo '}'
+} > "$work/table.c"
+table_mb=$(echo "$(wc -c < "$work/table.c") / 1000000" | bc -l)
+
+# "seconds peak-MB" of one run of capecc --emit-c, or "> T s" after the timeout.
+measure() {
+    local capecc=$1 input=$2 limit=$3 log
+    log=$work/time.log
+    if timeout "$limit" /usr/bin/time -v "$capecc" --emit-c "$input" -o "$work/out.c" 2> "$log" > /dev/null; then
+        local wall rss
+        wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log" \
+            | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+        rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")
+        printf '%.2f s | %d MB' "$wall" "$((rss / 1024))"
+    else
+        printf '> %d s (stopped) | -' "$limit"
+    fi
+}
+scaling=""
+for case in regions4k regions16k table; do
+    ours=$(measure "$CAPECC" "$work/$case.c" 3600)
+    if [[ -n "${BASELINE:-}" ]]; then
+        base=$(measure "$BASELINE" "$work/$case.c" "${BASELINE_TIMEOUT:-600}")
+    else
+        base="- | -"
+    fi
+    scaling+="| $case | $base | $ours |"$'\n'
+done
+t_gcc_table=$(median "$cc" -O0 -c "$work/table.c" -o "$work/table.o")
+
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 report="$root/docs/translate-speed.md"
 cat > "$report" <<EOF
@@ -125,5 +192,19 @@ Input: a generated C file of $lines lines, $f functions, $pragmas \`#pragma omp\
 
 Translation / \`$cc -O2 -c\`: $(printf %.2f "$ratio"). Goal (translation no slower than the C
 compiler): **$verdict**.
+
+## Scaling
+
+\`capecc --emit-c\`, one run each, wall clock and peak resident memory (\`/usr/bin/time -v\`).
+regions4k / regions16k: 4,000 / 16,000 regions in one function, each a \`parallel\` holding a
+\`for\` with a reduction and a \`barrier\`. table: a $(printf %.1f "$table_mb") MB file, a
+\`static const double table[]\` of one million numbers and one \`parallel for\` (\`$cc -O0 -c\`
+of it: $(printf %.2f "$t_gcc_table") s). Baseline: ${BASELINE_NAME:-${BASELINE:-none}}. Both columns come
+from the same script run; the machine may have been busy with other work, so compare the
+columns with each other rather than with other runs.
+
+| case | baseline: time | baseline: peak | this build: time | this build: peak |
+|---|---|---|---|---|
+$scaling
 EOF
 cat "$report"

@@ -5,12 +5,15 @@ pub mod diag;
 pub mod directive;
 pub mod driver;
 pub mod emit;
+pub mod encoding;
 pub mod lower;
 pub mod parse;
+pub mod parse_view;
 pub mod preprocess;
 pub mod reserved;
 pub mod sharing;
 pub mod template;
 pub mod translate;
+pub mod work;
 
 pub use translate::{translate, TranslateOptions, Translated};

@@ -107,6 +107,38 @@ impl LineMap {
             .unwrap_or(0)
     }
 
+    /// The text of each inclusion of a header named `basename`: from the line after the marker
+    /// that enters it to the marker that returns from it.
+    pub fn header_blocks(&self, basename: &str) -> Vec<Span> {
+        let mut blocks = Vec::new();
+        // (start of the block, include depth inside it) of the inclusion in progress
+        let mut open: Option<(usize, usize)> = None;
+        let mut depth = 0usize;
+        for marker in &self.markers {
+            let line_start =
+                |index: usize| self.line_starts.get(index).copied().unwrap_or(self.len);
+            if marker.enters {
+                depth += 1;
+                let base = marker.file.rsplit('/').next().unwrap_or(&marker.file);
+                if open.is_none() && base == basename {
+                    open = Some((line_start(marker.line_index + 1), depth));
+                }
+            } else if marker.returns {
+                if let Some((start, inside)) = open {
+                    if depth == inside {
+                        blocks.push(Span::new(start, line_start(marker.line_index).max(start)));
+                        open = None;
+                    }
+                }
+                depth = depth.saturating_sub(1);
+            }
+        }
+        if let Some((start, _)) = open {
+            blocks.push(Span::new(start, self.len));
+        }
+        blocks
+    }
+
     /// A `# N "file"` line that makes the text following it continue at `offset`'s line.
     pub fn marker_text_for(&self, offset: usize) -> Option<String> {
         let loc = self.locate(offset)?;
@@ -137,6 +169,8 @@ impl LineMap {
         let mut stack: Vec<(String, bool)> = Vec::new();
         // Start offset of a dropped range in progress, and the stack depth it ends at.
         let mut dropping: Option<(usize, usize)> = None;
+        // the header being collapsed
+        let mut collapsed = String::new();
         for (n, marker) in self.markers.iter().enumerate() {
             let start = self
                 .line_starts
@@ -184,7 +218,7 @@ impl LineMap {
             if collapse_system_headers {
                 if let Some((from, ends_at)) = dropping {
                     if marker.returns && depth == ends_at {
-                        let include = self.include_line(marker, read_source);
+                        let include = self.include_line(marker, &collapsed, read_source);
                         let mut text = include;
                         if line_markers {
                             text.push_str(&format!(
@@ -202,6 +236,7 @@ impl LineMap {
                 let collapsible = marker.system || is_runtime_header(&marker.file);
                 if marker.enters && parent_is_user && collapsible {
                     dropping = Some((start, depth - 1));
+                    collapsed = marker.file.clone();
                     continue;
                 }
             }
@@ -224,10 +259,12 @@ impl LineMap {
         edits
     }
 
-    /// The `#include` line that a return marker `# N "file" 2` comes back from: line N-1 of file.
+    /// The `#include` line that a return marker `# N "file" 2` comes back from: line N-1 of file
+    /// (`header`: the file that line included).
     fn include_line(
         &self,
         marker: &Marker,
+        header: &str,
         read_source: &dyn Fn(&str) -> Option<String>,
     ) -> String {
         let from_source = read_source(&marker.file).and_then(|text| {
@@ -238,7 +275,15 @@ impl LineMap {
         });
         match from_source {
             Some(line) => format!("{line}\n"),
-            None => String::new(),
+            // the user's file is not at hand (a `.i` made elsewhere): include the header by the
+            // name its marker gives; any `omp.h` is ours
+            None if is_runtime_header(header) => {
+                format!(
+                    "#include <{}>\n",
+                    header.rsplit('/').next().unwrap_or(header)
+                )
+            }
+            None => format!("#include \"{}\"\n", escape_file(header)),
         }
     }
 }

@@ -121,6 +121,8 @@ pub struct Program<'a> {
     pub functions: Vec<Function>,
     /// declarator identifiers of functions (definitions and prototypes), for renaming `main`
     pub function_names: Vec<(String, Span)>,
+    /// variable indexes by name, in declaration order (built on first lookup)
+    vars_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -170,6 +172,8 @@ pub fn analyse<'a>(unit: &'a TranslationUnit, is_system: &dyn Fn(usize) -> bool)
         }
     }
     w.program.uses.sort_by_key(|u| u.span.start);
+    // in source order already (a pre-order walk); stable, so an outer item stays first on ties
+    w.program.items.sort_by_key(|i| i.span.start);
     w.program
 }
 
@@ -960,9 +964,24 @@ fn type_specifier_spans(specs: &[Node<DeclarationSpecifier>]) -> Vec<Span> {
 impl<'a> Program<'a> {
     /// The variable named `name` visible at `offset` inside function `function` (or at file scope).
     pub fn visible(&self, name: &str, offset: usize, function: Option<usize>) -> Option<usize> {
+        let candidates = self
+            .vars_by_name
+            .get_or_init(|| {
+                let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, v) in self.vars.iter().enumerate() {
+                    index.entry(v.name.clone()).or_default().push(i);
+                }
+                index
+            })
+            .get(name)
+            .map_or(&[][..], Vec::as_slice);
+        crate::work::count(candidates.len());
         let mut best: Option<usize> = None;
-        for (i, v) in self.vars.iter().enumerate() {
-            if v.name != name || v.ident_span.start > offset {
+        for (&i, v) in candidates
+            .iter()
+            .filter_map(|i| Some((i, self.vars.get(*i)?)))
+        {
+            if v.ident_span.start > offset {
                 continue;
             }
             let visible = match v.storage {
@@ -991,8 +1010,10 @@ impl<'a> Program<'a> {
 
     /// The function whose body contains `offset`.
     pub fn function_at(&self, offset: usize) -> Option<usize> {
-        self.functions
-            .iter()
-            .position(|f| f.body.start <= offset && offset < f.body.end)
+        // definitions do not overlap and come in source order
+        let after = self.functions.partition_point(|f| f.body.start <= offset);
+        let i = after.checked_sub(1)?;
+        let f = self.functions.get(i)?;
+        (f.body.start <= offset && offset < f.body.end).then_some(i)
     }
 }

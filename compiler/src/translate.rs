@@ -1,5 +1,7 @@
 //! The translator's entry point: preprocessed OpenMP C in, C calling capert out.
 
+use std::collections::HashMap;
+
 use crate::diag::{Diagnostic, Span};
 use crate::directive;
 use crate::emit::{self, Edit};
@@ -82,7 +84,8 @@ fn translate_renamed(
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
     let (directives, mut errors) = directive::scan(preprocessed);
-    let unit = match crate::parse::parse(preprocessed) {
+    let view = crate::parse_view::parse_view(preprocessed, &lines);
+    let unit = match crate::parse::parse(&view) {
         Ok(unit) => unit,
         Err(e) => {
             errors.push(e);
@@ -103,6 +106,9 @@ fn translate_renamed(
     let reads_stdin = renames.reads_stdin;
     base_edits.extend(renames.edits);
     base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
+    // each construct looks up the edits inside it by binary search; stable: the order of
+    // insertions at one offset is kept
+    base_edits.sort_by_key(|e| e.span.start);
 
     let cx = Context {
         source: preprocessed,
@@ -111,6 +117,9 @@ fn translate_renamed(
         base_edits: &base_edits,
         line_markers: opts.line_markers,
         directives: &directives,
+        enclosing: Default::default(),
+        lock_pairs: Default::default(),
+        atomic_statements: Default::default(),
     };
     let mut out = Out::default();
     let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());
@@ -121,19 +130,17 @@ fn translate_renamed(
     }
     // Code generated outside the user's functions: declarations before, outlined and combine
     // functions after each function that holds constructs.
+    let mut before_of: HashMap<usize, String> = HashMap::new();
+    for (f, text) in &out.before {
+        before_of.entry(*f).or_default().push_str(text);
+    }
+    let mut after_of: HashMap<usize, String> = HashMap::new();
+    for (f, text) in &out.after {
+        after_of.entry(*f).or_default().push_str(text);
+    }
     for (index, function) in program.functions.iter().enumerate() {
-        let before: String = out
-            .before
-            .iter()
-            .filter(|(f, _)| *f == index)
-            .map(|(_, t)| t.as_str())
-            .collect();
-        let after: String = out
-            .after
-            .iter()
-            .filter(|(f, _)| *f == index)
-            .map(|(_, t)| t.as_str())
-            .collect();
+        let before = before_of.remove(&index).unwrap_or_default();
+        let after = after_of.remove(&index).unwrap_or_default();
         if !before.is_empty() {
             let mut text = before;
             if opts.line_markers {

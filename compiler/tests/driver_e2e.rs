@@ -795,3 +795,37 @@ fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
     assert_ok(&output);
     assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
 }
+
+/// A `.i` from `gcc -fopenmp -E` (gcc's own `omp.h` expanded in it, which lang-c cannot parse)
+/// builds and runs like the gcc build, also when the source it came from is not at hand.
+#[test]
+fn preprocessed_input_from_gcc_with_its_omp_h_builds() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let dir = scratch("gcc-dot-i");
+    let source = "#include <stdio.h>\n#include <omp.h>\n\
+        int main(void)\n{\n    int hits = 0;\n    omp_lock_t lock;\n    omp_init_lock(&lock);\n\
+        #pragma omp parallel for reduction(+: hits)\n    for (int i = 0; i < 100; i++)\n\
+        hits += omp_get_thread_num() >= 0;\n\
+        printf(\"%d %d\\n\", hits, omp_in_parallel());\n    omp_destroy_lock(&lock);\n    return 0;\n}\n";
+    write(&dir, "prog.c", source);
+    let expected = gcc_reference(&dir, &["prog.c"], &[]);
+    let gcc = Command::new("gcc")
+        .args(["-fopenmp", "-E", "prog.c", "-o", "prog.i"])
+        .current_dir(&dir)
+        .output()
+        .expect("gcc runs");
+    assert!(gcc.status.success(), "{}", stderr(&gcc));
+    assert_ok(&capecc(&dir, &["prog.i", "-o", "prog"]));
+    assert_eq!(stdout(&run_program(&dir.join("prog"))), expected);
+    // the same `.i` elsewhere: system headers are included by the names their markers give
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::copy(dir.join("prog.i"), elsewhere.join("moved.i")).unwrap();
+    assert_ok(&capecc(
+        &elsewhere,
+        &["-Wall", "-Werror", "moved.i", "-o", "moved"],
+    ));
+    assert_eq!(stdout(&run_program(&elsewhere.join("moved"))), expected);
+}

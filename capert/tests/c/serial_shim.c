@@ -58,6 +58,8 @@ double omp_get_wtime(void) { return (double)clock() / CLOCKS_PER_SEC; }
 void __cape_barrier(void) {}
 int __cape_single_begin(void) { return 1; }
 void __cape_single_end(int nowait) { (void)nowait; }
+int __cape_master_begin(int filter) { return filter == 0; }
+void __cape_master_end(void) {}
 void __cape_copyprivate(void *addr, size_t size) { (void)addr; (void)size; }
 void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void *, const void *)) {
     (void)size;

@@ -23,6 +23,7 @@ use std::process::{Command, Stdio};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 use crate::diag::Diagnostic;
+use crate::encoding::{display_text, Encoded};
 use crate::preprocess::LineMap;
 use crate::translate::{translate, TranslateOptions};
 use args::{default_output, parse_args, Input, InputKind, Mode, Plan};
@@ -415,21 +416,29 @@ impl Driver {
         argv
     }
 
-    /// Reads a preprocessed file and translates it; diagnostics are printed here.
-    fn translate_file(&self, preprocessed_path: &Path, options: &TranslateOptions) -> Step<String> {
-        let preprocessed = std::fs::read(preprocessed_path).map_err(|e| {
+    /// Reads a preprocessed file and translates it; diagnostics are printed here. Returns the
+    /// bytes of the translated C: what was not rewritten is byte for byte the input.
+    fn translate_file(
+        &self,
+        preprocessed_path: &Path,
+        options: &TranslateOptions,
+    ) -> Step<Vec<u8>> {
+        let bytes = std::fs::read(preprocessed_path).map_err(|e| {
             report_error(
                 &format!("cannot read `{}`: {e}", preprocessed_path.display()),
                 None,
             );
             1
         })?;
-        let preprocessed = String::from_utf8_lossy(&preprocessed).into_owned();
-        let read_source = |path: &str| std::fs::read_to_string(path).ok();
-        match translate(&preprocessed, options, &read_source) {
+        let source = Encoded::new(&bytes);
+        let read_source = |name: &str| {
+            let bytes = std::fs::read(path_of_encoded(&source, name)).ok()?;
+            Some(source.encode_other(&bytes))
+        };
+        match translate(&source.text, options, &read_source) {
             Ok(translated) => {
-                self.render(&preprocessed, &translated.warnings);
-                Ok(translated.c)
+                self.render(&source, &translated.warnings);
+                Ok(source.decode(&translated.c))
             }
             Err(errors) => {
                 // A C error is best explained by the C compiler itself: if the backend rejects
@@ -441,18 +450,19 @@ impl Driver {
                 argv.extend(["-x".to_string(), "cpp-output".to_string()]);
                 argv.push(path_arg(preprocessed_path));
                 if self.run_command(&argv).is_ok() {
-                    self.render(&preprocessed, &errors);
+                    self.render(&source, &errors);
                 }
                 Err(1)
             }
         }
     }
 
-    fn render(&self, preprocessed: &str, diagnostics: &[Diagnostic]) {
+    /// Prints diagnostics about the encoded text of `source` at the user's original bytes.
+    fn render(&self, source: &Encoded, diagnostics: &[Diagnostic]) {
         if diagnostics.is_empty() {
             return;
         }
-        let lines = LineMap::new(preprocessed);
+        let lines = LineMap::new(source.display());
         let locate = |offset: usize| {
             lines.locate(offset).map(|l| Position {
                 file: l.file,
@@ -460,11 +470,11 @@ impl Driver {
                 column: l.column as usize,
             })
         };
-        let read_file = |path: &str| std::fs::read_to_string(path).ok();
-        let mut renderer = Renderer::new(preprocessed, &locate, &read_file);
+        let read_file = |path: &str| std::fs::read(path).ok().map(|b| display_text(&b));
+        let mut renderer = Renderer::new(source.display(), &locate, &read_file);
         let mut stderr = stderr_stream();
         for diagnostic in diagnostics {
-            let _ = renderer.emit(&mut stderr, diagnostic);
+            let _ = renderer.emit(&mut stderr, &source.original_diagnostic(diagnostic));
         }
         let _ = stderr.flush();
     }
@@ -483,7 +493,7 @@ impl Driver {
         }
     }
 
-    fn write_file(&self, path: &Path, text: &str) -> Step<()> {
+    fn write_file(&self, path: &Path, text: &[u8]) -> Step<()> {
         std::fs::write(path, text).map_err(|e| {
             report_error(&format!("cannot write `{}`: {e}", path.display()), None);
             1
@@ -496,7 +506,7 @@ impl Driver {
             line_markers: false,
             collapse_system_headers: true,
         };
-        let mut all = String::new();
+        let mut all = Vec::new();
         for (index, input) in self.plan.inputs.iter().enumerate() {
             let preprocessed = match input.kind {
                 InputKind::Preprocessed => input.path.clone(),
@@ -506,14 +516,14 @@ impl Driver {
                     path
                 }
             };
-            all.push_str(&self.translate_file(&preprocessed, &options)?);
+            all.extend(self.translate_file(&preprocessed, &options)?);
         }
         match &self.plan.output {
             Some(output) => self.write_file(output, &all),
             None => {
                 let mut stdout = std::io::stdout().lock();
                 stdout
-                    .write_all(all.as_bytes())
+                    .write_all(&all)
                     .and_then(|_| stdout.flush())
                     .map_err(|e| {
                         report_error(&format!("cannot write the translated C: {e}"), None);
@@ -695,7 +705,7 @@ impl Driver {
             "help: build it with `cargo build --release` (it lands next to capecc), or set `{}` to the library or its directory",
             runtime::RUNTIME_ENV
         ));
-        self.render("", &[diagnostic]);
+        self.render(&Encoded::new(b""), &[diagnostic]);
         Err(1)
     }
 
@@ -763,6 +773,12 @@ fn report_cannot_run(program: &str, error: &std::io::Error) {
         None
     };
     report_error(&format!("cannot run `{program}`: {error}"), help);
+}
+
+/// The file a name of the encoded text (a line marker's) stands for, with its original bytes.
+fn path_of_encoded(source: &Encoded, name: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    PathBuf::from(OsString::from_vec(source.decode(name)))
 }
 
 fn path_arg(path: &Path) -> String {

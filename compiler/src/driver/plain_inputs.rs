@@ -228,7 +228,7 @@ impl Driver {
                     "help: compile that file with capecc, or give it to capecc as an object (`.o`) or static library (`.a`)"
                 })
             };
-            self.render("", &[diagnostic]);
+            self.render(&crate::encoding::Encoded::new(b""), &[diagnostic]);
         }
     }
 

@@ -369,6 +369,10 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
         let mut body = Vec::new();
         let mut end = None;
         for sibling in items.get(i + 1..).unwrap_or(&[]) {
+            crate::work::count(1);
+            if sibling.span.start >= item.parent.end {
+                break; // past the block: no unset call in it
+            }
             if sibling.parent != item.parent || sibling.span.start < item.span.end {
                 continue;
             }
@@ -384,7 +388,12 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
         let Some(end) = end else { continue };
         let span = Span::new(item.span.start, end);
         // a directive in between is lowered on its own
-        if cx.directives.iter().any(|d| super::contains(span, d.span)) {
+        let first_after = cx.directives.partition_point(|d| d.span.start < span.start);
+        if cx
+            .directives
+            .get(first_after)
+            .is_some_and(|d| super::contains(span, d.span))
+        {
             continue;
         }
         let mut found = Vec::new();

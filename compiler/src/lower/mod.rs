@@ -24,6 +24,7 @@ use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
 use crate::sharing::{Binding, Program, Use};
 use crate::template::{render, CONSTRUCTS};
+use crate::work;
 
 /// What every lowering needs to see.
 pub struct Context<'p, 'a> {
@@ -35,6 +36,12 @@ pub struct Context<'p, 'a> {
     pub line_markers: bool,
     /// every `#pragma omp` of the file, in order
     pub directives: &'p [Directive],
+    /// the innermost construct around each directive (see `nesting::enclosing`), built once
+    pub enclosing: std::cell::OnceCell<Vec<Option<usize>>>,
+    /// the `omp_set_lock` ... `omp_unset_lock` pairs of the file, built once
+    pub lock_pairs: std::cell::OnceCell<Vec<atomic::LockPair<'a>>>,
+    /// the atomic builtin calls and `_Atomic` updates of user functions, in order, built once
+    pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
 }
 
 impl Context<'_, '_> {
@@ -256,14 +263,14 @@ pub fn clause_expr(cx: &Context, d: &Directive, span: Span, env: &Env) -> String
 /// and identifiers respelled by `env`.
 pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edit> {
     let mut edits = Vec::new();
+    // disjoint, in file order
     let mut extents: Vec<Span> = Vec::new();
-    for d in cx.directives {
-        if d.span.start < span.start || d.span.start >= span.end {
-            continue;
-        }
+    for d in in_span(cx.directives, span, |d| d.span.start) {
+        work::count(1);
+        // constructs come in file order: only the last extent can hold this one
         if extents
-            .iter()
-            .any(|e| e.start <= d.span.start && d.span.start < e.end)
+            .last()
+            .is_some_and(|e| e.start <= d.span.start && d.span.start < e.end)
         {
             continue;
         }
@@ -280,26 +287,39 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
         }
     }
     // statements replaced whole by mergeable updates
-    for pair in atomic::lock_pairs(cx) {
-        replace_statement(cx, out, span, &mut extents, &mut edits, pair.span, |out| {
-            atomic::lower_lock_pair(cx, out, &pair, env)
+    let mut replaced = Vec::new();
+    let pairs = cx.lock_pairs.get_or_init(|| atomic::lock_pairs(cx));
+    for pair in in_span(pairs, span, |p| p.span.start) {
+        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, pair.span, |out| {
+            atomic::lower_lock_pair(cx, out, pair, env)
         });
     }
-    for a in builtin_atomic::atomic_statements(cx) {
-        replace_statement(cx, out, span, &mut extents, &mut edits, a.span, |out| {
-            builtin_atomic::lower(cx, out, &a, env).map_err(|e| vec![e])
+    let updates = cx
+        .atomic_statements
+        .get_or_init(|| builtin_atomic::atomic_statements(cx));
+    for a in in_span(updates, span, |a| a.span.start) {
+        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, a.span, |out| {
+            builtin_atomic::lower(cx, out, a, env).map_err(|e| vec![e])
         });
     }
-    let outside = |s: Span, extents: &[Span]| !extents.iter().any(|x| overlaps(*x, s));
-    for e in cx.base_edits {
-        if contains(span, e.span) && outside(e.span, &extents) {
+    if !replaced.is_empty() {
+        extents.append(&mut replaced);
+        extents.sort_by_key(|e| e.start);
+    }
+    // base edits are sorted by start; an insertion at `span.end` belongs to the span
+    let from = cx.base_edits.partition_point(|e| e.span.start < span.start);
+    let to = cx.base_edits.partition_point(|e| e.span.start <= span.end);
+    for e in cx.base_edits.get(from..to).unwrap_or(&[]) {
+        work::count(1);
+        if contains(span, e.span) && !overlaps_any(&extents, e.span) {
             edits.push(e.clone());
         }
     }
     for u in uses_in(cx, span) {
+        work::count(1);
         let Binding::Var(v) = u.binding else { continue };
         let Some(text) = env.get(&v) else { continue };
-        if !outside(u.span, &extents) {
+        if overlaps_any(&extents, u.span) {
             continue;
         }
         edits.retain(|e| !overlaps(e.span, u.span) || extents.contains(&e.span));
@@ -308,29 +328,44 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
     edits
 }
 
-/// Replaces the statement at `at` (inside `span`, outside the constructs already lowered) with
-/// the text `lower` makes.
+/// Replaces the statement at `at` (inside `span`, outside the constructs already lowered and
+/// the statements already replaced) with the text `lower` makes.
 fn replace_statement(
     cx: &Context,
     out: &mut Out,
     span: Span,
-    extents: &mut Vec<Span>,
+    (extents, replaced): (&[Span], &mut Vec<Span>),
     edits: &mut Vec<Edit>,
     at: Span,
     lower: impl FnOnce(&mut Out) -> Result<String, Vec<Diagnostic>>,
 ) {
-    if !contains(span, at) || extents.iter().any(|x| overlaps(*x, at)) {
+    work::count(1);
+    if !contains(span, at) || overlaps_any(extents, at) || replaced.iter().any(|x| overlaps(*x, at))
+    {
         return;
     }
     match lower(out) {
         Ok(text) => {
-            extents.push(at);
+            replaced.push(at);
             let mut text = text.trim_end().to_string();
             text.push_str(&cx.resync(at.end));
             edits.push(Edit::replace(at, text));
         }
         Err(mut e) => out.errors.append(&mut e),
     }
+}
+
+/// The elements of `sorted` (by `start`) that start inside `span`.
+fn in_span<T>(sorted: &[T], span: Span, start: impl Fn(&T) -> usize) -> &[T] {
+    let from = sorted.partition_point(|x| start(x) < span.start);
+    let to = sorted.partition_point(|x| start(x) < span.end);
+    sorted.get(from..to.max(from)).unwrap_or(&[])
+}
+
+/// Whether `s` overlaps one of `extents` (disjoint, sorted by start).
+fn overlaps_any(extents: &[Span], s: Span) -> bool {
+    let after = extents.partition_point(|x| x.end <= s.start);
+    extents.get(after).is_some_and(|x| overlaps(*x, s))
 }
 
 /// The output text of `span` (see [`emit_edits`]).

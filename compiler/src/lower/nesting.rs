@@ -16,30 +16,54 @@ use crate::directive::{ClauseKind, Directive, DirectiveKind};
 
 /// The innermost construct of the same function whose block contains `d`'s pragma.
 pub fn enclosing<'c>(cx: &'c Context, d: &Directive) -> Option<&'c Directive> {
+    let index = cx
+        .directives
+        .partition_point(|e| e.span.start < d.span.start);
+    let table = cx.enclosing.get_or_init(|| enclosing_table(cx));
+    let outer = (*table.get(index)?)?;
+    cx.directives.get(outer)
+}
+
+/// For each directive (in file order), the index of the innermost construct containing it: one
+/// pass with a stack of the constructs still open, so each directive is pushed and popped once.
+fn enclosing_table(cx: &Context) -> Vec<Option<usize>> {
     use DirectiveKind::*;
-    let function = cx.program.function_at(d.span.start);
-    cx.directives
-        .iter()
-        .filter(|e| e.span.start < d.span.start)
-        .filter(|e| cx.program.function_at(e.span.start) == function)
-        .filter(|e| {
-            !matches!(
-                e.kind,
-                Barrier
-                    | Flush
-                    | Taskwait
-                    | Taskyield
-                    | Threadprivate
-                    | DeclareSimd
-                    | DeclareReduction
-                    | Cancel
-                    | CancellationPoint
-            ) && !(e.kind == Ordered && e.clauses.iter().any(|c| c.kind == ClauseKind::Depend))
-        })
-        .filter(|e| {
-            statement_of(cx, e).is_ok_and(|stmt| d.span.start < statement_span(cx, stmt.span).end)
-        })
-        .max_by_key(|e| e.span.start)
+    let mut table = Vec::with_capacity(cx.directives.len());
+    // (index, end of its statement) of the constructs open at the current directive
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for (index, d) in cx.directives.iter().enumerate() {
+        while open.last().is_some_and(|&(_, end)| end <= d.span.start) {
+            crate::work::count(1);
+            open.pop();
+        }
+        let function = cx.program.function_at(d.span.start);
+        let outer = open.last().map(|&(i, _)| i).filter(|&i| {
+            cx.directives
+                .get(i)
+                .is_some_and(|e| cx.program.function_at(e.span.start) == function)
+        });
+        table.push(outer);
+        let standalone = matches!(
+            d.kind,
+            Barrier
+                | Flush
+                | Taskwait
+                | Taskyield
+                | Threadprivate
+                | DeclareSimd
+                | DeclareReduction
+                | Cancel
+                | CancellationPoint
+        );
+        let doacross = d.kind == Ordered && d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
+        let is_construct = !standalone && !doacross;
+        if is_construct {
+            if let Ok(stmt) = statement_of(cx, d) {
+                open.push((index, statement_span(cx, stmt.span).end));
+            }
+        }
+    }
+    table
 }
 
 fn is_worksharing(kind: DirectiveKind) -> bool {

@@ -104,6 +104,8 @@ void __cape_loop_end(__cape_loop *l, int nowait) { (void)l; (void)nowait; }
 void __cape_barrier(void) {}
 int __cape_single_begin(void) { return thread_id == 0; }
 void __cape_single_end(int nowait) { (void)nowait; }
+int __cape_master_begin(int filter) { return thread_id == filter; }
+void __cape_master_end(void) {}
 
 /* copyprivate: thread 0 runs first and leaves its values; the others copy them */
 static unsigned char copyprivate_values[64][256];
