@@ -452,65 +452,6 @@ mod tests {
         }
     }
 
-    /// One exchange of the allreduce on jacobi-shaped diffs (P=2, N=2000: each rank's half of
-    /// the grid changes in runs of ~7 bytes with 1-2 unchanged bytes between them), with the
-    /// checksummed version-1 encoding and with the wire encoding.
-    #[test]
-    #[ignore = "benchmark: cargo test --release -p capert --lib bench_ -- --ignored --nocapture"]
-    fn bench_exchange_encodings() {
-        let mut rng = Rng::new(40);
-        let half = |rng: &mut Rng, rank: u32, base: u64| {
-            let mut t = Tickpt::new(9);
-            let mut addr = base;
-            while addr < base + 16_000_000 {
-                let len = 5 + rng.below(5);
-                t.push(
-                    addr,
-                    Stamp { order: 1000, rank },
-                    &rng.bytes(len as usize, 255),
-                );
-                addr += len + 1 + rng.below(2);
-            }
-            t
-        };
-        let a = half(&mut rng, 0, 0x10_0000);
-        let b = half(&mut rng, 1, 0x10_0000 + 16_000_000);
-        type Encode = fn(&Tickpt, &mut Vec<u8>);
-        type Decode = fn(&[u8]) -> Result<Tickpt, TickptError>;
-        let variants: [(&str, Encode, Decode); 2] = [
-            ("v1 (checksummed)", Tickpt::encode_into, Tickpt::decode),
-            ("wire", Tickpt::encode_wire_into, Tickpt::decode_wire),
-        ];
-        for (name, encode, decode) in variants {
-            let mut buf = Vec::new();
-            let (mut t_enc, mut t_dec, mut t_merge) = (f64::MAX, f64::MAX, f64::MAX);
-            for _ in 0..7 {
-                let t0 = std::time::Instant::now();
-                buf.clear();
-                encode(&b, &mut buf);
-                let t1 = std::time::Instant::now();
-                let other = decode(&buf).expect("round trip");
-                let t2 = std::time::Instant::now();
-                let m = merge(&a, &other, None);
-                let t3 = std::time::Instant::now();
-                std::hint::black_box(m);
-                t_enc = t_enc.min((t1 - t0).as_secs_f64());
-                t_dec = t_dec.min((t2 - t1).as_secs_f64());
-                t_merge = t_merge.min((t3 - t2).as_secs_f64());
-            }
-            println!(
-                "exchange {name:>16}: {} runs, {} data bytes -> {} message bytes; \
-                 encode {:.1} ms, decode {:.1} ms, merge {:.1} ms",
-                b.run_count(),
-                b.data_bytes(),
-                buf.len(),
-                t_enc * 1e3,
-                t_dec * 1e3,
-                t_merge * 1e3
-            );
-        }
-    }
-
     #[test]
     fn transport_errors_surface() {
         struct Broken;

@@ -370,30 +370,4 @@ pub(crate) mod tests {
             assert_eq!(byte_map([&m]), byte_map([&a, &b]));
         }
     }
-
-    #[test]
-    #[ignore = "benchmark: cargo test --release -p capert --lib bench_ -- --ignored --nocapture"]
-    fn bench_merge() {
-        // Two ranks, interleaved 1 KiB runs over 64 MiB, half of them overlapping.
-        let run = vec![3u8; 1024];
-        let mut a = Tickpt::new(0);
-        let mut b = Tickpt::new(0);
-        for k in 0..32 * 1024u64 {
-            a.push(k * 2048, st(k, 0), &run);
-            b.push(k * 2048 + 512, st(k, 1), &run);
-        }
-        let mut m = Tickpt::new(0);
-        let mut secs = f64::MAX;
-        for _ in 0..10 {
-            let start = std::time::Instant::now();
-            let mut races = Vec::new();
-            m = merge(&a, &b, Some(&mut races));
-            secs = secs.min(start.elapsed().as_secs_f64());
-        }
-        println!(
-            "merge: {:.2} GB/s of input, {} runs out",
-            (a.data_bytes() + b.data_bytes()) as f64 / secs / 1e9,
-            m.run_count()
-        );
-    }
 }

@@ -1120,45 +1120,4 @@ mod tests {
             assert!(s.starts_with(|c: char| c.is_lowercase()), "{s}");
         }
     }
-
-    /// Best of 20 timings, so that other load on the machine does not hide the real speed.
-    fn gb_per_s(bytes: usize, mut f: impl FnMut()) -> f64 {
-        let mut best = f64::MAX;
-        for _ in 0..20 {
-            let start = std::time::Instant::now();
-            f();
-            best = best.min(start.elapsed().as_secs_f64());
-        }
-        bytes as f64 / best / 1e9
-    }
-
-    #[test]
-    #[ignore = "benchmark: cargo test --release -p capert --lib bench_ -- --ignored --nocapture"]
-    fn bench_checksum_and_encode() {
-        for size in [256usize << 10, 64 << 20] {
-            let data: Vec<u8> = (0..size as u32).map(|i| (i * 31) as u8).collect();
-            let hash = gb_per_s(size, || {
-                std::hint::black_box(xxh64(std::hint::black_box(&data), 0));
-            });
-            // One run per 4 KiB page, as when every written page changed completely.
-            let mut t = Tickpt::new(1);
-            for (i, page) in data.chunks(4096).enumerate() {
-                t.push(i as u64 * 8192, st(0, 0), page);
-            }
-            let mut buf = Vec::new();
-            let encode = gb_per_s(size, || {
-                buf.clear();
-                t.encode_into(&mut buf);
-            });
-            let decode = gb_per_s(size, || {
-                std::hint::black_box(Tickpt::decode(std::hint::black_box(&buf)).is_ok());
-            });
-            assert_eq!(Tickpt::decode(&buf).as_ref(), Ok(&t));
-            println!(
-                "tickpt {:>6} KiB: xxh64 {hash:.2} GB/s, encode {encode:.2} GB/s, \
-                 decode {decode:.2} GB/s",
-                size >> 10
-            );
-        }
-    }
 }

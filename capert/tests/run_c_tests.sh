@@ -2,7 +2,8 @@
 # Builds the C programs in capert/tests/c (hand-written code as capecc lowers it, calling the
 # capert ABI directly), runs them under mpirun at P = 1 2 3 4 5 8 and compares their output
 # with what sequential execution prints: the same program built with plain gcc against
-# serial_shim.c (an independent one-thread implementation of the ABI). The oracle's output is
+# sequential_runtime.c (an independent one-thread implementation of the ABI, FAKE_THREADS
+# unset). The oracle's output is
 # also checked against the committed tests/c/*.expected files.
 # Usage: capert/tests/run_c_tests.sh   (CARGO_TARGET_DIR respected; NP="1 2" to choose P)
 set -u
@@ -27,7 +28,7 @@ lib="$target/release/libcapert.a"
 
 build() { # name -> $work/name (capert) and $work/name.serial (oracle)
     local name=$1 src="$here/c/$1.c"
-    gcc -O1 -w -I "$root/capert/include" "$src" "$here/c/serial_shim.c" -o "$work/$name.serial" || return 1
+    gcc -O1 -w -I "$root/capert/include" "$src" "$here/sequential_runtime.c" -o "$work/$name.serial" || return 1
     mpicc -O1 -no-pie -I "$root/capert/include" -c "$src" -o "$work/$name.o" || return 1
     objcopy --rename-section .data=cape_data --rename-section .bss=cape_bss,alloc "$work/$name.o" || return 1
     mpicc -no-pie "$work/$name.o" "$lib" $native_libs -o "$work/$name"

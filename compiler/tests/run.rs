@@ -1,6 +1,6 @@
-//! Translated programs, built against a sequential fake runtime (tests/run/fake_runtime.c, a
-//! harness that runs each region as 3 threads one after another), must print exactly what the
-//! gcc -fopenmp build prints.
+//! Translated programs, built against the sequential runtime shared with capert's C tests
+//! (capert/tests/sequential_runtime.c, run with FAKE_THREADS=3: each region as 3 threads one
+//! after another), must print exactly what the gcc -fopenmp build prints.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -17,7 +17,7 @@ fn translated_programs_match_gcc_openmp() {
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/run")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".c") && n != "fake_runtime.c")
+        .filter(|n| n.ends_with(".c"))
         .collect();
     names.sort();
     for name in names {
@@ -53,7 +53,7 @@ fn translated_programs_match_gcc_openmp() {
             .args(["-O1", "-std=gnu11", "-o"])
             .arg(&binary)
             .arg(&c_file)
-            .arg(dir.join("fake_runtime.c"));
+            .arg(golden::root().join("../capert/tests/sequential_runtime.c"));
         for d in golden::include_dirs() {
             cc.arg("-I").arg(d);
         }
@@ -63,7 +63,10 @@ fn translated_programs_match_gcc_openmp() {
             "{name} translated does not build:\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let actual = Command::new(&binary).output().expect("runs");
+        let actual = Command::new(&binary)
+            .env("FAKE_THREADS", "3")
+            .output()
+            .expect("runs");
         assert_eq!(
             String::from_utf8_lossy(&actual.stdout),
             String::from_utf8_lossy(&expected.stdout),
@@ -91,7 +94,7 @@ fn capecc_builds_match_gcc_openmp_under_mpirun() {
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/run")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".c") && n != "fake_runtime.c")
+        .filter(|n| n.ends_with(".c"))
         .collect();
     names.sort();
     let mut failures = Vec::new();

@@ -1,18 +1,38 @@
-/* Test harness only: a sequential stand-in for capert that runs each parallel region as
- * FAKE_THREADS (default 3) threads one after another, with libgomp's static schedule, so that
- * translated programs can be checked against gcc -fopenmp without MPI. */
+/* sequential_runtime.c -- an independent, sequential implementation of the capert ABI (test
+ * harness only), shared by two test suites:
+ * - capert/tests/run_c_tests.sh: the oracle. FAKE_THREADS unset: every region is a team of one
+ *   (num_threads ignored), so a test program built with plain gcc against this file prints what
+ *   sequential execution computes.
+ * - compiler/tests/run.rs: FAKE_THREADS=n runs each parallel region as n threads (or its
+ *   num_threads) one after another with libgomp's static schedule, so that translated programs
+ *   can be checked against gcc -fopenmp without MPI. */
 #include <stdlib.h>
 #include <string.h>
-#include <capert.h>
+#include <time.h>
+#include "capert.h"
+#include "omp.h"
+
+#define MAX_THREADS 16
+#define MAX_LEVELS 8
 
 static int team_size = 1, thread_id = 0, in_parallel = 0;
-#define MAX_THREADS 16
+static int level, active_level;
+static int level_size[MAX_LEVELS] = { 1 }, level_id[MAX_LEVELS];
 static int copyprivate_calls;
 static void tp_switch(int from, int to);
 
-struct pending { void *shared; void *partial; size_t size; void (*combine)(void *, const void *); };
+/* reductions of a team of several threads are combined at the end of the region */
+struct pending { void *shared; void *partial; void (*combine)(void *, const void *); };
 static struct pending pending[256];
 static int pending_count;
+
+/* FAKE_THREADS, or 0 when unset (the sequential oracle) */
+static int fake_threads(void)
+{
+    const char *env = getenv("FAKE_THREADS");
+    int n = env ? atoi(env) : 0;
+    return n > MAX_THREADS ? MAX_THREADS : n;
+}
 
 int __cape_start(int argc, char **argv, char **envp, int (*user_main)(int, char **, char **))
 {
@@ -22,33 +42,51 @@ void *__cape_malloc(size_t n) { return malloc(n); }
 void *__cape_calloc(size_t n, size_t m) { return calloc(n, m); }
 void *__cape_realloc(void *p, size_t n) { return realloc(p, n); }
 void __cape_free(void *p) { free(p); }
+int __cape_posix_memalign(void **o, size_t a, size_t n) { return posix_memalign(o, a, n); }
+void *__cape_aligned_alloc(size_t a, size_t n) { return aligned_alloc(a, n); }
+void *__cape_memalign(size_t a, size_t n) { return aligned_alloc(a, n); }
+void *__cape_valloc(size_t n) { return aligned_alloc(4096, n); }
 char *__cape_strdup(const char *s) { return strdup(s); }
+char *__cape_strndup(const char *s, size_t n) { return strndup(s, n); }
 char *__cape_getenv(const char *name) { return getenv(name); }
 void __cape_stdin_sync(void) {}
+
+static void enter_level(int size, int id)
+{
+    level++;
+    if (level < MAX_LEVELS) {
+        level_size[level] = size;
+        level_id[level] = id;
+    }
+}
 
 void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_clause, void *sp)
 {
     (void)sp;
-    const char *env = getenv("FAKE_THREADS");
-    int n = env ? atoi(env) : 3;
-    if (num_threads > 0) n = num_threads;
+    int n = fake_threads();
+    if (n == 0) n = 1;
+    else if (num_threads > 0) n = num_threads < MAX_THREADS ? num_threads : MAX_THREADS;
     if (!if_clause) n = 1;
     if (in_parallel) { /* nested: a team of one */
         int outer_id = thread_id, outer_size = team_size;
         thread_id = 0;
         team_size = 1;
+        enter_level(1, 0);
         fn(data);
+        level--;
         thread_id = outer_id;
         team_size = outer_size;
         return;
     }
-    if (n > MAX_THREADS) n = MAX_THREADS;
     team_size = n;
     in_parallel = 1;
+    if (n > 1) active_level++;
     for (thread_id = 0; thread_id < n; thread_id++) {
         copyprivate_calls = 0;
         tp_switch(0, thread_id);
+        enter_level(n, thread_id);
         fn(data);
+        level--;
         tp_switch(thread_id, 0);
     }
     for (int i = 0; i < pending_count; i++) {
@@ -56,6 +94,7 @@ void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_cla
         free(pending[i].partial);
     }
     pending_count = 0;
+    if (n > 1) active_level--;
     thread_id = 0;
     team_size = 1;
     in_parallel = 0;
@@ -65,20 +104,19 @@ void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_cla
  * bit 1 = this thread ran the last iteration */
 void __cape_loop_init(__cape_loop *l, unsigned long long n, int schedule, long long chunk)
 {
+    memset(l, 0, sizeof *l);
     l->schedule = schedule;
     l->n = n;
     l->chunk = chunk > 0 ? (unsigned long long)chunk : 0;
     if (l->chunk == 0 && schedule != CAPE_SCHED_STATIC && schedule != CAPE_SCHED_AUTO)
         l->chunk = 1; /* dynamic/guided without chunk: chunks of 1, round-robin */
-    l->taken = 0;
-    l->flags = 0;
 }
 
 int __cape_loop_next(__cape_loop *l, unsigned long long *lo, unsigned long long *hi)
 {
     unsigned long long P = team_size, t = thread_id;
     if (l->flags & 1) return 0;
-    if (l->chunk == 0) {
+    if (l->chunk == 0 || P == 1) { /* static without chunk, or a team of one: one block */
         unsigned long long q = l->n / P, r = l->n % P;
         unsigned long long start = t * q + (t < r ? t : r);
         unsigned long long len = q + (t < r);
@@ -112,6 +150,7 @@ static unsigned char copyprivate_values[64][256];
 void __cape_copyprivate(void *addr, size_t size)
 {
     int slot = copyprivate_calls++ % 64;
+    if (team_size == 1) return;
     if (size > 256) abort();
     if (thread_id == 0) memcpy(copyprivate_values[slot], addr, size);
     else memcpy(addr, copyprivate_values[slot], size);
@@ -126,40 +165,75 @@ void __cape_atomic_update(void *addr, const void *operand, size_t size,
 
 /* threadprivate: each thread's copy is swapped in while it runs */
 #define MAX_TP 32
-static struct { void *addr; size_t size; unsigned char copy[MAX_THREADS][256]; } tp[MAX_TP];
+static struct { void *addr; size_t size; unsigned char *copy; /* MAX_THREADS copies */ } tp[MAX_TP];
 static int tp_count;
 void __cape_threadprivate(void *addr, size_t size)
 {
-    if (tp_count == MAX_TP || size > 256) abort();
+    if (tp_count == MAX_TP) abort();
+    unsigned char *copy = malloc(size * MAX_THREADS);
+    if (!copy) abort();
+    for (int t = 0; t < MAX_THREADS; t++) memcpy(copy + t * size, addr, size);
     tp[tp_count].addr = addr;
     tp[tp_count].size = size;
-    for (int t = 0; t < MAX_THREADS; t++) memcpy(tp[tp_count].copy[t], addr, size);
+    tp[tp_count].copy = copy;
     tp_count++;
 }
 void __cape_copyin(void *addr, size_t size)
 {
     for (int i = 0; i < tp_count; i++)
-        if (tp[i].addr == addr && thread_id != 0) memcpy(addr, tp[i].copy[0], size);
+        if (tp[i].addr == addr && thread_id != 0) memcpy(addr, tp[i].copy, size);
 }
 static void tp_switch(int from, int to)
 {
     for (int i = 0; i < tp_count; i++) {
-        memcpy(tp[i].copy[from], tp[i].addr, tp[i].size);
-        memcpy(tp[i].addr, tp[i].copy[to], tp[i].size);
+        size_t size = tp[i].size;
+        memcpy(tp[i].copy + from * size, tp[i].addr, size);
+        memcpy(tp[i].addr, tp[i].copy + to * size, size);
     }
 }
 
 void __cape_reduce(void *shared, const void *partial, size_t size, void (*combine)(void *, const void *))
 {
-    if (!in_parallel) { /* an orphaned loop run serially: combine at once */
+    if (!in_parallel || team_size == 1) { /* serial code or a team of one: combine at once */
         combine(shared, partial);
         return;
     }
+    if (pending_count == 256) abort();
     void *copy = malloc(size);
     memcpy(copy, partial, size);
-    pending[pending_count++] = (struct pending){ shared, copy, size, combine };
+    pending[pending_count++] = (struct pending){ shared, copy, combine };
 }
 
 int omp_get_thread_num(void) { return thread_id; }
 int omp_get_num_threads(void) { return team_size; }
-int omp_in_parallel(void) { return in_parallel; }
+int omp_get_max_threads(void)
+{
+    int n = fake_threads();
+    return in_parallel || n == 0 ? 1 : n;
+}
+int omp_in_parallel(void) { return active_level > 0; }
+int omp_get_level(void) { return level; }
+int omp_get_active_level(void) { return active_level; }
+int omp_get_ancestor_thread_num(int l)
+{
+    if (l < 0 || l > level) return -1;
+    return l < MAX_LEVELS ? level_id[l] : 0;
+}
+int omp_get_team_size(int l)
+{
+    if (l < 0 || l > level) return -1;
+    return l < MAX_LEVELS ? level_size[l] : 1;
+}
+void omp_set_num_threads(int n) { (void)n; }
+void omp_set_schedule(omp_sched_t kind, int chunk) { (void)kind; (void)chunk; }
+double omp_get_wtime(void) { return (double)clock() / CLOCKS_PER_SEC; }
+void omp_init_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+void omp_destroy_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+void omp_set_lock(omp_lock_t *l) { *(unsigned long long *)l = 1; }
+void omp_unset_lock(omp_lock_t *l) { *(unsigned long long *)l = 0; }
+int omp_test_lock(omp_lock_t *l)
+{
+    if (*(unsigned long long *)l) return 0;
+    *(unsigned long long *)l = 1;
+    return 1;
+}
