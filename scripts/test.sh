@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
 # The whole test suite (and the CI entry point): dependencies, release build,
-# Rust unit/integration tests, the runtime's C tests, the end-to-end tests, the
-# fault-tolerance tests (caperun, restart, corrupt logs).
-# Extra arguments go to tests/e2e/run.sh (e.g. --quick, or a filter).
+# Rust unit/integration tests with the end-to-end programs (cargo's `e2e` test target runs
+# tests/e2e/run.sh once per program), the runtime's C tests, the fault-tolerance tests
+# (caperun, restart, corrupt logs).
+# Extra arguments select the end-to-end runs as tests/e2e/run.sh's would: --quick, --procs L,
+# or FILTER regexps.
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) export E2E_PROCS="1 3 4" ;;
+    --procs)
+        export E2E_PROCS=${2:?--procs needs a list}
+        shift
+        ;;
+    -*)
+        echo "test.sh: unknown option \`$1\` (run tests/e2e/run.sh directly for its other options)" >&2
+        exit 2
+        ;;
+    *) export E2E_FILTER="${E2E_FILTER:-}${E2E_FILTER:+ }$1" ;;
+    esac
+    shift
+done
 
 steps=()
 failures=0
@@ -31,12 +49,11 @@ step() { # name, command...
 
 step "dependencies (scripts/deps.sh)" scripts/deps.sh || exit 1
 step "cargo build --release" cargo build --release --workspace
-step "cargo test --release" cargo test --release --workspace --no-fail-fast
+step "cargo test --release (with the end-to-end programs)" cargo test --release --workspace --no-fail-fast
 if [ -x capert/tests/run_c_tests.sh ]; then
     step "runtime C tests (capert/tests/run_c_tests.sh)" capert/tests/run_c_tests.sh
 fi
 step "runtime as an ordinary user (scripts/nonroot-tests.sh)" scripts/nonroot-tests.sh
-step "end-to-end tests (tests/e2e/run.sh)" tests/e2e/run.sh "$@"
 step "fault tolerance (tests/ft/run.sh)" tests/ft/run.sh
 step "crafted checkpoint logs (tests/ft/crafted.sh)" tests/ft/crafted.sh
 
