@@ -16,5 +16,5 @@ pub mod diff;
 pub mod ft;
 pub mod merge;
 pub mod schedule;
-pub mod tickpt;
+pub use cape_format::tickpt;
 pub mod worksharing;

@@ -1,5 +1,6 @@
 //! What the runtime leaves in the checkpoint directory: `status` and the header of
-//! `cape.log` (format owned by capert, see capert/src/ft/log.rs). Pure parsing of bytes.
+//! `cape.log` (its format is the `cape-format` crate's, shared with capert). Pure parsing of
+//! bytes.
 
 /// `DIR/status`, written by rank 0 at the very end of a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,23 +31,13 @@ pub struct LogHeader {
     pub regions: u64,
 }
 
-const LOG_MAGIC: &[u8; 8] = b"CAPELOG\0";
-
-/// Reads the progress fields of `cape.log`'s header (bytes 40..56, the same in every format
-/// version). Only the magic is checked: the runtime validates and authenticates the log
-/// itself; caperun only reports progress.
+/// Reads the progress fields of `cape.log`'s header. Only the magic is checked: the runtime
+/// validates and authenticates the log itself; caperun only reports progress.
 pub fn parse_log_header(bytes: &[u8]) -> Option<LogHeader> {
-    if bytes.len() < 64 || &bytes[..8] != LOG_MAGIC {
-        return None;
-    }
-    let word = |at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&bytes[at..at + 8]);
-        u64::from_le_bytes(w)
-    };
+    let (committed_len, regions) = cape_format::log::read_progress(bytes)?;
     Some(LogHeader {
-        committed_len: word(40),
-        regions: word(48),
+        committed_len,
+        regions,
     })
 }
 
@@ -69,7 +60,7 @@ mod tests {
     #[test]
     fn log_header() {
         let mut h = vec![0u8; 64];
-        h[..8].copy_from_slice(LOG_MAGIC);
+        h[..8].copy_from_slice(&cape_format::log::LOG_MAGIC);
         h[40..48].copy_from_slice(&1234u64.to_le_bytes());
         h[48..56].copy_from_slice(&17u64.to_le_bytes());
         assert_eq!(

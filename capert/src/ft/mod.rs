@@ -9,7 +9,7 @@
 pub mod auth;
 pub mod fingerprint;
 pub mod inputs;
-pub mod log;
+pub use cape_format::log;
 pub mod output;
 pub mod replay;
 

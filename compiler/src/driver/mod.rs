@@ -13,7 +13,6 @@ mod plain_inputs;
 pub mod render;
 pub mod runtime;
 pub mod same_file;
-pub mod tempdir;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
@@ -28,7 +27,7 @@ use crate::preprocess::LineMap;
 use crate::translate::{translate, TranslateOptions};
 use args::{default_output, parse_args, Input, InputKind, Mode, Plan};
 use render::{Position, Renderer};
-use tempdir::TempDir;
+use tempfile::TempDir;
 
 /// `_OPENMP` as OpenMP 4.5 defines it.
 const OPENMP_VERSION: &str = "201511";
@@ -141,7 +140,9 @@ impl Driver {
             })
             .unwrap_or_else(|| "mpicc".to_string());
         let cc: Vec<String> = cc_setting.split_whitespace().map(str::to_string).collect();
-        let temp = TempDir::new().map_err(|e| {
+        // A fresh `$TMPDIR/capecc-*`, mode 0700, that did not exist before (so another user
+        // cannot have prepared it); removed when the driver is dropped.
+        let temp = tempfile::Builder::new().prefix("capecc-").tempdir().map_err(|e| {
             report_error(&format!("cannot create a temporary directory: {e}"), None);
             1
         })?;

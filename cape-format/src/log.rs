@@ -1,5 +1,5 @@
 //! The durable region log `DIR/cape.log`: format, encoding and validation (pure; the file
-//! operations are in `ft/mod.rs`, the keys in `ft/auth.rs`).
+//! operations are capert's `ft/mod.rs`, the user's key file capert's `ft/auth.rs`).
 //!
 //! All integers little-endian. The header (128 bytes) is rewritten in place after each record
 //! is made durable:
@@ -37,12 +37,18 @@
 //! from the user's secret key, the log id, the program and the arguments). Bytes past the
 //! committed length are the torn tail of a crash during an append: ignored.
 
-use super::auth::{Job, LogKey, LOG_ID_LEN, SECRET_LEN, TAG_LEN};
+use crate::log_key::{Job, LogKey, LOG_ID_LEN, SECRET_LEN, TAG_LEN};
 use crate::tickpt::Tickpt;
 
 pub const HEADER_LEN: usize = 128;
 const HEADER_MAC_AT: usize = 96;
-const LOG_MAGIC: [u8; 8] = *b"CAPELOG\0";
+pub const LOG_MAGIC: [u8; 8] = *b"CAPELOG\0";
+/// Where the header holds the committed length and the committed regions; the same in every
+/// format version, so that a reader of progress (caperun) needs no version check.
+const COMMITTED_LEN_AT: usize = 40;
+const COMMITTED_REGIONS_AT: usize = 48;
+/// The part of the header every format version has.
+const FIXED_HEADER_LEN: usize = 64;
 const REC_MAGIC: [u8; 8] = *b"CAPEREC\0";
 pub const VERSION: u32 = 2;
 const REC_HEADER_LEN: usize = 32;
@@ -78,8 +84,8 @@ impl Header {
             (16, self.program),
             (24, self.args),
             (32, self.first_fingerprint),
-            (40, self.committed_len),
-            (48, self.committed_regions),
+            (COMMITTED_LEN_AT, self.committed_len),
+            (COMMITTED_REGIONS_AT, self.committed_regions),
         ] {
             h[at..at + 8].copy_from_slice(&v.to_le_bytes());
         }
@@ -88,6 +94,15 @@ impl Header {
         h[HEADER_MAC_AT..].copy_from_slice(&tag);
         h
     }
+}
+
+/// Progress as a log's header states it: (committed length, committed regions). Only the
+/// magic is checked: this neither validates nor authenticates the log (`validate` does).
+pub fn read_progress(bytes: &[u8]) -> Option<(u64, u64)> {
+    if bytes.len() < FIXED_HEADER_LEN || bytes[..8] != LOG_MAGIC {
+        return None;
+    }
+    Some((word(bytes, COMMITTED_LEN_AT), word(bytes, COMMITTED_REGIONS_AT)))
 }
 
 /// What sequential code read before a region, beyond the arguments (bound by the header).

@@ -195,7 +195,7 @@ impl Tickpt {
     /// Run `index` whose bytes start at `data_offset` in the data buffer (the sum of the lengths
     /// of the runs before it); `None` past the end.
     #[inline]
-    pub(crate) fn run_at(&self, index: usize, data_offset: usize) -> Option<RunRef<'_>> {
+    pub fn run_at(&self, index: usize, data_offset: usize) -> Option<RunRef<'_>> {
         let h = self.headers.get(index)?;
         let bytes = self.data.get(data_offset..data_offset + h.len as usize)?;
         Some(RunRef {
@@ -207,7 +207,7 @@ impl Tickpt {
 
     /// From run `from` on, the index of the first run that ends after `limit` (or the run
     /// count) and the total length of the runs before it.
-    pub(crate) fn runs_ending_by(&self, from: usize, limit: u64) -> (usize, usize) {
+    pub fn runs_ending_by(&self, from: usize, limit: u64) -> (usize, usize) {
         let mut bytes = 0;
         let mut i = from;
         while let Some(h) = self.headers.get(i) {
@@ -224,7 +224,7 @@ impl Tickpt {
     /// with two bulk copies instead of one push per run. The first run goes through `push` so
     /// that it coalesces with the current last run; the others are copied as they are (already
     /// canonical when `src` is).
-    pub(crate) fn append_runs(
+    pub fn append_runs(
         &mut self,
         src: &Tickpt,
         runs: std::ops::Range<usize>,
@@ -607,77 +607,15 @@ impl<'a> Reader<'a> {
     }
 }
 
-const P1: u64 = 0x9E37_79B1_85EB_CA87;
-const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
-const P3: u64 = 0x1656_67B1_9E37_79F9;
-const P4: u64 = 0x85EB_CA77_C2B2_AE63;
-const P5: u64 = 0x27D4_EB2F_1656_67C5;
-
-fn xxh_round(acc: u64, input: u64) -> u64 {
-    acc.wrapping_add(input.wrapping_mul(P2))
-        .rotate_left(31)
-        .wrapping_mul(P1)
-}
-
-fn xxh_merge_round(acc: u64, val: u64) -> u64 {
-    (acc ^ xxh_round(0, val)).wrapping_mul(P1).wrapping_add(P4)
-}
-
-/// XXH64 (the reference algorithm, bit-compatible with libxxhash): four independent lanes of
-/// 8-byte words, so it runs at memory speed rather than at one multiply latency per word.
+/// XXH64 (bit-compatible with libxxhash; the TICKPT and log formats depend on its output).
 pub fn xxh64(input: &[u8], seed: u64) -> u64 {
-    let (stripes, mut tail) = input.as_chunks::<32>();
-    let mut h = if stripes.is_empty() {
-        seed.wrapping_add(P5)
-    } else {
-        let mut v = [
-            seed.wrapping_add(P1).wrapping_add(P2),
-            seed.wrapping_add(P2),
-            seed,
-            seed.wrapping_sub(P1),
-        ];
-        for stripe in stripes {
-            let (words, _) = stripe.as_chunks::<8>();
-            for (lane, word) in v.iter_mut().zip(words) {
-                *lane = xxh_round(*lane, u64::from_le_bytes(*word));
-            }
-        }
-        let mut h = v[0]
-            .rotate_left(1)
-            .wrapping_add(v[1].rotate_left(7))
-            .wrapping_add(v[2].rotate_left(12))
-            .wrapping_add(v[3].rotate_left(18));
-        for lane in v {
-            h = xxh_merge_round(h, lane);
-        }
-        h
-    };
-    h = h.wrapping_add(input.len() as u64);
-    while let Some((word, rest)) = tail.split_first_chunk::<8>() {
-        h ^= xxh_round(0, u64::from_le_bytes(*word));
-        h = h.rotate_left(27).wrapping_mul(P1).wrapping_add(P4);
-        tail = rest;
-    }
-    if let Some((word, rest)) = tail.split_first_chunk::<4>() {
-        h ^= u64::from(u32::from_le_bytes(*word)).wrapping_mul(P1);
-        h = h.rotate_left(23).wrapping_mul(P2).wrapping_add(P3);
-        tail = rest;
-    }
-    for &byte in tail {
-        h ^= u64::from(byte).wrapping_mul(P5);
-        h = h.rotate_left(11).wrapping_mul(P1);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(P2);
-    h ^= h >> 29;
-    h = h.wrapping_mul(P3);
-    h ^ (h >> 32)
+    xxhash_rust::xxh64::xxh64(input, seed)
 }
 
 /// Helpers shared by the core modules' tests: a seeded PRNG, random TICKPTs and the oracle
 /// (every byte keeps the value with the largest stamp).
-#[cfg(test)]
-pub(crate) mod testutil {
+#[cfg(any(test, feature = "testutil"))]
+pub mod testutil {
     use super::{Stamp, Tickpt};
     use std::collections::BTreeMap;
 
@@ -798,6 +736,17 @@ mod tests {
             assert_eq!(xxh64(&buf[..len], 0), want, "length {len}");
         }
         assert_eq!(xxh64(b"abc", 0), 0x44bc2cf5ad770999);
+        // Seeds as the fingerprint and the input digests use them (values of the hand-written
+        // implementation this crate's XXH64 replaced).
+        let buf: Vec<u8> = (0..100u32).map(|i| (i * 131 + 7) as u8).collect();
+        for (seed, want) in [
+            (1, 0xe6a0d25e6e0a7f2a),
+            (0x5354_4449_4e00, 0xdc91babaf971a6da),
+            (0x454e_5600, 0x814b8d011b0b38f9),
+            (u64::MAX, 0x8b8b9e7c59f840e0),
+        ] {
+            assert_eq!(xxh64(&buf, seed), want, "seed {seed:#x}");
+        }
     }
 
     #[test]
