@@ -2,6 +2,8 @@
 //! on disk and on the wire), the checkpoint log `cape.log` and the MAC key that seals it.
 //! capert writes and reads them; caperun reads the log header.
 
+#![forbid(unsafe_code)]
+
 pub mod log;
 pub mod log_key;
 pub mod tickpt;

@@ -379,12 +379,13 @@ fn run(opts: Options) -> Result<i32, String> {
     };
     let job_start = Instant::now();
     let mut restart = job.opts.resume;
-    let mut restarts = 0u32;
     let mut lost_work = Duration::ZERO;
     let mut recovery = Duration::ZERO;
     // regions durable when the previous attempt failed
     let mut baseline: Option<u64> = None;
-    for number in 1.. {
+    for number in 1u32.. {
+        // every attempt after the first is a restart
+        let restarts = number - 1;
         let a = job.attempt(restart, baseline)?;
         if baseline.is_some() {
             // relaunch + replay: until the log grew; all of a successful attempt that never
@@ -460,7 +461,6 @@ fn run(opts: Options) -> Result<i32, String> {
             "caperun: attempt {number} failed after {} ({how}): {from} ({progress})",
             seconds(a.duration)
         );
-        restarts += 1;
         restart = header.is_some();
         // with nothing durable the whole restart is new work, counted as such
         baseline = header.map(|h| h.regions).filter(|&r| r > 0);
