@@ -3,23 +3,17 @@
 //! A missing tool (mpicc, or `libcapert.a` for the tests that link) fails the test; with
 //! `CAPECC_ALLOW_SKIP=1` (never set in CI) such a test prints `SKIPPED` and passes instead.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const CAPECC: &str = env!("CARGO_BIN_EXE_capecc");
 
-/// A fresh scratch directory per test.
-fn scratch(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "capecc-driver-test-{}-{}-{name}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory per test, removed when the test ends.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("capecc-driver-test-{name}-"))
+        .tempdir()
+        .expect("scratch directory")
 }
 
 fn write(dir: &Path, name: &str, text: &str) {
@@ -165,9 +159,10 @@ fn compile_only_renames_data_and_bss_and_keeps_bss_nobits() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("sections");
-    write(&dir, "g.c", "int a = 1; int b; static int c[64]; _Thread_local int t = 2;\nint f(void) { c[0]++; return a + b + c[0] + t; }\n");
-    let output = capecc(&dir, &["-O2", "-fdata-sections", "-c", "g.c"]);
+    let scratch = scratch("sections");
+    let dir = scratch.path();
+    write(dir, "g.c", "int a = 1; int b; static int c[64]; _Thread_local int t = 2;\nint f(void) { c[0]++; return a + b + c[0] + t; }\n");
+    let output = capecc(dir, &["-O2", "-fdata-sections", "-c", "g.c"]);
     assert_ok(&output);
     let sections = readelf_sections(&dir.join("g.o"));
     assert!(sections.contains("cape_data"), "{sections}");
@@ -194,17 +189,18 @@ fn defines_and_include_dirs_reach_the_preprocessor() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("cpp");
-    write(&dir, "inc/val.h", "#define FROM_HEADER 17\n");
-    write(&dir, "x.c", "#include <val.h>\nint a = FROM_HEADER + FROM_CMDLINE;\n#ifdef _OPENMP\nint openmp = _OPENMP;\n#endif\n");
-    let output = capecc(&dir, &["-E", "-I", "inc", "-DFROM_CMDLINE=25", "x.c"]);
+    let scratch = scratch("cpp");
+    let dir = scratch.path();
+    write(dir, "inc/val.h", "#define FROM_HEADER 17\n");
+    write(dir, "x.c", "#include <val.h>\nint a = FROM_HEADER + FROM_CMDLINE;\n#ifdef _OPENMP\nint openmp = _OPENMP;\n#endif\n");
+    let output = capecc(dir, &["-E", "-I", "inc", "-DFROM_CMDLINE=25", "x.c"]);
     assert_ok(&output);
     let text = stdout(&output);
     assert!(text.contains("int a = 17 + 25;"), "{text}");
     assert!(text.contains("int openmp = 201511;"), "{text}");
     // The glued forms too, through the full compile.
     let output = capecc(
-        &dir,
+        dir,
         &["-Iinc", "-DFROM_CMDLINE=25", "-c", "x.c", "-o", "x.o"],
     );
     assert_ok(&output);
@@ -216,13 +212,14 @@ fn our_omp_h_comes_first() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("omph");
+    let scratch = scratch("omph");
+    let dir = scratch.path();
     write(
-        &dir,
+        dir,
         "x.c",
         "#include <omp.h>\nint n(void) { return omp_get_num_threads(); }\n",
     );
-    let output = capecc(&dir, &["-E", "x.c"]);
+    let output = capecc(dir, &["-E", "x.c"]);
     assert_ok(&output);
     let text = stdout(&output);
     let omp_line = text
@@ -237,19 +234,20 @@ fn compile_separately_then_link_matches_gcc() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("link");
-    two_file_project(&dir);
+    let scratch = scratch("link");
+    let dir = scratch.path();
+    two_file_project(dir);
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["-Iinclude", "-DSCALE=3", "-O2", "-c", "main.c"],
     ));
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["-I", "include", "-c", "sum.c", "-o", "sum-obj.o"],
     ));
-    assert_ok(&capecc(&dir, &["main.o", "sum-obj.o", "-o", "prog", "-lm"]));
+    assert_ok(&capecc(dir, &["main.o", "sum-obj.o", "-o", "prog", "-lm"]));
     let got = run_program(&dir.join("prog"));
-    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
+    let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
     assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
 }
 
@@ -258,13 +256,14 @@ fn assembly_from_dash_s_is_assembled_with_shared_globals() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("assembly");
-    two_file_project(&dir);
+    let scratch = scratch("assembly");
+    let dir = scratch.path();
+    two_file_project(dir);
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["-Iinclude", "-DSCALE=3", "-O2", "-S", "main.c"],
     ));
-    assert_ok(&capecc(&dir, &["-c", "main.s"]));
+    assert_ok(&capecc(dir, &["-c", "main.s"]));
     let sections = readelf_sections(&dir.join("main.o"));
     assert!(
         !sections
@@ -273,11 +272,11 @@ fn assembly_from_dash_s_is_assembled_with_shared_globals() {
         "{sections}"
     );
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["-Iinclude", "main.o", "sum.c", "-o", "prog"],
     ));
     let got = run_program(&dir.join("prog"));
-    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
+    let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=3"]);
     assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
 }
 
@@ -286,10 +285,11 @@ fn several_inputs_in_one_command_match_gcc() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("multi");
-    two_file_project(&dir);
+    let scratch = scratch("multi");
+    let dir = scratch.path();
+    two_file_project(dir);
     assert_ok(&capecc(
-        &dir,
+        dir,
         &[
             "-fopenmp",
             "-Iinclude",
@@ -301,11 +301,11 @@ fn several_inputs_in_one_command_match_gcc() {
         ],
     ));
     let got = run_program(&dir.join("prog"));
-    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=5"]);
+    let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=5"]);
     assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
     // Default output name.
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["-Iinclude", "-DSCALE=5", "main.c", "sum.c"],
     ));
     assert!(dir.join("a.out").is_file());
@@ -316,10 +316,11 @@ fn make_with_cc_capecc_builds_a_two_file_project() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("make");
-    two_file_project(&dir);
+    let scratch = scratch("make");
+    let dir = scratch.path();
+    two_file_project(dir);
     write(
-        &dir,
+        dir,
         "Makefile",
         "CFLAGS = -O2 -fopenmp -Iinclude -DSCALE=2\n\
          prog: main.o sum.o\n\t$(CC) $(CFLAGS) -o $@ main.o sum.o $(LDLIBS)\n\
@@ -327,7 +328,7 @@ fn make_with_cc_capecc_builds_a_two_file_project() {
     );
     let status = Command::new("make")
         .arg(format!("CC={CAPECC}"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .status()
         .expect("make runs");
     assert!(status.success());
@@ -338,7 +339,7 @@ fn make_with_cc_capecc_builds_a_two_file_project() {
         "{deps}"
     );
     let got = run_program(&dir.join("prog"));
-    let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=2"]);
+    let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=2"]);
     assert_eq!(stdout(&got), expected);
 }
 
@@ -347,14 +348,15 @@ fn emit_c_to_stdout_and_file_and_back() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("emit");
-    two_file_project(&dir);
-    let output = capecc(&dir, &["--emit-c", "-Iinclude", "-DSCALE=4", "main.c"]);
+    let scratch = scratch("emit");
+    let dir = scratch.path();
+    two_file_project(dir);
+    let output = capecc(dir, &["--emit-c", "-Iinclude", "-DSCALE=4", "main.c"]);
     assert_ok(&output);
     let to_stdout = stdout(&output);
     assert!(to_stdout.contains("checksum"), "{to_stdout}");
     let output = capecc(
-        &dir,
+        dir,
         &[
             "--emit-c",
             "-Iinclude",
@@ -368,13 +370,13 @@ fn emit_c_to_stdout_and_file_and_back() {
     let to_file = std::fs::read_to_string(dir.join("main.emitted.c")).unwrap();
     assert_eq!(to_stdout, to_file);
     // Given back to capecc, the emitted file compiles (not translated twice).
-    assert_ok(&capecc(&dir, &["-c", "main.emitted.c", "-o", "emitted.o"]));
+    assert_ok(&capecc(dir, &["-c", "main.emitted.c", "-o", "emitted.o"]));
     assert!(readelf_sections(&dir.join("emitted.o")).contains("cape_bss"));
     if runtime_available() {
-        assert_ok(&capecc(&dir, &["-Iinclude", "-c", "sum.c"]));
-        assert_ok(&capecc(&dir, &["emitted.o", "sum.o", "-o", "prog"]));
+        assert_ok(&capecc(dir, &["-Iinclude", "-c", "sum.c"]));
+        assert_ok(&capecc(dir, &["emitted.o", "sum.o", "-o", "prog"]));
         let got = run_program(&dir.join("prog"));
-        let expected = gcc_reference(&dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=4"]);
+        let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=4"]);
         assert_eq!(stdout(&got), expected);
     }
 }
@@ -384,10 +386,11 @@ fn save_temps_keeps_intermediates_in_the_current_directory() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("temps");
-    two_file_project(&dir);
+    let scratch = scratch("temps");
+    let dir = scratch.path();
+    two_file_project(dir);
     assert_ok(&capecc(
-        &dir,
+        dir,
         &["--save-temps", "-Iinclude", "-DSCALE=1", "-c", "main.c"],
     ));
     assert!(dir.join("main.i").is_file());
@@ -400,9 +403,10 @@ fn verbose_prints_each_command() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("verbose");
-    two_file_project(&dir);
-    let output = capecc(&dir, &["-v", "-Iinclude", "-DSCALE=1", "-c", "main.c"]);
+    let scratch = scratch("verbose");
+    let dir = scratch.path();
+    two_file_project(dir);
+    let output = capecc(dir, &["-v", "-Iinclude", "-DSCALE=1", "-c", "main.c"]);
     assert_ok(&output);
     let text = stderr(&output);
     assert!(
@@ -424,14 +428,15 @@ fn verbose_prints_each_command() {
 
 #[test]
 fn backend_can_be_chosen() {
-    let dir = scratch("backend");
-    write(&dir, "x.c", "int x = 1;\n");
-    let output = capecc(&dir, &["-v", "--cc=gcc", "-c", "x.c"]);
+    let scratch = scratch("backend");
+    let dir = scratch.path();
+    write(dir, "x.c", "int x = 1;\n");
+    let output = capecc(dir, &["-v", "--cc=gcc", "-c", "x.c"]);
     assert_ok(&output);
     assert!(stderr(&output).lines().any(|l| l.starts_with("gcc -c")));
     let output = Command::new(CAPECC)
         .args(["-v", "-c", "x.c"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .env("CAPECC_CC", "gcc -std=gnu11")
         .output()
         .unwrap();
@@ -439,7 +444,7 @@ fn backend_can_be_chosen() {
     assert!(stderr(&output)
         .lines()
         .any(|l| l.starts_with("gcc -std=gnu11 -c")));
-    let output = capecc(&dir, &["--cc=no-such-compiler-here", "-c", "x.c"]);
+    let output = capecc(dir, &["--cc=no-such-compiler-here", "-c", "x.c"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("cannot run `no-such-compiler-here`"),
@@ -453,11 +458,12 @@ fn error_in_a_pragma_points_at_the_original_line_and_column() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("pragma-error");
+    let scratch = scratch("pragma-error");
+    let dir = scratch.path();
     // Extra spaces that `gcc -E` collapses: the column must still be the original one.
     let source = "#include <stdio.h>\nint main(void) {\n    int s = 0;\n    #pragma omp parallel for   reduction(+:s)   bogus_clause(3)\n    for (int i = 0; i < 4; i++) s += i;\n    printf(\"%d\\n\", s);\n}\n";
-    write(&dir, "bad.c", source);
-    let output = capecc(&dir, &["-c", "bad.c"]);
+    write(dir, "bad.c", source);
+    let output = capecc(dir, &["-c", "bad.c"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stderr(&output);
     let line4 = source.lines().nth(3).unwrap();
@@ -491,18 +497,19 @@ fn c_syntax_error_shows_the_backend_message_at_the_user_file() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("syntax");
+    let scratch = scratch("syntax");
+    let dir = scratch.path();
     write(
-        &dir,
+        dir,
         "broken.c",
         "int main(void) {\n    int x = ;\n    return 0;\n}\n",
     );
-    let output = capecc(&dir, &["-c", "broken.c"]);
+    let output = capecc(dir, &["-c", "broken.c"]);
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
     let gcc = Command::new("gcc")
         .args(["-fsyntax-only", "broken.c"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     let gcc_text = String::from_utf8_lossy(&gcc.stderr);
@@ -522,9 +529,10 @@ fn preprocessor_failure_shows_the_backend_message() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("cpp-fail");
-    write(&dir, "x.c", "#include \"missing_header.h\"\nint x;\n");
-    let output = capecc(&dir, &["-c", "x.c"]);
+    let scratch = scratch("cpp-fail");
+    let dir = scratch.path();
+    write(dir, "x.c", "#include \"missing_header.h\"\nint x;\n");
+    let output = capecc(dir, &["-c", "x.c"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("missing_header.h"),
@@ -535,20 +543,21 @@ fn preprocessor_failure_shows_the_backend_message() {
 
 #[test]
 fn exit_statuses_like_gcc() {
-    let dir = scratch("status");
-    let output = capecc(&dir, &[]);
+    let scratch = scratch("status");
+    let dir = scratch.path();
+    let output = capecc(dir, &[]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("error: no input files"));
-    let output = capecc(&dir, &["--version"]);
+    let output = capecc(dir, &["--version"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).starts_with("capecc "));
-    assert_eq!(capecc(&dir, &["--help"]).status.code(), Some(0));
-    let output = capecc(&dir, &["-shared", "x.c"]);
+    assert_eq!(capecc(dir, &["--help"]).status.code(), Some(0));
+    let output = capecc(dir, &["-shared", "x.c"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("error: `-shared` is not supported"));
     if have_mpicc() {
         // The backend's status for a missing input file (gcc: 1).
-        let output = capecc(&dir, &["-c", "does_not_exist.c"]);
+        let output = capecc(dir, &["-c", "does_not_exist.c"]);
         assert_eq!(output.status.code(), Some(1));
         assert!(stderr(&output).contains("does_not_exist.c"));
     }
@@ -559,11 +568,12 @@ fn missing_runtime_is_a_clear_error() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("noruntime");
-    write(&dir, "x.c", "int main(void) { return 0; }\n");
+    let scratch = scratch("noruntime");
+    let dir = scratch.path();
+    write(dir, "x.c", "int main(void) { return 0; }\n");
     let output = Command::new(CAPECC)
         .arg("x.c")
-        .current_dir(&dir)
+        .current_dir(dir)
         .env("CAPECC_RUNTIME", dir.join("nowhere"))
         .output()
         .unwrap();
@@ -586,10 +596,11 @@ fn dependency_files_do_not_name_the_temporary_omp_h() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("deps");
-    write(&dir, "inc/conf.h", "#define K 3\n");
+    let scratch = scratch("deps");
+    let dir = scratch.path();
+    write(dir, "inc/conf.h", "#define K 3\n");
     write(
-        &dir,
+        dir,
         "b.c",
         "#include <omp.h>\n#include \"conf.h\"\nint s;\nint main(void)\n{\n\
          #pragma omp parallel for reduction(+: s)\n    for (int i = 0; i < K; i++)\n        s += i;\n\
@@ -603,7 +614,7 @@ fn dependency_files_do_not_name_the_temporary_omp_h() {
     ] {
         let mut args = vec!["-Iinc", "-c", "b.c", "-o", "b.o"];
         args.extend_from_slice(flags);
-        assert_ok(&capecc(&dir, &args));
+        assert_ok(&capecc(dir, &args));
         let file = if flags.contains(&"x.d") { "x.d" } else { "b.d" };
         let deps = std::fs::read_to_string(dir.join(file)).unwrap();
         assert!(
@@ -625,15 +636,16 @@ fn dash_e_expands_macros_in_omp_pragmas() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("dash-e");
+    let scratch = scratch("dash-e");
+    let dir = scratch.path();
     write(
-        &dir,
+        dir,
         "e.c",
         "#define NT 2\nint main(void)\n{\n    int s = 0;\n\
          #pragma omp parallel for num_threads(NT) reduction(+: s)\n\
          for (int i = 0; i < 4; i++)\n        s += i;\n    return s;\n}\n",
     );
-    let out = capecc(&dir, &["-E", "e.c"]);
+    let out = capecc(dir, &["-E", "e.c"]);
     assert_ok(&out);
     assert!(stdout(&out).contains("num_threads(2)"), "{}", stdout(&out));
 }
@@ -646,7 +658,8 @@ fn strict_warning_flags_accept_translated_code() {
     if !have_mpicc() {
         return;
     }
-    let dir = scratch("werror");
+    let scratch = scratch("werror");
+    let dir = scratch.path();
     let source = "#include <omp.h>\n#include <stdio.h>\n\
         int a[100];\nchar ch;\nint cnt;\n\
         int main(void)\n{\n    double s = 0;\n    omp_lock_t lock;\n    omp_init_lock(&lock);\n\
@@ -661,7 +674,7 @@ fn strict_warning_flags_accept_translated_code() {
         #pragma omp section\n            a[0] = 1;\n\
         #pragma omp section\n            a[1] = 2;\n        }\n    }\n\
         omp_destroy_lock(&lock);\n    printf(\"%d %d %f\\n\", cnt, ch, s);\n    return 0;\n}\n";
-    write(&dir, "w.c", source);
+    write(dir, "w.c", source);
     let strict = [
         "-std=gnu11",
         "-Wall",
@@ -673,21 +686,22 @@ fn strict_warning_flags_accept_translated_code() {
     let gcc = Command::new("gcc")
         .args(["-fopenmp", "-c", "w.c", "-o", "ref.o"])
         .args(strict)
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("gcc runs");
     assert!(gcc.status.success(), "the test itself: {}", stderr(&gcc));
     let mut args = vec!["-c", "w.c", "-o", "w.o"];
     args.extend_from_slice(&strict);
-    assert_ok(&capecc(&dir, &args));
+    assert_ok(&capecc(dir, &args));
 }
 
 #[test]
 fn output_naming_an_input_is_refused_and_the_input_kept() {
-    let dir = scratch("same-file");
+    let scratch = scratch("same-file");
+    let dir = scratch.path();
     let source = "int main(void) { return 0; }\n";
-    write(&dir, "same.c", source);
-    write(&dir, "lib.o", "not really an object\n");
+    write(dir, "same.c", source);
+    write(dir, "lib.o", "not really an object\n");
     std::fs::hard_link(dir.join("same.c"), dir.join("alias.c")).unwrap();
     let cases: &[&[&str]] = &[
         &["same.c", "-o", "same.c"],
@@ -699,7 +713,7 @@ fn output_naming_an_input_is_refused_and_the_input_kept() {
         &["same.c", "lib.o", "-o", "lib.o"],
     ];
     for args in cases {
-        let output = capecc(&dir, args);
+        let output = capecc(dir, args);
         assert_eq!(output.status.code(), Some(1), "capecc {args:?}");
         assert!(
             stderr(&output).contains("is the same as output file"),
@@ -720,9 +734,10 @@ fn abort_ends_the_program_with_sigabrt_not_a_segmentation_fault() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("abort");
+    let scratch = scratch("abort");
+    let dir = scratch.path();
     write(
-        &dir,
+        dir,
         "abort.c",
         r#"#include <stdio.h>
 #include <stdlib.h>
@@ -738,7 +753,7 @@ int main(int argc, char **argv) {
 }
 "#,
     );
-    assert_ok(&capecc(&dir, &["abort.c", "-o", "abort"]));
+    assert_ok(&capecc(dir, &["abort.c", "-o", "abort"]));
     for in_region in [false, true] {
         let mut command = Command::new(dir.join("abort"));
         if in_region {
@@ -773,20 +788,21 @@ fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("untracked");
-    write(&dir, "lib.c", "int counters[16];\nint shared_lib_total;\n");
-    write(&dir, "main.c", "extern int counters[16];\nextern int shared_lib_total;\nint main(void) {\n#pragma omp parallel for\n    for (int i = 0; i < 16; i++) counters[i] = i;\n    shared_lib_total = counters[3];\n    return 0;\n}\n");
+    let scratch = scratch("untracked");
+    let dir = scratch.path();
+    write(dir, "lib.c", "int counters[16];\nint shared_lib_total;\n");
+    write(dir, "main.c", "extern int counters[16];\nextern int shared_lib_total;\nint main(void) {\n#pragma omp parallel for\n    for (int i = 0; i < 16; i++) counters[i] = i;\n    shared_lib_total = counters[3];\n    return 0;\n}\n");
     // a common symbol (gcc -fcommon) cannot be moved to the tracked sections
     let gcc = |args: &[&str]| {
         let status = Command::new("gcc")
             .args(args)
-            .current_dir(&dir)
+            .current_dir(dir)
             .status()
             .unwrap();
         assert!(status.success());
     };
     gcc(&["-fcommon", "-c", "lib.c", "-o", "common.o"]);
-    let output = capecc(&dir, &["main.c", "common.o", "-o", "prog"]);
+    let output = capecc(dir, &["main.c", "common.o", "-o", "prog"]);
     assert_ok(&output);
     let warned = stderr(&output);
     assert!(
@@ -795,7 +811,7 @@ fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
     );
     // a shared library's variables are copied into the program, untracked
     gcc(&["-fPIC", "-shared", "lib.c", "-o", "libcounts.so"]);
-    let output = capecc(&dir, &["main.c", "-L.", "-lcounts", "-o", "prog"]);
+    let output = capecc(dir, &["main.c", "-L.", "-lcounts", "-o", "prog"]);
     assert_ok(&output);
     assert!(
         stderr(&output).contains("data of a shared library"),
@@ -804,7 +820,7 @@ fn writable_data_left_outside_the_tracked_sections_is_named_at_link_time() {
     );
     // the same library as a plain object is moved: no warning
     gcc(&["-c", "lib.c", "-o", "plain.o"]);
-    let output = capecc(&dir, &["main.c", "plain.o", "-o", "prog"]);
+    let output = capecc(dir, &["main.c", "plain.o", "-o", "prog"]);
     assert_ok(&output);
     assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
 }
@@ -816,21 +832,22 @@ fn preprocessed_input_from_gcc_with_its_omp_h_builds() {
     if !have_mpicc() || !runtime_available() {
         return;
     }
-    let dir = scratch("gcc-dot-i");
+    let scratch = scratch("gcc-dot-i");
+    let dir = scratch.path();
     let source = "#include <stdio.h>\n#include <omp.h>\n\
         int main(void)\n{\n    int hits = 0;\n    omp_lock_t lock;\n    omp_init_lock(&lock);\n\
         #pragma omp parallel for reduction(+: hits)\n    for (int i = 0; i < 100; i++)\n\
         hits += omp_get_thread_num() >= 0;\n\
         printf(\"%d %d\\n\", hits, omp_in_parallel());\n    omp_destroy_lock(&lock);\n    return 0;\n}\n";
-    write(&dir, "prog.c", source);
-    let expected = gcc_reference(&dir, &["prog.c"], &[]);
+    write(dir, "prog.c", source);
+    let expected = gcc_reference(dir, &["prog.c"], &[]);
     let gcc = Command::new("gcc")
         .args(["-fopenmp", "-E", "prog.c", "-o", "prog.i"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("gcc runs");
     assert!(gcc.status.success(), "{}", stderr(&gcc));
-    assert_ok(&capecc(&dir, &["prog.i", "-o", "prog"]));
+    assert_ok(&capecc(dir, &["prog.i", "-o", "prog"]));
     assert_eq!(stdout(&run_program(&dir.join("prog"))), expected);
     // the same `.i` elsewhere: system headers are included by the names their markers give
     let elsewhere = dir.join("elsewhere");

@@ -12,8 +12,11 @@ use support as golden;
 #[test]
 fn translated_programs_match_gcc_openmp() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/run");
-    let tmp = std::env::temp_dir().join(format!("capecc-run-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let temp = tempfile::Builder::new()
+        .prefix("capecc-run-")
+        .tempdir()
+        .expect("temp dir");
+    let tmp = temp.path();
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/run")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -73,7 +76,6 @@ fn translated_programs_match_gcc_openmp() {
             "{name}: translated output differs from gcc -fopenmp"
         );
     }
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// The same programs built by the real driver (`target/release/capecc`, or `$CAPECC`) against
@@ -89,8 +91,11 @@ fn capecc_builds_match_gcc_openmp_under_mpirun() {
         .unwrap_or_else(|| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/capecc")
         });
-    let tmp = std::env::temp_dir().join(format!("capecc-mpirun-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let temp = tempfile::Builder::new()
+        .prefix("capecc-mpirun-")
+        .tempdir()
+        .expect("temp dir");
+    let tmp = temp.path();
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/run")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -144,6 +149,5 @@ fn capecc_builds_match_gcc_openmp_under_mpirun() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
