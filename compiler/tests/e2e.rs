@@ -5,7 +5,7 @@
 //!
 //! Environment: `E2E_PROCS` the P list (default run.sh's "1 2 3 4 5 8"), `E2E_FILTER`
 //! extended regexps (space-separated) narrowing the programs as run.sh's FILTER does,
-//! `E2E_TIMEOUT` passed through to run.sh, `CAPECC` the compiler (default: the one this test
+//! `E2E_TIMEOUT` passed through to run.sh, `E2E_JOBS` programs run at once (default 1), `CAPECC` the compiler (default: the one this test
 //! target was built with). A missing mpirun or libcapert.a fails every test unless
 //! `CAPECC_ALLOW_SKIP=1` (never set in CI) turns them into ignored tests.
 
@@ -114,7 +114,17 @@ fn selected(name: &str, filters: &[String]) -> bool {
 }
 
 fn main() {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // One program at a time unless told otherwise: a program runs up to 8 ranks, and two of
+    // them side by side on a small machine run into the per-run timeout.
+    if args.test_threads.is_none() {
+        args.test_threads = Some(
+            std::env::var("E2E_JOBS")
+                .ok()
+                .and_then(|j| j.parse().ok())
+                .unwrap_or(1),
+        );
+    }
     let root = root();
     let capecc = std::env::var_os("CAPECC")
         .map(PathBuf::from)
