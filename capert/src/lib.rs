@@ -16,5 +16,6 @@ pub mod diff;
 pub mod ft;
 pub mod merge;
 pub mod schedule;
+pub mod stats;
 pub mod tickpt;
 pub mod worksharing;

@@ -107,7 +107,7 @@ pub fn inject(rt: &mut Runtime, addr: usize, bytes: &[u8]) {
         if tracked {
             rt.tracker.0.inject(at, piece);
         } else {
-            crate::ffi::write_memory(at, piece);
+            crate::sys::raw::write_memory(at, piece);
         }
         at = to;
     }

@@ -7,7 +7,7 @@
 use crate::arena::Arena;
 use crate::config::{Config, TrackerChoice};
 use crate::io::{eprint_line, Io};
-use crate::region::Stats;
+use crate::stats::Stats;
 use crate::sys::global::MainThreadOnly;
 use crate::sys::mpi::Comm;
 use crate::sys::{bounds, mem};
@@ -195,7 +195,7 @@ pub fn shut_down(status: i32) -> i32 {
     if DYING.load(Ordering::SeqCst) {
         return status;
     }
-    if crate::region::in_active_region() {
+    if crate::arena::in_active_region() {
         // `exit()` inside a parallel region ends the whole OpenMP process; here the other
         // ranks are still in the region (a collective shutdown would wait for them forever),
         // so the job stops now with this status

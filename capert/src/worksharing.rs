@@ -6,8 +6,8 @@
 //! loop instance's base) is chunk `k`, and the chunk boundaries are a deterministic function of
 //! `(n, team, chunk)`, so the counter never needs a compare-and-swap or a reset.
 
-use crate::ffi::abi::cape_sched;
-use crate::region;
+use crate::region::team as region;
+use crate::schedule::cape_sched;
 use crate::schedule::static_chunks;
 
 const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
