@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod config;
+pub mod diag;
 pub mod ffi;
 pub mod io;
 pub mod region;

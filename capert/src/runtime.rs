@@ -6,7 +6,8 @@
 
 use crate::arena::Arena;
 use crate::config::{Config, TrackerChoice};
-use crate::io::{eprint_line, Io};
+use crate::diag::eprint_line;
+use crate::io::Io;
 use crate::stats::Stats;
 use crate::sys::global::MainThreadOnly;
 use crate::sys::mpi::Comm;

@@ -274,7 +274,7 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
     if rt.cfg.stats >= 2 && rt.rank == 0 {
-        crate::io::eprint_line(&region.line(&format!("region {}", rt.region_no)));
+        crate::diag::eprint_line(&region.line(&format!("region {}", rt.region_no)));
     }
     rt.totals.add(&region);
     Ok(outcome)
@@ -358,12 +358,12 @@ fn report_races(rt: &mut Runtime, races: &[Race]) -> RegionOutcome {
     if rt.rank == 0 {
         for (addr, len, a, b) in &found {
             let name = crate::runtime::describe_address(rt, *addr as usize);
-            crate::io::eprint_line(&format!(
+            crate::diag::eprint_line(&format!(
                 "capert: error: data race in parallel region {}: {len} byte(s) at {addr:#x}{name} written with different values by ranks {a} and {b}",
                 rt.region_no
             ));
         }
-        crate::io::eprint_line(&format!(
+        crate::diag::eprint_line(&format!(
             "capert: error: {} data race(s) found: make the conflicting writes private, or protect them with `reduction`/`critical`",
             found.len()
         ));
