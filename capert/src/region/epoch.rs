@@ -4,7 +4,7 @@
 //! rank)`, so that overlapping writes resolve as sequential execution would.
 
 use super::records::{self, capture_slots, Record, BLOCK_BASE};
-use super::threadprivate::threadprivate_ranges;
+use super::threadprivate::Threadprivates;
 use super::ActiveRegion;
 use crate::allreduce::allreduce;
 use crate::diff::diff_into;
@@ -24,14 +24,12 @@ pub(super) fn track_new_memory(rt: &mut Runtime, sp: usize) -> Result<(), String
     let sp_page = sp & !(PAGE_SIZE - 1);
     if sp_page >= rt.stack_lo && sp_page < rt.stack_tracked_lo {
         rt.tracker
-            .0
             .add_range(sp_page, rt.stack_tracked_lo - sp_page)
             .map_err(|e| e.to_string())?;
         rt.stack_tracked_lo = sp_page;
     }
     if let Some((start, len)) = rt.arena.take_untracked() {
         rt.tracker
-            .0
             .add_range(start, len)
             .map_err(|e| e.to_string())?;
     }
@@ -52,8 +50,8 @@ pub(super) fn diff_written(
     let mut diffed = 0u64;
     for &page in written {
         let page_end = page + PAGE_SIZE;
-        let mem = rt.tracker.0.memory(page);
-        let twin = rt.tracker.0.twin(page);
+        let mem = rt.tracker.memory(page);
+        let twin = rt.tracker.twin(page);
         for &(s, e) in ranges {
             let (lo, hi) = (s.max(page), e.min(page_end));
             if lo >= hi {
@@ -116,13 +114,13 @@ fn message_id(region_no: u64, epoch: u64) -> u64 {
 /// that the next epoch diffs against the merged state.
 pub(super) fn merge_point(
     rt: &mut Runtime,
+    threadprivates: &Threadprivates,
     r: &mut ActiveRegion,
     last: bool,
 ) -> Result<(), String> {
     let t0 = Instant::now();
     let mut written = Vec::new();
     rt.tracker
-        .0
         .end_region(&mut written)
         .map_err(|e| e.to_string())?;
     let t1 = Instant::now();
@@ -137,7 +135,7 @@ pub(super) fn merge_point(
     };
     let ranges = shared_ranges(rt, r.sp);
     let mut excluded = std::mem::take(&mut r.excluded);
-    excluded.extend(threadprivate_ranges());
+    excluded.extend(threadprivates.ranges());
     excluded.sort_unstable();
     let id = message_id(rt.region_no, r.epoch);
     let mut local = Tickpt::new(id);
@@ -156,8 +154,8 @@ pub(super) fn merge_point(
         r.records.push(Record::HeapUse);
     }
     records::attach(&mut local, me, &r.records);
-    rt.tracker.0.commit(&written);
-    rt.tracker.0.finish_region();
+    rt.tracker.commit(&written);
+    rt.tracker.finish_region();
     let t2 = Instant::now();
 
     let check = rt.cfg.check_races;
@@ -222,7 +220,7 @@ pub(super) fn merge_point(
     rt.current.t_inject += t4 - t3;
     rt.current.t_reduce += t5 - t4;
     if !last {
-        rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+        rt.tracker.begin_region().map_err(|e| e.to_string())?;
         r.next_epoch();
     }
     Ok(())

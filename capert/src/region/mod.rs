@@ -26,23 +26,26 @@ pub mod constructs;
 mod epoch;
 mod records;
 pub mod replay;
+mod state;
 pub mod team;
 pub mod threadprivate;
 
+pub use state::{try_with_state, with_state, State};
+
 use crate::arena::set_in_active_region;
 use crate::merge::Race;
-use crate::runtime::{self, Runtime};
+use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::Tickpt;
 use epoch::{merge_point, track_new_memory};
 use replay::{
-    ft_begin, ft_end, logged_serial, overlay, replay, serial_begin, serial_end, serial_resume,
-    serial_suspend, LoggedSerial,
+    ft_begin, ft_end, overlay, replay, serial_begin, serial_end, serial_resume, serial_suspend,
+    LoggedSerial,
 };
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
-use team::{team, Level};
-use threadprivate::{threadprivate_begin, threadprivate_end};
+use team::{Counters, Level};
+use threadprivate::Threadprivates;
 
 /// The state of the active region in progress on this rank.
 #[derive(Debug)]
@@ -112,32 +115,61 @@ pub enum RegionOutcome {
     RacesFound,
 }
 
-/// `__cape_parallel`. `run` calls the outlined function.
+/// How a region runs, decided at its start.
+enum Plan {
+    /// Replayed from the checkpoint log: not run.
+    Replayed,
+    /// A team of one (every rank runs it identically); `logged`: its number in the log.
+    Serial { logged: Option<u64> },
+    /// An active team; `outer_serial_sp`: nested in a logged team-of-one region.
+    Active {
+        in_team: bool,
+        outer_serial_sp: Option<usize>,
+    },
+}
+
+/// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
+/// before and after it, never across it.
 pub fn parallel(
     run: impl FnOnce(),
     num_threads: i32,
     if_clause: bool,
     sp: usize,
 ) -> Result<RegionOutcome, String> {
-    let (rank, size, default_threads, ft_on) =
-        runtime::with(|rt| (rt.rank, rt.size, rt.cfg.num_threads, rt.ft.is_some()))
-            .unwrap_or((0, 1, None, false));
-    // Checkpointing numbers every top-level region, whatever its team size, so that the
-    // numbering does not depend on the rank count.
-    let numbered = if ft_on && team().levels.is_empty() {
-        runtime::with(|rt| rt.ft.as_mut().map(|f| f.next_region())).flatten()
-    } else {
-        None
-    };
-    if let Some(k) = numbered {
-        let replayed = runtime::with(|rt| rt.ft.as_ref().is_some_and(|f| f.is_replay(k)));
-        if replayed == Some(true) {
-            return runtime::with(|rt| replay(rt, k, sp))
-                .unwrap_or(Ok(()))
-                .map(|()| RegionOutcome::Done);
+    match with_state(|s| start(s, num_threads, if_clause, sp))? {
+        Plan::Replayed => Ok(RegionOutcome::Done),
+        Plan::Serial { logged } => {
+            run();
+            with_state(|s| finish_serial(s, sp, logged))
+        }
+        Plan::Active {
+            in_team,
+            outer_serial_sp,
+        } => {
+            if in_team {
+                run();
+            }
+            with_state(|s| finish_active(s, outer_serial_sp))
         }
     }
-    let mut t = team();
+}
+
+fn start(s: &mut State, num_threads: i32, if_clause: bool, sp: usize) -> Result<Plan, String> {
+    let (rank, size) = s.rank_size();
+    let default_threads = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
+    // Checkpointing numbers every top-level region, whatever its team size, so that the
+    // numbering does not depend on the rank count.
+    let numbered = match s.rt.as_mut().and_then(|rt| rt.ft.as_mut()) {
+        Some(ft) if s.team.levels.is_empty() => Some(ft.next_region()),
+        _ => None,
+    };
+    if let (Some(k), Some(rt)) = (numbered, s.rt.as_mut()) {
+        if rt.ft.as_ref().is_some_and(|f| f.is_replay(k)) {
+            replay(rt, &mut s.threadprivates, k, sp)?;
+            return Ok(Plan::Replayed);
+        }
+    }
+    let t = &mut s.team;
     let nested = t.levels.iter().any(|l| l.active);
     let requested = if num_threads > 0 {
         num_threads as u32
@@ -146,28 +178,20 @@ pub fn parallel(
     };
     let team_size = requested.min(size as u32).max(1);
     if !if_clause || nested || team_size == 1 {
-        // A team of one: every rank runs it identically, nothing to merge.
         t.levels.push(Level {
             thread_num: 0,
             team_size: 1,
             active: false,
         });
-        drop(t);
         if let Some(k) = numbered {
-            runtime::with(|rt| serial_begin(rt, sp, k)).unwrap_or(Ok(()))?;
+            if let Some(rt) = s.rt.as_mut() {
+                serial_begin(rt, sp, k)?;
+            }
             // The arena must stay as the log will rebuild it: allocations go to libc.
             set_in_active_region(true);
-            *logged_serial() = Some(LoggedSerial { sp, change: None });
-            run();
-            let before_nested = logged_serial().take().and_then(|l| l.change);
-            set_in_active_region(false);
-            team().levels.pop();
-            runtime::with(|rt| serial_end(rt, sp, before_nested)).unwrap_or(Ok(()))?;
-            return Ok(RegionOutcome::Done);
+            s.logged_serial = Some(LoggedSerial { sp, change: None });
         }
-        run();
-        team().levels.pop();
-        return Ok(RegionOutcome::Done);
+        return Ok(Plan::Serial { logged: numbered });
     }
     let in_team = (rank as u32) < team_size;
     t.levels.push(Level {
@@ -177,47 +201,67 @@ pub fn parallel(
     });
     let mut active = ActiveRegion::new(sp, team_size, in_team);
     active.logged = numbered;
-    let outer_serial_sp = logged_serial().as_ref().map(|l| l.sp);
+    let outer_serial_sp = s.logged_serial.as_ref().map(|l| l.sp);
     active.collect = outer_serial_sp.is_some();
-    t.region = Some(active);
-    drop(t);
-
-    if let Some(outer_sp) = outer_serial_sp {
-        runtime::with(|rt| serial_suspend(rt, outer_sp)).unwrap_or(Ok(()))?;
+    s.team.region = Some(active);
+    if let Some(rt) = s.rt.as_mut() {
+        if let Some(outer_sp) = outer_serial_sp {
+            serial_suspend(rt, &mut s.logged_serial, outer_sp)?;
+        }
+        begin(rt, &mut s.threadprivates, sp, team_size, numbered)?;
     }
-    runtime::with(|rt| begin(rt, sp, team_size, numbered)).unwrap_or(Ok(()))?;
     set_in_active_region(true);
-    if in_team {
-        run();
+    Ok(Plan::Active {
+        in_team,
+        outer_serial_sp,
+    })
+}
+
+fn finish_serial(s: &mut State, sp: usize, logged: Option<u64>) -> Result<RegionOutcome, String> {
+    if logged.is_none() {
+        s.team.levels.pop();
+        return Ok(RegionOutcome::Done);
     }
+    let before_nested = s.logged_serial.take().and_then(|l| l.change);
+    set_in_active_region(false);
+    s.team.levels.pop();
+    if let Some(rt) = s.rt.as_mut() {
+        serial_end(rt, &s.threadprivates, sp, before_nested)?;
+    }
+    Ok(RegionOutcome::Done)
+}
+
+fn finish_active(s: &mut State, outer_serial_sp: Option<usize>) -> Result<RegionOutcome, String> {
     set_in_active_region(false);
     crate::region_heap::region_end();
-    let region = {
-        let mut t = team();
-        t.levels.pop();
-        t.region.take()
-    };
-    let Some(mut region) = region else {
+    s.team.levels.pop();
+    let Some(mut region) = s.team.region.take() else {
         return Err("internal error: the state of the parallel region was lost".into());
     };
-    let outcome = runtime::with(|rt| end(rt, &mut region)).unwrap_or(Ok(RegionOutcome::Done));
-    if let Some(outer_sp) = outer_serial_sp {
-        runtime::with(|rt| serial_resume(rt, outer_sp)).unwrap_or(Ok(()))?;
+    let outcome = end(s, &mut region);
+    if let (Some(outer_sp), Some(rt)) = (outer_serial_sp, s.rt.as_mut()) {
+        serial_resume(rt, outer_sp)?;
         set_in_active_region(true);
     }
     outcome
 }
 
-fn begin(rt: &mut Runtime, sp: usize, team_size: u32, logged: Option<u64>) -> Result<(), String> {
+fn begin(
+    rt: &mut Runtime,
+    threadprivates: &mut Threadprivates,
+    sp: usize,
+    team_size: u32,
+    logged: Option<u64>,
+) -> Result<(), String> {
     let t0 = Instant::now();
     rt.io.enter_region();
     if let Some(comm) = rt.comm.as_mut() {
         // Collective on the world the first time a team of this size appears.
         comm.ensure_team(team_size);
     }
-    threadprivate_begin(rt.rank);
+    threadprivates.begin(rt.rank);
     track_new_memory(rt, sp)?;
-    rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
     rt.region_no += 1;
     if let Some(k) = logged {
         ft_begin(rt, k);
@@ -228,17 +272,25 @@ fn begin(rt: &mut Runtime, sp: usize, team_size: u32, logged: Option<u64>) -> Re
 
 /// Region end: the final merge point, then (small teams) the outsiders catch up, the
 /// threadprivate copies switch to thread 0's, races are reported.
-fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
+fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
+    let State {
+        rt,
+        team,
+        threadprivates,
+        logged_serial,
+    } = s;
+    let Some(rt) = rt.as_mut() else {
+        return Ok(RegionOutcome::Done);
+    };
     if r.in_team {
-        merge_point(rt, r, true)?;
+        merge_point(rt, threadprivates, r, true)?;
     } else {
         let mut written = Vec::new();
         rt.tracker
-            .0
             .end_region(&mut written)
             .map_err(|e| e.to_string())?;
-        rt.tracker.0.commit(&written);
-        rt.tracker.0.finish_region();
+        rt.tracker.commit(&written);
+        rt.tracker.finish_region();
     }
     let t0 = Instant::now();
     let change = if rt.rank == 0 {
@@ -247,12 +299,12 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
         None
     };
     if (r.team_size as usize) < rt.size {
-        share_with_outsiders(rt, r, change.as_ref())?;
+        share_with_outsiders(rt, &mut team.counters, r, change.as_ref())?;
     }
-    threadprivate_end(rt);
+    threadprivates.end(rt);
     rt.current.t_merge += t0.elapsed();
     if r.collect {
-        if let Some(l) = logged_serial().as_mut() {
+        if let Some(l) = logged_serial.as_mut() {
             l.change = Some(overlay(
                 l.change.take(),
                 change.clone().unwrap_or_else(|| Tickpt::new(0)),
@@ -261,7 +313,7 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
     }
     if r.logged.is_some() {
         let t1 = Instant::now();
-        ft_end(rt, change, r.sp)?;
+        ft_end(rt, threadprivates, change, r.sp)?;
         rt.current.t_log += t1.elapsed();
     }
     let outcome = if rt.cfg.check_races {
@@ -284,17 +336,16 @@ fn end(rt: &mut Runtime, r: &mut ActiveRegion) -> Result<RegionOutcome, String> 
 /// and the chunk counter bookkeeping; the ranks outside the team apply them.
 fn share_with_outsiders(
     rt: &mut Runtime,
+    counters: &mut Counters,
     r: &mut ActiveRegion,
     change: Option<&Tickpt>,
 ) -> Result<(), String> {
     let mut msg = Vec::new();
     if rt.rank == 0 {
-        let t = team();
-        msg.extend_from_slice(&t.counters.next_instance.to_le_bytes());
-        for b in &t.counters.base {
+        msg.extend_from_slice(&counters.next_instance.to_le_bytes());
+        for b in &counters.base {
             msg.extend_from_slice(&b.to_le_bytes());
         }
-        drop(t);
         match change {
             Some(c) => c.encode_into(&mut msg),
             None => Tickpt::new(rt.region_no).encode_into(&mut msg),
@@ -308,17 +359,14 @@ fn share_with_outsiders(
         return Ok(());
     }
     let counters_len = 8 * (COUNTER_SLOTS + 1);
-    let (counters, changes) = msg
+    let (counter_bytes, changes) = msg
         .split_at_checked(counters_len)
         .ok_or_else(|| "internal error: short region broadcast".to_string())?;
     let word =
-        |i: usize| u64::from_le_bytes(counters[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
-    {
-        let mut t = team();
-        t.counters.next_instance = word(0);
-        for slot in 0..COUNTER_SLOTS {
-            t.counters.base[slot] = word(slot + 1);
-        }
+        |i: usize| u64::from_le_bytes(counter_bytes[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
+    counters.next_instance = word(0);
+    for slot in 0..COUNTER_SLOTS {
+        counters.base[slot] = word(slot + 1);
     }
     let changes = Tickpt::decode(changes).map_err(|e| format!("bad region broadcast: {e}"))?;
     for run in changes.runs() {

@@ -3,13 +3,12 @@
 //! `cape_checkpoint_*` calls.
 
 use super::epoch::{diff_written, shared_ranges, track_new_memory};
-use super::team::team;
-use super::threadprivate::threadprivates;
+use super::threadprivate::Threadprivates;
+use super::State;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
 use crate::sys::raw::read_memory;
 use crate::tickpt::{Stamp, Tickpt};
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 /// A logged region with a team of one in progress (every rank runs it, tracked as a whole).
@@ -21,21 +20,15 @@ pub(super) struct LoggedSerial {
     pub(super) change: Option<Tickpt>,
 }
 
-pub(super) static LOGGED_SERIAL: Mutex<Option<LoggedSerial>> = Mutex::new(None);
-
-pub(super) fn logged_serial() -> MutexGuard<'static, Option<LoggedSerial>> {
-    LOGGED_SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 /// Rank 0: the fingerprint of shared memory now (globals + used arena; see `ft::fingerprint`).
 fn fingerprint_now(rt: &mut Runtime) -> u64 {
     let mut valid = rt.globals.clone();
     valid.push(rt.arena.used_range());
     valid.retain(|&(s, e)| e > s);
     valid.sort_unstable();
-    let dirty = rt.tracker.0.take_dirty();
-    let full = !rt.tracker.0.sees_all_writes();
-    let tracker = &rt.tracker.0;
+    let dirty = rt.tracker.take_dirty();
+    let full = !rt.tracker.sees_all_writes();
+    let tracker = &rt.tracker;
     let Some(ft) = rt.ft.as_mut() else {
         return 0;
     };
@@ -56,7 +49,12 @@ pub(super) fn ft_begin(rt: &mut Runtime, k: u64) {
 
 /// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
 /// values go to the log.
-pub(super) fn ft_end(rt: &mut Runtime, change: Option<Tickpt>, sp: usize) -> Result<(), String> {
+pub(super) fn ft_end(
+    rt: &mut Runtime,
+    tps: &Threadprivates,
+    change: Option<Tickpt>,
+    sp: usize,
+) -> Result<(), String> {
     if !rt.ft.as_ref().is_some_and(|f| f.rank0()) {
         crate::sys::ft::take_signal_request();
         return Ok(());
@@ -66,7 +64,6 @@ pub(super) fn ft_end(rt: &mut Runtime, change: Option<Tickpt>, sp: usize) -> Res
         return Ok(());
     };
     let mut change = compact(&change.unwrap_or_else(|| Tickpt::new(0)), &ranges);
-    let tps = threadprivates();
     if !tps.is_empty() {
         let mut values = Tickpt::new(0);
         let latest = Stamp {
@@ -82,7 +79,6 @@ pub(super) fn ft_end(rt: &mut Runtime, change: Option<Tickpt>, sp: usize) -> Res
         }
         change = merge(&change, &values, None);
     }
-    drop(tps);
     rt.current.bytes_logged += change.encoded_len() as u64;
     ft.end_logged(&change)
 }
@@ -118,17 +114,21 @@ fn compact(change: &Tickpt, shared: &[(usize, usize)]) -> Tickpt {
 
 /// A region of the log: not run; every rank injects its logged net change after rank 0
 /// checked the fingerprint of the state before it.
-pub(super) fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> {
+pub(super) fn replay(
+    rt: &mut Runtime,
+    tps: &mut Threadprivates,
+    k: u64,
+    sp: usize,
+) -> Result<(), String> {
     // Keep the tracker's bookkeeping as if the region ran (twins synced, ranges added).
     track_new_memory(rt, sp)?;
-    rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
     let mut written = Vec::new();
     rt.tracker
-        .0
         .end_region(&mut written)
         .map_err(|e| e.to_string())?;
-    rt.tracker.0.commit(&written);
-    rt.tracker.0.finish_region();
+    rt.tracker.commit(&written);
+    rt.tracker.finish_region();
     let mut msg = Vec::new();
     if rt.rank == 0 {
         let fp = fingerprint_now(rt);
@@ -164,9 +164,7 @@ pub(super) fn replay(rt: &mut Runtime, k: u64, sp: usize) -> Result<(), String> 
         crate::region_heap::inject(rt, run.addr as usize, run.bytes);
     }
     // Threadprivate copies of other threads are not logged: they restart as thread 0's.
-    for tp in threadprivates().iter_mut() {
-        tp.stash = read_memory(tp.addr, tp.stash.len());
-    }
+    tps.restart_as_thread_0();
     Ok(())
 }
 
@@ -175,7 +173,7 @@ pub(super) fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), St
     let t0 = Instant::now();
     crate::ft::output::direct();
     track_new_memory(rt, sp)?;
-    rt.tracker.0.begin_region().map_err(|e| e.to_string())?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
     ft_begin(rt, k);
     rt.current.t_track += t0.elapsed();
     Ok(())
@@ -187,7 +185,6 @@ fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
     let t0 = Instant::now();
     let mut written = Vec::new();
     rt.tracker
-        .0
         .end_region(&mut written)
         .map_err(|e| e.to_string())?;
     let mut change = Tickpt::new(0);
@@ -196,8 +193,8 @@ fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
         let stamp = Stamp { order: 0, rank: 0 };
         rt.current.bytes_diffed += diff_written(rt, &written, &ranges, &[], stamp, &mut change);
     }
-    rt.tracker.0.commit(&written);
-    rt.tracker.0.finish_region();
+    rt.tracker.commit(&written);
+    rt.tracker.finish_region();
     rt.current.t_diff += t0.elapsed();
     Ok(change)
 }
@@ -219,9 +216,13 @@ pub(super) fn overlay(earlier: Option<Tickpt>, later: Tickpt) -> Tickpt {
 
 /// An active region starts inside a logged team-of-one region: the serial part so far is
 /// set aside (rank 0) and its tracking ends, so that the nested region tracks as usual.
-pub(super) fn serial_suspend(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+pub(super) fn serial_suspend(
+    rt: &mut Runtime,
+    logged: &mut Option<LoggedSerial>,
+    sp: usize,
+) -> Result<(), String> {
     let change = serial_diff(rt, sp)?;
-    if let Some(l) = logged_serial().as_mut() {
+    if let Some(l) = logged.as_mut() {
         l.change = Some(overlay(l.change.take(), change));
     }
     Ok(())
@@ -230,17 +231,18 @@ pub(super) fn serial_suspend(rt: &mut Runtime, sp: usize) -> Result<(), String> 
 /// The nested active region ended: the serial part's tracking starts again.
 pub(super) fn serial_resume(rt: &mut Runtime, sp: usize) -> Result<(), String> {
     track_new_memory(rt, sp)?;
-    rt.tracker.0.begin_region().map_err(|e| e.to_string())
+    rt.tracker.begin_region().map_err(|e| e.to_string())
 }
 
 pub(super) fn serial_end(
     rt: &mut Runtime,
+    tps: &Threadprivates,
     sp: usize,
     before_nested: Option<Tickpt>,
 ) -> Result<(), String> {
     let change = overlay(before_nested, serial_diff(rt, sp)?);
     crate::ft::output::piped();
-    ft_end(rt, Some(change), sp)?;
+    ft_end(rt, tps, Some(change), sp)?;
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
     rt.totals.add(&region);
@@ -248,9 +250,9 @@ pub(super) fn serial_end(
 }
 
 /// `cape_checkpoint_now`.
-pub fn checkpoint_now() -> i32 {
-    let inside = !team().levels.is_empty();
-    let result = runtime::with(|rt| {
+pub fn checkpoint_now(s: &mut State) -> i32 {
+    let inside = !s.team.levels.is_empty();
+    let result = s.rt.as_mut().and_then(|rt| {
         let rank0 = rt.rank == 0;
         let ft = rt.ft.as_mut()?;
         if inside {
@@ -261,8 +263,7 @@ pub fn checkpoint_now() -> i32 {
             return Some(Ok(0));
         }
         Some(ft.flush().map(|()| 0))
-    })
-    .flatten();
+    });
     match result {
         None => -1,
         Some(Ok(v)) => v,
@@ -271,25 +272,25 @@ pub fn checkpoint_now() -> i32 {
 }
 
 /// `cape_checkpoint_regions`.
-pub fn checkpoint_regions() -> i64 {
-    let inside = !team().levels.is_empty();
-    runtime::with(|rt| {
-        let ft = rt.ft.as_ref()?;
-        let mut n = ft.durable_regions();
-        if !inside {
-            if let Some(comm) = rt.comm.as_ref() {
-                let mut bytes = n.to_le_bytes().to_vec();
-                comm.broadcast_from_root(&mut bytes);
-                n = bytes
-                    .get(..8)
-                    .and_then(|b| b.try_into().ok())
-                    .map_or(n, u64::from_le_bytes);
+pub fn checkpoint_regions(s: &State) -> i64 {
+    let inside = !s.team.levels.is_empty();
+    s.rt.as_ref()
+        .and_then(|rt| {
+            let ft = rt.ft.as_ref()?;
+            let mut n = ft.durable_regions();
+            if !inside {
+                if let Some(comm) = rt.comm.as_ref() {
+                    let mut bytes = n.to_le_bytes().to_vec();
+                    comm.broadcast_from_root(&mut bytes);
+                    n = bytes
+                        .get(..8)
+                        .and_then(|b| b.try_into().ok())
+                        .map_or(n, u64::from_le_bytes);
+                }
             }
-        }
-        Some(n as i64)
-    })
-    .flatten()
-    .unwrap_or(-1)
+            Some(n as i64)
+        })
+        .unwrap_or(-1)
 }
 
 /// Where a logged region may write: shared memory as it is now, except that the whole arena
