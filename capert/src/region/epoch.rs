@@ -3,20 +3,21 @@
 //! Stamps are `(epoch << EPOCH_SHIFT | 1 + the largest iteration this rank ran in the epoch,
 //! rank)`, so that overlapping writes resolve as sequential execution would.
 
-use super::records::{self, capture_slots, Record, BLOCK_BASE};
+use super::memory::{Memory, Program};
+use super::records::{self, capture_slots, Applied, Record, BLOCK_BASE};
 use super::threadprivate::Threadprivates;
 use super::ActiveRegion;
 use crate::allreduce::allreduce;
 use crate::diff::diff_into;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
-use crate::sys::raw::write_memory;
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// Stamp orders: `epoch << EPOCH_SHIFT | order within the epoch`.
-const EPOCH_SHIFT: u32 = 40;
+pub(super) const EPOCH_SHIFT: u32 = 40;
 const ORDER_MASK: u64 = (1 << EPOCH_SHIFT) - 1;
 
 /// Tracks the user stack down to the page holding `sp` and the arena claimed so far.
@@ -85,7 +86,12 @@ pub(super) fn shared_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
 }
 
 /// `[lo, hi)` minus the excluded ranges (sorted), as ascending pieces.
-fn subtract(lo: usize, hi: usize, excluded: &[(usize, usize)], out: &mut Vec<(usize, usize)>) {
+pub(super) fn subtract(
+    lo: usize,
+    hi: usize,
+    excluded: &[(usize, usize)],
+    out: &mut Vec<(usize, usize)>,
+) {
     let mut cur = lo;
     for &(s, e) in excluded {
         if e <= cur || s >= hi {
@@ -177,18 +183,9 @@ pub(super) fn merge_point(
     let t3 = Instant::now();
 
     // Memory runs first (other ranks' bytes), then the record blocks in rank order.
-    for run in merged.runs().filter(|run| run.addr < BLOCK_BASE) {
-        if run.stamp.rank != me {
-            crate::region_heap::inject(rt, run.addr as usize, run.bytes);
-            rt.current.bytes_injected += run.bytes.len() as u64;
-        }
-    }
+    rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
     let t4 = Instant::now();
-    // Atomic updates: back to the value before the epoch, then every rank's updates in order.
-    for (&addr, bytes) in &r.before {
-        write_memory(addr, bytes);
-    }
-    let mut applied = records::apply(&records::blocks(&merged));
+    let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
     if applied.heap_users.len() > 1 {
         runtime::fatal_at_merge(
             rt.rank,
@@ -224,6 +221,31 @@ pub(super) fn merge_point(
         r.next_epoch();
     }
     Ok(())
+}
+
+/// Writes the merged memory runs of the other ranks; returns the bytes written.
+pub(super) fn inject_others<M: Memory>(mem: &mut M, me: u32, merged: &Tickpt) -> u64 {
+    let mut injected = 0;
+    for run in merged.runs().filter(|run| run.addr < BLOCK_BASE) {
+        if run.stamp.rank != me {
+            mem.inject(run.addr as usize, run.bytes);
+            injected += run.bytes.len() as u64;
+        }
+    }
+    injected
+}
+
+/// Atomically updated variables back to their value before the epoch (`before`), then every
+/// rank's records applied in rank order: the same result on every rank.
+pub(super) fn apply_records<M: Memory>(
+    mem: &mut M,
+    merged: &Tickpt,
+    before: &HashMap<usize, Vec<u8>>,
+) -> Applied {
+    for (&addr, bytes) in before {
+        mem.restore(addr, bytes);
+    }
+    records::apply(&records::blocks(merged), mem)
 }
 
 /// Team rank 0 of a small team: folds the epoch's merged memory runs and the final values of

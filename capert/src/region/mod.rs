@@ -24,6 +24,9 @@
 
 pub mod constructs;
 mod epoch;
+mod memory;
+#[cfg(test)]
+mod protocol_tests;
 mod records;
 pub mod replay;
 mod state;

@@ -6,8 +6,9 @@
 //! stays exactly one collective; every rank then applies all ranks' records in rank order.
 //! Within a block every record starts with its kind byte.
 
+use super::memory::Memory;
 use crate::sys::mpi::CAPTURE_SLOTS;
-use crate::sys::raw::{combine, read_memory};
+use crate::sys::raw::read_memory;
 use crate::tickpt::{Stamp, Tickpt};
 
 /// Runs at or above this address carry a rank's record block, not memory.
@@ -156,7 +157,7 @@ pub(super) struct Applied {
 }
 
 /// Applies every rank's records in rank order (deterministic and identical on every rank).
-pub(super) fn apply(blocks: &[(u64, Vec<u8>)]) -> Applied {
+pub(super) fn apply<M: Memory>(blocks: &[(u64, Vec<u8>)], mem: &mut M) -> Applied {
     let mut applied = Applied::default();
     for (rank, block) in blocks {
         let mut heap_used = false;
@@ -167,7 +168,7 @@ pub(super) fn apply(blocks: &[(u64, Vec<u8>)]) -> Applied {
                     combiner,
                     operand,
                 } => {
-                    combine(target, &operand, combiner);
+                    mem.combine(target, &operand, combiner);
                     applied.targets.push((target, target + operand.len()));
                 }
                 Record::Capture { target } => applied.captured.push(target),

@@ -3,6 +3,7 @@
 //! `cape_checkpoint_*` calls.
 
 use super::epoch::{diff_written, shared_ranges, track_new_memory};
+use super::memory::{Memory, Program};
 use super::threadprivate::Threadprivates;
 use super::State;
 use crate::merge::merge;
@@ -153,18 +154,38 @@ pub(super) fn replay(
     if let Some(comm) = rt.comm.as_ref() {
         comm.broadcast_from_root(&mut msg);
     }
-    if msg.first() != Some(&0) {
-        let text = String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned();
-        runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
-    }
-    let change = Tickpt::decode(&msg[1..]).map_err(|e| format!("bad replayed region: {e}"))?;
-    // Rank 0 checked every run against the shared ranges. A logged `single`/`master` block may
-    // have grown the heap: those pages are not tracked yet and are written directly.
-    for run in change.runs() {
-        crate::region_heap::inject(rt, run.addr as usize, run.bytes);
+    match inject_replayed(&mut Program(rt), &msg) {
+        Ok(()) => {}
+        Err(ReplayError::Refused(text)) => runtime::stop_all(rt.comm.as_mut(), rt.rank, &text),
+        Err(ReplayError::Bad(e)) => return Err(format!("bad replayed region: {e}")),
     }
     // Threadprivate copies of other threads are not logged: they restart as thread 0's.
     tps.restart_as_thread_0();
+    Ok(())
+}
+
+/// Why a replayed region's message was not injected.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ReplayError {
+    /// Rank 0 refused the restart (the line to print).
+    Refused(String),
+    /// The payload does not decode.
+    Bad(String),
+}
+
+/// What every rank makes of rank 0's broadcast for a replayed region: `0` + the logged payload
+/// (TICKPT v1), injected; or `1` + why the restart is refused. Rank 0 checked every run
+/// against the shared ranges. A logged `single`/`master` block may have grown the heap: those
+/// pages are not tracked yet and are written directly (`Memory::inject`).
+pub(super) fn inject_replayed<M: Memory>(mem: &mut M, msg: &[u8]) -> Result<(), ReplayError> {
+    if msg.first() != Some(&0) {
+        let text = String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned();
+        return Err(ReplayError::Refused(text));
+    }
+    let change = Tickpt::decode(&msg[1..]).map_err(|e| ReplayError::Bad(e.to_string()))?;
+    for run in change.runs() {
+        mem.inject(run.addr as usize, run.bytes);
+    }
     Ok(())
 }
 

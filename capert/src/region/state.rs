@@ -67,3 +67,18 @@ pub fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
 pub fn try_with_state<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
     STATE.with(|cell| cell.try_borrow_mut().ok().map(|mut state| f(&mut state)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call back into the runtime while the state is borrowed is seen, not a deadlock.
+    #[test]
+    fn nested_borrow_is_detected() {
+        with_state(|outer| {
+            outer.team.omp_set_num_threads(3);
+            assert!(try_with_state(|_| ()).is_none());
+        });
+        assert_eq!(try_with_state(|s| s.team.num_threads), Some(Some(3)));
+    }
+}
