@@ -5,8 +5,21 @@
 // contracts are documented in the header instead.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-pub mod abi;
+// One module per construct, like libgomp. Every `extern "C" fn` here has a body that is one
+// `guard(...)`; tests/ffi_guard.rs checks it against the symbols libcapert.a exports.
+pub mod atomic;
+pub mod barrier;
+pub mod checkpoint;
+pub mod heap;
+pub mod inputs;
+pub mod lock;
+pub mod r#loop;
 pub mod omp;
+pub mod parallel;
+pub mod reduction;
+pub mod single;
+pub mod start;
+pub mod threadprivate;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
