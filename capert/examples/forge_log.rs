@@ -24,7 +24,7 @@ fn number(text: &str) -> Result<u64, String> {
 }
 
 fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(format!("`{text}`: odd number of hex digits"));
     }
     (0..text.len())

@@ -95,11 +95,8 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
         Some(take(block, len)?.to_vec())
     }
     let mut out = Vec::new();
-    loop {
-        let Some(&kind) = block.first() else {
-            break;
-        };
-        block = &block[1..];
+    while let Some((&kind, rest)) = block.split_first() {
+        block = rest;
         let record = match kind {
             KIND_COMBINE => (|| {
                 Some(Record::Combine {

@@ -42,6 +42,12 @@ pub struct Team {
     pub(super) worksharing: Option<usize>,
 }
 
+impl Default for Team {
+    fn default() -> Team {
+        Team::new()
+    }
+}
+
 impl Team {
     pub const fn new() -> Team {
         Team {
