@@ -37,6 +37,18 @@ pub(super) fn track_new_memory(rt: &mut Runtime, sp: usize) -> Result<(), String
     Ok(())
 }
 
+/// Ends the tracking of an epoch whose writes are not diffed here (a rank outside the team,
+/// a replayed region): the twins take the written pages as they are.
+pub(super) fn end_tracking_unchanged(rt: &mut Runtime) -> Result<(), String> {
+    let mut written = Vec::new();
+    rt.tracker
+        .end_region(&mut written)
+        .map_err(|e| e.to_string())?;
+    rt.tracker.commit(&written);
+    rt.tracker.finish_region();
+    Ok(())
+}
+
 /// Diffs the written pages against their twins inside `ranges` minus `excluded` (sorted) into
 /// `out`; returns the bytes compared.
 pub(super) fn diff_written(

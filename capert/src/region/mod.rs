@@ -40,7 +40,7 @@ use crate::merge::Race;
 use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::Tickpt;
-use epoch::{merge_point, track_new_memory};
+use epoch::{end_tracking_unchanged, merge_point, track_new_memory};
 use replay::{
     ft_begin, ft_end, overlay, replay, serial_begin, serial_end, serial_resume, serial_suspend,
     LoggedSerial,
@@ -288,12 +288,7 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
     if r.in_team {
         merge_point(rt, threadprivates, r, true)?;
     } else {
-        let mut written = Vec::new();
-        rt.tracker
-            .end_region(&mut written)
-            .map_err(|e| e.to_string())?;
-        rt.tracker.commit(&written);
-        rt.tracker.finish_region();
+        end_tracking_unchanged(rt)?;
     }
     let t0 = Instant::now();
     let change = if rt.rank == 0 {

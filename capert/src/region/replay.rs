@@ -2,7 +2,7 @@
 //! change after), regions replayed from the log, logged regions with a team of one, and the
 //! `cape_checkpoint_*` calls.
 
-use super::epoch::{diff_written, shared_ranges, track_new_memory};
+use super::epoch::{diff_written, end_tracking_unchanged, shared_ranges, track_new_memory};
 use super::memory::{Memory, Program};
 use super::threadprivate::Threadprivates;
 use super::State;
@@ -124,12 +124,7 @@ pub(super) fn replay(
     // Keep the tracker's bookkeeping as if the region ran (twins synced, ranges added).
     track_new_memory(rt, sp)?;
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
-    let mut written = Vec::new();
-    rt.tracker
-        .end_region(&mut written)
-        .map_err(|e| e.to_string())?;
-    rt.tracker.commit(&written);
-    rt.tracker.finish_region();
+    end_tracking_unchanged(rt)?;
     let mut msg = Vec::new();
     if rt.rank == 0 {
         let fp = fingerprint_now(rt);
