@@ -84,14 +84,41 @@ extern "C" {
 #endif // __cplusplus
 
 /*
- Starts the CAPE runtime and runs the program.
-
- Initialises MPI, maps the application heap and the user stack at their fixed addresses,
- runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
- exit status (the generated `main` returns it). A call to `exit()` in the program also
- shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
+ `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
+ before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
+ started and returns the sum of the deltas that all earlier updates of `x` added, on any
+ rank (a one-sided fetch-and-add), so `x0 + result` is the captured old value. The update is
+ then made with `__cape_atomic_update` as usual; the merge gives the same final value.
  */
-int __cape_start(int argc, char **argv, char **envp, int (*user_main)(int, char**, char**));
+long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
+
+/*
+ A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
+ `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
+ the updated bytes are excluded from the diff and every rank applies every rank's logged
+ operands, in rank order, to the value before the epoch (deterministic).
+ */
+void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
+
+/*
+ A barrier: every thread of the team calls it; the writes of all threads before it are
+ merged, so every thread sees them after it. A no-op in a team of one.
+ */
+void __cape_barrier(void);
+
+/*
+ Checkpoint now. Outside a parallel region: every completed region is made durable in the
+ log before it returns 0. Inside a region: requests it at the region's end and returns 1.
+ Returns -1 when checkpointing is off (neither `CAPE_CHECKPOINT` nor `CAPE_RESTART` set).
+ SIGUSR1 does the same at the next region end.
+ */
+int cape_checkpoint_now(void);
+
+/*
+ The number of parallel regions durable in the checkpoint log (-1 when checkpointing is
+ off). Outside regions every rank gets rank 0's value.
+ */
+long long cape_checkpoint_regions(void);
 
 /*
  `malloc` of the program: same address on every rank in sequential code.
@@ -166,16 +193,6 @@ char *__cape_getenv(const char *name);
 void __cape_stdin_reader(void);
 
 /*
- Runs a parallel region: every rank of the team calls `fn(data)`; at the end the writes
- of all ranks to shared memory are merged so that every rank holds the result.
-
- `num_threads`: the `num_threads` clause, 0 for the default (`omp_set_num_threads`,
- `OMP_NUM_THREADS`, else all ranks). `if_clause`: 0 runs the region with a team of one.
- `stack_pointer`: `__CAPE_STACK_POINTER()` in the caller; stack memory above it is shared.
- */
-void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
-
-/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */
@@ -214,10 +231,20 @@ int __cape_loop_is_last(const struct __cape_loop *l);
 void __cape_loop_end(struct __cape_loop *l, int nowait);
 
 /*
- A barrier: every thread of the team calls it; the writes of all threads before it are
- merged, so every thread sees them after it. A no-op in a team of one.
+ Runs a parallel region: every rank of the team calls `fn(data)`; at the end the writes
+ of all ranks to shared memory are merged so that every rank holds the result.
+
+ `num_threads`: the `num_threads` clause, 0 for the default (`omp_set_num_threads`,
+ `OMP_NUM_THREADS`, else all ranks). `if_clause`: 0 runs the region with a team of one.
+ `stack_pointer`: `__CAPE_STACK_POINTER()` in the caller; stack memory above it is shared.
  */
-void __cape_barrier(void);
+void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
+
+/*
+ Records a reduction: `partial` (`size` bytes) is combined into `shared` with
+ `combine(inout, in)` after the region's merge, for all ranks in rank order.
+ */
+void __cape_reduce(void *shared, const void *partial, size_t size, void (*combine)(void*, const void*));
 
 /*
  `single`: 1 on the thread that runs the block (thread 0 of the team), 0 on the others.
@@ -248,21 +275,14 @@ void __cape_master_end(void);
 void __cape_copyprivate(void *addr, size_t size);
 
 /*
- `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
- before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
- started and returns the sum of the deltas that all earlier updates of `x` added, on any
- rank (a one-sided fetch-and-add), so `x0 + result` is the captured old value. The update is
- then made with `__cape_atomic_update` as usual; the merge gives the same final value.
- */
-long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
+ Starts the CAPE runtime and runs the program.
 
-/*
- A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
- `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
- the updated bytes are excluded from the diff and every rank applies every rank's logged
- operands, in rank order, to the value before the epoch (deterministic).
+ Initialises MPI, maps the application heap and the user stack at their fixed addresses,
+ runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
+ exit status (the generated `main` returns it). A call to `exit()` in the program also
+ shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
  */
-void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
+int __cape_start(int argc, char **argv, char **envp, int (*user_main)(int, char**, char**));
 
 /*
  Registers a threadprivate variable of `size` bytes at `addr` (once per variable, from a
@@ -276,26 +296,6 @@ void __cape_threadprivate(void *addr, size_t size);
  becomes thread 0's value at the region's start.
  */
 void __cape_copyin(void *addr, size_t size);
-
-/*
- Records a reduction: `partial` (`size` bytes) is combined into `shared` with
- `combine(inout, in)` after the region's merge, for all ranks in rank order.
- */
-void __cape_reduce(void *shared, const void *partial, size_t size, void (*combine)(void*, const void*));
-
-/*
- Checkpoint now. Outside a parallel region: every completed region is made durable in the
- log before it returns 0. Inside a region: requests it at the region's end and returns 1.
- Returns -1 when checkpointing is off (neither `CAPE_CHECKPOINT` nor `CAPE_RESTART` set).
- SIGUSR1 does the same at the next region end.
- */
-int cape_checkpoint_now(void);
-
-/*
- The number of parallel regions durable in the checkpoint log (-1 when checkpointing is
- off). Outside regions every rank gets rank 0's value.
- */
-long long cape_checkpoint_regions(void);
 
 /*
  glibc: like `atexit`, with the status given to `exit()`.

@@ -5,6 +5,21 @@
 use crate::sys::heap::{Heap, HeapError};
 use crate::sys::mem;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// True while this rank is inside an active (tracked, multi-rank) region or a logged one.
+/// Heap calls then go to libc: ranks run different iterations, so the arena allocator state
+/// must not change (and a logged region's arena must stay as the log rebuilds it).
+static IN_ACTIVE_REGION: AtomicBool = AtomicBool::new(false);
+
+pub fn in_active_region() -> bool {
+    IN_ACTIVE_REGION.load(Ordering::Relaxed)
+}
+
+/// Set by the region protocol around the user's code of a region.
+pub fn set_in_active_region(on: bool) {
+    IN_ACTIVE_REGION.store(on, Ordering::Relaxed);
+}
 
 pub struct Arena {
     heap: Heap,

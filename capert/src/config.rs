@@ -4,7 +4,7 @@
 //! environment. A bad value is an error naming the variable and what it accepts.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `CAPE_CHECKPOINT_EVERY`: how much goes into one durable record of the log.
@@ -257,7 +257,7 @@ fn parse_ft(
         (Some(c), None) => (c, false),
         (None, Some(r)) => (r, true),
         (Some(c), Some(r)) => {
-            if PathBuf::from(c.trim()) != PathBuf::from(r.trim()) {
+            if Path::new(c.trim()) != Path::new(r.trim()) {
                 return Err(ConfigError(format!(
                     "`CAPE_CHECKPOINT={c}` and `CAPE_RESTART={r}` name different directories: a restart keeps logging into the directory it restarts from, so give only `CAPE_RESTART`"
                 )));
@@ -296,7 +296,7 @@ pub fn parse_every(text: &str) -> Option<Every> {
     let t = text.trim();
     if let Some(secs) = t.strip_suffix('s') {
         let secs: f64 = secs.trim().parse().ok()?;
-        if !secs.is_finite() || secs < 0.0 || secs > 1e9 {
+        if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
             return None;
         }
         return Some(Every::Time(Duration::from_secs_f64(secs)));

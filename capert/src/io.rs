@@ -11,9 +11,10 @@
 //! checkpointing rank 0 does so even alone, to record a digest of what the program read.
 
 use crate::config::OutputMode;
+use crate::diag::eprint_line;
 use crate::sys::fd;
 use crate::sys::mpi::Comm;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The program reads stdin somewhere (`__cape_stdin_reader`, from a constructor).
 static STDIN_READER: AtomicBool = AtomicBool::new(false);
@@ -24,17 +25,6 @@ pub fn note_stdin_reader() {
 
 pub fn stdin_reader() -> bool {
     STDIN_READER.load(Ordering::Relaxed)
-}
-
-/// The real stderr (a duplicate of the original fd 2), for capert's own diagnostics on every rank.
-static REAL_STDERR: AtomicI32 = AtomicI32::new(2);
-
-/// Writes one diagnostic line to the real stderr, whatever fd 2 currently points to.
-pub fn eprint_line(line: &str) {
-    let mut s = String::with_capacity(line.len() + 1);
-    s.push_str(line);
-    s.push('\n');
-    fd::write_all(REAL_STDERR.load(Ordering::Relaxed), s.as_bytes());
 }
 
 pub struct Io {
@@ -55,7 +45,7 @@ impl Io {
         let real_out = fd::dup_cloexec(1).unwrap_or(-1);
         let real_err = fd::dup_cloexec(2).unwrap_or(-1);
         if real_err >= 0 {
-            REAL_STDERR.store(real_err, Ordering::Relaxed);
+            crate::diag::set_real_stderr(real_err);
         }
         let hide_sequential = rank != 0 && mode == OutputMode::Rank0;
         let null = if hide_sequential {

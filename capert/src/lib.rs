@@ -1,13 +1,19 @@
 //! capert: the CAPE runtime. See ARCHITECTURE.md.
 
+// `unsafe` only in sys/ (the kernel, MPI, raw memory) and ffi/ (the C ABI).
+#![deny(unsafe_code)]
+
 pub mod arena;
 pub mod config;
+pub mod diag;
+#[allow(unsafe_code)]
 pub mod ffi;
 pub mod io;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;
 pub mod symbols;
+#[allow(unsafe_code)]
 pub mod sys;
 pub mod track;
 
@@ -16,5 +22,6 @@ pub mod diff;
 pub mod ft;
 pub mod merge;
 pub mod schedule;
+pub mod stats;
 pub use cape_format::tickpt;
 pub mod worksharing;

@@ -97,17 +97,17 @@ pub fn inject(rt: &mut Runtime, addr: usize, bytes: &[u8]) {
     let end = addr + bytes.len();
     let mut at = addr;
     while at < end {
-        let tracked = rt.tracker.0.contains(at);
+        let tracked = rt.tracker.contains(at);
         let mut to = (at & !(page - 1)) + page;
-        while to < end && rt.tracker.0.contains(to) == tracked {
+        while to < end && rt.tracker.contains(to) == tracked {
             to += page;
         }
         let to = to.min(end);
         let piece = &bytes[at - addr..to - addr];
         if tracked {
-            rt.tracker.0.inject(at, piece);
+            rt.tracker.inject(at, piece);
         } else {
-            crate::ffi::write_memory(at, piece);
+            crate::sys::raw::write_memory(at, piece);
         }
         at = to;
     }

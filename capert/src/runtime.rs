@@ -6,21 +6,20 @@
 
 use crate::arena::Arena;
 use crate::config::{Config, TrackerChoice};
-use crate::io::{eprint_line, Io};
-use crate::region::Stats;
-use crate::sys::global::MainThreadOnly;
+use crate::diag::eprint_line;
+use crate::io::Io;
+use crate::stats::Stats;
 use crate::sys::mpi::Comm;
 use crate::sys::{bounds, mem};
 use crate::track::{Tracker, TrackerKind, PAGE_SIZE};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 
 pub struct Runtime {
     pub cfg: Config,
     pub comm: Option<Comm>,
     pub rank: usize,
     pub size: usize,
-    pub tracker: MainThreadOnly<Tracker>,
+    pub tracker: Tracker,
     pub arena: Arena,
     /// Usable user stack `[stack_lo, stack_top)` (a guard page lies below `stack_lo`).
     pub stack_lo: usize,
@@ -40,16 +39,8 @@ pub struct Runtime {
     exit_status: i32,
 }
 
-static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
 /// Set once a fatal error is being reported, so that the exit hook does not try to finalise.
 static DYING: AtomicBool = AtomicBool::new(false);
-
-/// Runs `f` on the runtime state; None before start-up (e.g. in unit tests) or after a fatal
-/// error started.
-pub fn with<R>(f: impl FnOnce(&mut Runtime) -> R) -> Option<R> {
-    let mut guard = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
-    guard.as_mut().map(f)
-}
 
 /// One clear line on stderr, then the whole job stops with status 1 (`MPI_Abort` when MPI
 /// is up).
@@ -85,9 +76,9 @@ pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
     std::process::exit(1)
 }
 
-/// Start-up (everything before the user's `main`). Returns the top of the user stack.
-/// `args`: the program's `argv[1..]` (they identify a checkpoint log).
-pub fn start_up(args: &[Vec<u8>]) -> usize {
+/// Start-up (everything before the user's `main`). Returns the runtime and the top of the
+/// user stack. `args`: the program's `argv[1..]` (they identify a checkpoint log).
+pub fn start_up(args: &[Vec<u8>]) -> (Runtime, usize) {
     std::panic::set_hook(Box::new(|info| {
         let what = info
             .payload()
@@ -157,7 +148,7 @@ pub fn start_up(args: &[Vec<u8>]) -> usize {
         comm: Some(comm),
         rank,
         size,
-        tracker: MainThreadOnly(tracker),
+        tracker,
         arena,
         stack_lo,
         stack_top,
@@ -171,9 +162,8 @@ pub fn start_up(args: &[Vec<u8>]) -> usize {
         finalized: false,
         exit_status: 0,
     };
-    *RUNTIME.lock().unwrap_or_else(|e| e.into_inner()) = Some(rt);
     // 16-byte aligned top, minus room for the trampoline's frame.
-    stack_top - 64
+    (rt, stack_top - 64)
 }
 
 /// Page-aligned hulls of byte ranges, merged where they touch.
@@ -190,27 +180,23 @@ pub fn page_hulls(ranges: &[(usize, usize)]) -> Vec<(usize, usize)> {
 }
 
 /// Shutdown: flush, agree on rank 0's exit status, print statistics, `MPI_Finalize`.
-/// Idempotent (also run by the exit hook). Returns rank 0's status.
-pub fn shut_down(status: i32) -> i32 {
+/// Idempotent (also run by the exit hook). Returns rank 0's status. `rt`: None before
+/// start-up, or when `exit()` was called while the runtime state was in use.
+pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
     if DYING.load(Ordering::SeqCst) {
         return status;
     }
-    if crate::region::in_active_region() {
+    if crate::arena::in_active_region() {
         // `exit()` inside a parallel region ends the whole OpenMP process; here the other
         // ranks are still in the region (a collective shutdown would wait for them forever),
         // so the job stops now with this status
         DYING.store(true, Ordering::SeqCst);
-        if let Ok(guard) = RUNTIME.try_lock() {
-            if let Some(rt) = guard.as_ref() {
-                rt.io.release_printed();
-            }
+        if let Some(rt) = rt.as_ref() {
+            rt.io.release_printed();
         }
         crate::sys::mpi::abort_job(status);
     }
-    let Ok(mut guard) = RUNTIME.try_lock() else {
-        return status;
-    };
-    let Some(rt) = guard.as_mut() else {
+    let Some(rt) = rt else {
         return status;
     };
     if rt.finalized {

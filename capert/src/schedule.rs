@@ -4,6 +4,23 @@
 //! `lastprivate` values and the order of any output. Checked against gcc's libgomp by
 //! `tests/core_schedule_libgomp.rs`.
 
+/// Loop schedule kinds, the `schedule` argument of `__cape_loop_init` (passed as `int`).
+#[repr(C)]
+#[allow(non_camel_case_types, clippy::enum_variant_names)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum cape_sched {
+    /// `schedule(static)`: exactly OpenMP's static schedule.
+    CAPE_SCHED_STATIC = 0,
+    /// `schedule(dynamic)`: chunks handed out by a one-sided fetch-and-add counter.
+    CAPE_SCHED_DYNAMIC = 1,
+    /// `schedule(guided)`: libgomp's chunk sizes, handed out like `dynamic`.
+    CAPE_SCHED_GUIDED = 2,
+    /// `schedule(runtime)`: `omp_set_schedule`, else `OMP_SCHEDULE`, else `static`.
+    CAPE_SCHED_RUNTIME = 3,
+    /// `schedule(auto)` (runs as `static`).
+    CAPE_SCHED_AUTO = 4,
+}
+
 /// The half-open ranges `[lo, hi)` one thread runs under a static schedule, in execution order.
 ///
 /// Exactly libgomp's schedule(static) (no chunk): q = n / team, r = n % team; threads t < r get

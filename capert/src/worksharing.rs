@@ -6,8 +6,8 @@
 //! loop instance's base) is chunk `k`, and the chunk boundaries are a deterministic function of
 //! `(n, team, chunk)`, so the counter never needs a compare-and-swap or a reset.
 
-use crate::ffi::abi::cape_sched;
-use crate::region;
+use crate::region::{team, State};
+use crate::schedule::cape_sched;
 use crate::schedule::static_chunks;
 
 const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
@@ -60,9 +60,9 @@ fn guided_chunks(n: u64, team: u64, chunk: u64) -> u64 {
 }
 
 /// (kind, chunk) after resolving `runtime` and `auto` (`auto` and unknown kinds are static).
-fn resolve(schedule: i32, chunk: i64) -> (i32, u64) {
+fn resolve(s: &State, schedule: i32, chunk: i64) -> (i32, u64) {
     let (kind, chunk) = if schedule == CAPE_SCHED_RUNTIME {
-        let (kind, chunk) = region::runtime_schedule();
+        let (kind, chunk) = team::runtime_schedule(s);
         let kind = match kind {
             2 => CAPE_SCHED_DYNAMIC,
             3 => CAPE_SCHED_GUIDED,
@@ -83,12 +83,12 @@ fn resolve(schedule: i32, chunk: i64) -> (i32, u64) {
 
 impl __cape_loop {
     /// `__cape_loop_init`. A team of one (orphaned loop, inactive region) runs everything.
-    pub fn init(&mut self, n: u64, schedule: i32, chunk: i64) {
-        if let Err(e) = region::worksharing_begin("a `for` or `sections` construct") {
+    pub fn init(&mut self, s: &mut State, n: u64, schedule: i32, chunk: i64) {
+        if let Err(e) = s.team.worksharing_begin("a `for` or `sections` construct") {
             crate::runtime::fatal(&e);
         }
-        let (tid, team) = region::current_team();
-        let (kind, chunk) = resolve(schedule, chunk);
+        let (tid, team) = s.team.current_team();
+        let (kind, chunk) = resolve(s, schedule, chunk);
         let (kind, chunk) = if team <= 1 {
             (CAPE_SCHED_STATIC, 0)
         } else {
@@ -108,7 +108,7 @@ impl __cape_loop {
             } else {
                 guided_chunks(n, team, chunk)
             };
-            let (slot, base) = region::counter_instance(self.chunks, team);
+            let (slot, base) = s.team.counter_instance(self.chunks, team);
             self.slot = slot as u64;
             self.base = base;
         }
@@ -118,16 +118,16 @@ impl __cape_loop {
     /// interleave the ordered parts of their iterations, so in an active team thread 0 runs
     /// every iteration in sequential order (each chunk in the name of the thread the schedule
     /// gives it) and the others run none; the loop's end merges thread 0's writes.
-    pub fn init_ordered(&mut self, n: u64, schedule: i32, chunk: i64) {
-        let (tid, team) = region::current_team();
+    pub fn init_ordered(&mut self, s: &mut State, n: u64, schedule: i32, chunk: i64) {
+        let (tid, team) = s.team.current_team();
         if team <= 1 {
-            self.init(n, schedule, chunk);
+            self.init(s, n, schedule, chunk);
             return;
         }
-        if let Err(e) = region::worksharing_begin("a `for` construct") {
+        if let Err(e) = s.team.worksharing_begin("a `for` construct") {
             crate::runtime::fatal(&e);
         }
-        let (kind, chunk) = resolve(schedule, chunk);
+        let (kind, chunk) = resolve(s, schedule, chunk);
         *self = __cape_loop {
             n,
             chunk,
@@ -137,15 +137,15 @@ impl __cape_loop {
             flags: LOOP_ORDERED,
             ..Default::default()
         };
-        region::ordered_loop_begin();
+        s.team.ordered_loop_begin();
     }
 
     /// Ends the loop's bookkeeping (`__cape_loop_end`, before its barrier).
-    pub fn finish(&mut self) {
-        region::worksharing_end();
+    pub fn finish(&mut self, s: &mut State) {
+        s.team.worksharing_end();
         if self.flags & LOOP_ORDERED != 0 {
             self.flags &= !LOOP_ORDERED;
-            region::ordered_loop_end();
+            s.team.ordered_loop_end();
         }
     }
 
@@ -182,25 +182,25 @@ impl __cape_loop {
     }
 
     /// `__cape_loop_next`: the next `[lo, hi)` of this thread, or None when done.
-    pub fn next_block(&mut self) -> Option<(u64, u64)> {
+    pub fn next_block(&mut self, s: &mut State) -> Option<(u64, u64)> {
         if self.flags & LOOP_ORDERED != 0 {
             let (lo, hi, owner) = self.next_ordered()?;
-            region::ordered_owner(owner as u32);
+            s.team.ordered_owner(owner as u32);
             if hi == self.n {
                 self.flags |= LOOP_LAST;
             }
-            region::note_iteration(hi - 1);
+            s.team.note_iteration(hi - 1);
             return Some((lo, hi));
         }
         let range = match self.schedule {
             CAPE_SCHED_DYNAMIC | CAPE_SCHED_GUIDED => {
-                let ticket = region::fetch_ticket(self.slot as usize);
+                let ticket = team::fetch_ticket(s, self.slot as usize);
                 self.claimed(ticket)
             }
             _ => self.next_static(),
         };
         let (lo, hi) = range?;
-        region::note_iteration(hi - 1);
+        s.team.note_iteration(hi - 1);
         Some((lo, hi))
     }
 

@@ -1,59 +1,59 @@
 //! The OpenMP runtime API (`omp.h`).
 
 use super::guard;
-use crate::region;
+use crate::region::{team, with_state};
 use std::ffi::c_int;
 use std::sync::OnceLock;
 use std::time::Instant;
 
 #[no_mangle]
 pub extern "C" fn omp_set_num_threads(n: c_int) {
-    guard(|| region::omp_set_num_threads(n))
+    guard(|| with_state(|s| s.team.omp_set_num_threads(n)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_num_threads() -> c_int {
-    guard(region::omp_num_threads)
+    guard(|| with_state(|s| s.team.omp_num_threads()))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_max_threads() -> c_int {
-    guard(region::omp_max_threads)
+    guard(|| with_state(|s| team::omp_max_threads(s)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_thread_num() -> c_int {
-    guard(region::omp_thread_num)
+    guard(|| with_state(|s| s.team.omp_thread_num()))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_num_procs() -> c_int {
-    guard(region::omp_num_procs)
+    guard(|| with_state(|s| team::omp_num_procs(s)))
 }
 #[no_mangle]
 pub extern "C" fn omp_in_parallel() -> c_int {
-    guard(|| region::omp_in_parallel() as c_int)
+    guard(|| with_state(|s| s.team.omp_in_parallel() as c_int))
 }
 #[no_mangle]
 pub extern "C" fn omp_set_dynamic(on: c_int) {
-    guard(|| region::omp_set_dynamic(on != 0))
+    guard(|| with_state(|s| s.team.omp_set_dynamic(on != 0)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_dynamic() -> c_int {
-    guard(|| region::omp_dynamic() as c_int)
+    guard(|| with_state(|s| s.team.omp_dynamic() as c_int))
 }
 #[no_mangle]
 pub extern "C" fn omp_set_nested(on: c_int) {
-    guard(|| region::omp_set_nested(on != 0))
+    guard(|| with_state(|s| s.team.omp_set_nested(on != 0)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_nested() -> c_int {
-    guard(|| region::omp_nested() as c_int)
+    guard(|| with_state(|s| s.team.omp_nested() as c_int))
 }
 #[no_mangle]
 pub extern "C" fn omp_set_schedule(kind: c_int, chunk: c_int) {
-    guard(|| region::omp_set_schedule(kind, chunk))
+    guard(|| with_state(|s| s.team.omp_set_schedule(kind, chunk)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_schedule(kind: *mut c_int, chunk: *mut c_int) {
     guard(|| {
-        let (k, c) = region::omp_schedule();
+        let (k, c) = with_state(|s| team::runtime_schedule(s));
         // SAFETY: out-pointers from the caller, checked for null.
         unsafe {
             if !kind.is_null() {
@@ -67,27 +67,27 @@ pub extern "C" fn omp_get_schedule(kind: *mut c_int, chunk: *mut c_int) {
 }
 #[no_mangle]
 pub extern "C" fn omp_get_thread_limit() -> c_int {
-    guard(region::omp_num_procs)
+    guard(|| with_state(|s| team::omp_num_procs(s)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_level() -> c_int {
-    guard(region::omp_level)
+    guard(|| with_state(|s| s.team.omp_level()))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_active_level() -> c_int {
-    guard(region::omp_active_level)
+    guard(|| with_state(|s| s.team.omp_active_level()))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_ancestor_thread_num(level: c_int) -> c_int {
-    guard(|| region::omp_ancestor_thread_num(level))
+    guard(|| with_state(|s| s.team.omp_ancestor_thread_num(level)))
 }
 #[no_mangle]
 pub extern "C" fn omp_get_team_size(level: c_int) -> c_int {
-    guard(|| region::omp_team_size(level))
+    guard(|| with_state(|s| s.team.omp_team_size(level)))
 }
 #[no_mangle]
 pub extern "C" fn omp_in_final() -> c_int {
-    0
+    guard(|| 0)
 }
 
 fn epoch() -> Instant {
@@ -101,91 +101,5 @@ pub extern "C" fn omp_get_wtime() -> f64 {
 }
 #[no_mangle]
 pub extern "C" fn omp_get_wtick() -> f64 {
-    1e-9
-}
-
-// Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
-// parallel region that is all a lock needs. Inside one, the team's threads are processes whose
-// writes are merged afterwards: a lock cannot make one thread see another's protected update,
-// so setting one there is a clear error rather than a silent wrong result.
-
-fn refuse_in_region(what: &str) {
-    if crate::region::in_team_region() {
-        crate::runtime::fatal(&format!(
-            "`{what}` inside a parallel region is not supported by CAPE (threads are processes whose writes merge at the region's end): use `#pragma omp atomic` or `#pragma omp critical` with an update statement"
-        ));
-    }
-}
-
-fn lock_word(lock: *mut u64) -> Option<&'static mut u64> {
-    // SAFETY: the program passes a pointer to its omp_lock_t / omp_nest_lock_t, whose first
-    // member is an unsigned long long.
-    unsafe { lock.as_mut() }
-}
-
-#[no_mangle]
-pub extern "C" fn omp_init_lock(lock: *mut u64) {
-    if let Some(w) = lock_word(lock) {
-        *w = 0;
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_destroy_lock(lock: *mut u64) {
-    omp_init_lock(lock)
-}
-#[no_mangle]
-pub extern "C" fn omp_set_lock(lock: *mut u64) {
-    refuse_in_region("omp_set_lock");
-    if let Some(w) = lock_word(lock) {
-        *w = 1;
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_unset_lock(lock: *mut u64) {
-    if let Some(w) = lock_word(lock) {
-        *w = 0;
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_test_lock(lock: *mut u64) -> c_int {
-    refuse_in_region("omp_test_lock");
-    match lock_word(lock) {
-        Some(w) if *w == 0 => {
-            *w = 1;
-            1
-        }
-        _ => 0,
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_init_nest_lock(lock: *mut u64) {
-    omp_init_lock(lock)
-}
-#[no_mangle]
-pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
-    omp_init_lock(lock)
-}
-#[no_mangle]
-pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
-    refuse_in_region("omp_set_nest_lock");
-    if let Some(w) = lock_word(lock) {
-        *w += 1;
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
-    if let Some(w) = lock_word(lock) {
-        *w = w.saturating_sub(1);
-    }
-}
-#[no_mangle]
-pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
-    refuse_in_region("omp_test_nest_lock");
-    match lock_word(lock) {
-        Some(w) => {
-            *w += 1;
-            *w as c_int
-        }
-        None => 0,
-    }
+    guard(|| 1e-9)
 }

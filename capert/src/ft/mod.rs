@@ -97,7 +97,7 @@ pub fn record_error() {
     if let Some(status) = guard.as_mut() {
         output::finish(true);
         if let Err(e) = status.write("error\n") {
-            crate::io::eprint_line(&format!("capert: error: {e}"));
+            crate::diag::eprint_line(&format!("capert: error: {e}"));
         }
     }
 }
@@ -174,7 +174,7 @@ fn open_rank0(
             .map_err(|e| io_error(&path, "truncate", e))?;
         let skip = output::delivered(dir);
         if let Some(status) = finished {
-            crate::io::eprint_line(&format!(
+            crate::diag::eprint_line(&format!(
                 "capert: note: the log in {shown} is of a run that completed (`{}`): it is replayed \
                  and its output, printed then, is not printed again",
                 String::from_utf8_lossy(&status).trim()

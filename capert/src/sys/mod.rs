@@ -4,7 +4,6 @@ pub mod bounds;
 pub mod checkpoint_dir;
 pub mod fd;
 pub mod ft;
-pub mod global;
 pub mod heap;
 pub mod mem;
 pub mod mpi;

@@ -34,11 +34,6 @@ pub struct Comm {
     window_base: *mut u64,
 }
 
-// SAFETY: capert is used from the program's single (main) thread only; MPI is initialised with
-// MPI_THREAD_FUNNELED and the handles are never touched from another thread. The value lives
-// in a Mutex only so that it can be a static.
-unsafe impl Send for Comm {}
-
 impl Comm {
     /// `MPI_Init_thread(FUNNELED)`.
     pub fn init() -> Result<Comm, String> {

@@ -45,3 +45,39 @@ pub unsafe fn write_bytes(addr: usize, bytes: &[u8]) {
     // SAFETY: guaranteed by the caller.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) }
 }
+
+// Safe entry points over the ABI contract: every address reaching them was handed to the ABI
+// by the compiled program (or, in a merge record, by the same program on another rank).
+
+/// Combines a partial reduction value into the shared variable at `shared` with the combiner
+/// at address `combine`. Both come from `__cape_reduce` calls of the compiled program (its
+/// ABI contract: `shared` is a live object of `partial.len()` bytes, `combine` a
+/// `void (*)(void *, const void *)` for that type).
+pub fn combine(shared: usize, partial: &[u8], combine: usize) {
+    if shared == 0 || combine == 0 {
+        return;
+    }
+    // SAFETY: guaranteed by the `__cape_reduce` contract described above; the function
+    // address is the same on every rank because programs are linked without PIE.
+    unsafe { combine_into(shared, partial, combine) }
+}
+
+/// Copies `len` bytes of program memory at `addr`. Only used on addresses the compiled program
+/// handed to the ABI (reduction/atomic targets, threadprivate and copyprivate variables),
+/// which its contract makes live objects of at least that size.
+pub fn read_memory(addr: usize, len: usize) -> Vec<u8> {
+    if addr == 0 || len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: guaranteed by the ABI contract described above.
+    unsafe { read_bytes(addr, len) }
+}
+
+/// Writes `bytes` to program memory at `addr` (same contract as [`read_memory`]).
+pub fn write_memory(addr: usize, bytes: &[u8]) {
+    if addr == 0 || bytes.is_empty() {
+        return;
+    }
+    // SAFETY: guaranteed by the ABI contract; `bytes` is runtime memory, never the target.
+    unsafe { write_bytes(addr, bytes) }
+}

@@ -1,0 +1,57 @@
+//! `atomic` updates and `atomic capture`: applied now, merged at the next merge point.
+
+use super::guard;
+use crate::region::{self, with_state};
+use crate::runtime;
+use std::ffi::{c_longlong, c_void};
+
+/// `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
+/// before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
+/// started and returns the sum of the deltas that all earlier updates of `x` added, on any
+/// rank (a one-sided fetch-and-add), so `x0 + result` is the captured old value. The update is
+/// then made with `__cape_atomic_update` as usual; the merge gives the same final value.
+#[no_mangle]
+pub extern "C" fn __cape_atomic_fetch_add(
+    x: *mut c_void,
+    size: usize,
+    x0: *mut c_void,
+    delta: c_longlong,
+) -> c_longlong {
+    guard(|| {
+        if x.is_null() || x0.is_null() || size == 0 || size > 16 {
+            return 0;
+        }
+        match with_state(|s| region::constructs::capture_fetch_add(s, x as usize, size, delta)) {
+            Ok((before, earlier)) => {
+                crate::sys::raw::write_memory(x0 as usize, &before);
+                earlier
+            }
+            Err(e) => runtime::fatal(&e),
+        }
+    })
+}
+
+/// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
+/// `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
+/// the updated bytes are excluded from the diff and every rank applies every rank's logged
+/// operands, in rank order, to the value before the epoch (deterministic).
+#[no_mangle]
+pub extern "C" fn __cape_atomic_update(
+    addr: *mut c_void,
+    operand: *const c_void,
+    size: usize,
+    combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
+) {
+    guard(|| {
+        let Some(combine) = combine else { return };
+        if addr.is_null() || operand.is_null() {
+            return;
+        }
+        let bytes = crate::sys::raw::read_memory(operand as usize, size);
+        with_state(|s| {
+            region::constructs::atomic_update(s, addr as usize, combine as usize, &bytes)
+        });
+        // user code: run with the state released
+        crate::sys::raw::combine(addr as usize, &bytes, combine as usize);
+    })
+}

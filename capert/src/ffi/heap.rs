@@ -1,0 +1,258 @@
+//! The program's heap calls (`malloc` and its family, `strdup`): the shared arena or libc,
+//! see `arena.rs` and `region_heap.rs`.
+
+use super::guard;
+use crate::region::with_state;
+use crate::region_heap;
+use crate::runtime;
+use crate::sys::heap::Heap;
+use std::ffi::{c_char, c_int, c_void};
+use std::ptr::NonNull;
+
+const MIN_ALIGN: usize = 16;
+
+enum Owner {
+    Arena,
+    Libc,
+}
+
+/// Who serves heap calls now: the arena in sequential code (same addresses on every rank)
+/// and in a `single`/`master` block of an active region on the rank that runs it (merged,
+/// see `region_heap`); libc elsewhere inside a parallel region (ranks allocate differently
+/// there; such memory is private).
+fn allocator() -> Owner {
+    if with_state(|s| s.rt.is_none()) || !arena_usable() {
+        Owner::Libc
+    } else {
+        Owner::Arena
+    }
+}
+
+/// The arena may change now: outside active regions, or in a block one rank runs.
+fn arena_usable() -> bool {
+    !crate::arena::in_active_region() || region_heap::owns_arena()
+}
+
+fn in_arena(ptr: *mut c_void) -> bool {
+    with_state(|s| {
+        s.rt.as_ref()
+            .is_some_and(|rt| rt.arena.contains(ptr as usize))
+    })
+}
+
+fn arena_alloc(size: usize, align: usize) -> *mut c_void {
+    region_heap::note_arena_change();
+    match with_state(|s| {
+        s.rt.as_mut()
+            .map(|rt| rt.arena.alloc(size.max(1), align.max(MIN_ALIGN)))
+    }) {
+        Some(Ok(p)) => p.as_ptr().cast(),
+        Some(Err(e)) => runtime::fatal(&e),
+        None => std::ptr::null_mut(),
+    }
+}
+
+fn alloc_aligned(size: usize, align: usize) -> *mut c_void {
+    match allocator() {
+        Owner::Arena => arena_alloc(size, align),
+        Owner::Libc => {
+            let mut out = std::ptr::null_mut();
+            // SAFETY: posix_memalign writes a pointer to `out` or returns an error.
+            let rc = unsafe { libc::posix_memalign(&mut out, align.max(MIN_ALIGN), size.max(1)) };
+            if rc == 0 {
+                out
+            } else {
+                std::ptr::null_mut()
+            }
+        }
+    }
+}
+
+/// `malloc` of the program: same address on every rank in sequential code.
+#[no_mangle]
+pub extern "C" fn __cape_malloc(size: usize) -> *mut c_void {
+    guard(|| match allocator() {
+        Owner::Arena => arena_alloc(size, MIN_ALIGN),
+        // SAFETY: plain libc malloc.
+        Owner::Libc => unsafe { libc::malloc(size) },
+    })
+}
+
+/// `calloc` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_calloc(count: usize, size: usize) -> *mut c_void {
+    guard(|| {
+        let Some(total) = count.checked_mul(size) else {
+            return std::ptr::null_mut();
+        };
+        match allocator() {
+            Owner::Arena => {
+                let p = arena_alloc(total, MIN_ALIGN);
+                // SAFETY: the block has at least `total` bytes (freed arena memory is not zero).
+                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, total) };
+                p
+            }
+            // SAFETY: plain libc calloc.
+            Owner::Libc => unsafe { libc::calloc(count, size) },
+        }
+    })
+}
+
+/// `realloc` of the program. Accepts arena blocks and blocks from libc (e.g. `getline`).
+#[no_mangle]
+pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
+    guard(|| {
+        if ptr.is_null() {
+            return __cape_malloc(size);
+        }
+        if !in_arena(ptr) {
+            // SAFETY: not ours, so it came from libc.
+            return unsafe { libc::realloc(ptr, size) };
+        }
+        // SAFETY: arena pointers the program holds are live arena blocks.
+        let nn = unsafe { NonNull::new_unchecked(ptr.cast::<u8>()) };
+        if !arena_usable() {
+            // The arena must not change here: move the data to private memory and leave the
+            // old block alone.
+            // SAFETY: `nn` is a live arena block.
+            let old = unsafe { Heap::usable_size(nn) };
+            // SAFETY: plain libc malloc; the copy stays within both blocks.
+            unsafe {
+                let new = libc::malloc(size.max(1));
+                if !new.is_null() {
+                    std::ptr::copy_nonoverlapping(
+                        ptr.cast::<u8>(),
+                        new.cast::<u8>(),
+                        old.min(size),
+                    );
+                }
+                return new;
+            }
+        }
+        if size == 0 {
+            __cape_free(ptr);
+            return std::ptr::null_mut();
+        }
+        region_heap::note_arena_change();
+        // SAFETY: `nn` is a live arena block.
+        let result = with_state(|s| {
+            let rt = s.rt.as_mut()?;
+            // SAFETY: `nn` is a live arena block.
+            Some(
+                unsafe { rt.arena.heap_mut().realloc(nn, size) }
+                    .map_err(|e| rt.arena.describe(e, size)),
+            )
+        });
+        match result {
+            Some(Ok(p)) => p.as_ptr().cast(),
+            Some(Err(msg)) => runtime::fatal(&msg),
+            None => std::ptr::null_mut(),
+        }
+    })
+}
+
+/// `free` of the program. Accepts arena blocks and blocks from libc. Freeing an arena block
+/// inside a parallel region, outside a `single`/`master` block, leaks the block: ranks free
+/// different blocks there, and the arena must stay identical on every rank.
+#[no_mangle]
+pub extern "C" fn __cape_free(ptr: *mut c_void) {
+    guard(|| {
+        if ptr.is_null() {
+            return;
+        }
+        if !in_arena(ptr) {
+            // SAFETY: not ours, so it came from libc.
+            unsafe { libc::free(ptr) };
+            return;
+        }
+        if !arena_usable() {
+            return;
+        }
+        region_heap::note_arena_change();
+        // SAFETY: arena pointers the program holds are live arena blocks.
+        let nn = unsafe { NonNull::new_unchecked(ptr.cast::<u8>()) };
+        with_state(|s| {
+            if let Some(rt) = s.rt.as_mut() {
+                // SAFETY: as above; freed once by the program's contract.
+                unsafe { rt.arena.heap_mut().free(nn) };
+            }
+        });
+    })
+}
+
+/// `posix_memalign` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_posix_memalign(out: *mut *mut c_void, align: usize, size: usize) -> c_int {
+    guard(|| {
+        if out.is_null()
+            || !align.is_power_of_two()
+            || !align.is_multiple_of(std::mem::size_of::<usize>())
+        {
+            return libc::EINVAL;
+        }
+        let p = alloc_aligned(size, align);
+        if p.is_null() {
+            return libc::ENOMEM;
+        }
+        // SAFETY: `out` is a valid pointer by the posix_memalign contract.
+        unsafe { *out = p };
+        0
+    })
+}
+
+/// `aligned_alloc` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_aligned_alloc(align: usize, size: usize) -> *mut c_void {
+    guard(|| {
+        if !align.is_power_of_two() {
+            return std::ptr::null_mut();
+        }
+        alloc_aligned(size, align)
+    })
+}
+
+/// `memalign` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_memalign(align: usize, size: usize) -> *mut c_void {
+    guard(|| __cape_aligned_alloc(align, size))
+}
+
+/// `valloc` of the program (page aligned).
+#[no_mangle]
+pub extern "C" fn __cape_valloc(size: usize) -> *mut c_void {
+    guard(|| __cape_aligned_alloc(4096, size))
+}
+
+/// `strdup` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_strdup(s: *const c_char) -> *mut c_char {
+    guard(|| {
+        if s.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: `s` is a NUL-terminated string by the strdup contract.
+        let len = unsafe { libc::strlen(s) };
+        __cape_strndup(s, len)
+    })
+}
+
+/// `strndup` of the program.
+#[no_mangle]
+pub extern "C" fn __cape_strndup(s: *const c_char, n: usize) -> *mut c_char {
+    guard(|| {
+        if s.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: strnlen reads at most `n` bytes of a valid string.
+        let len = unsafe { libc::strnlen(s, n) };
+        let p = __cape_malloc(len + 1).cast::<c_char>();
+        if !p.is_null() {
+            // SAFETY: `p` has len + 1 bytes; `s` has at least `len` readable bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping(s, p, len);
+                *p.add(len) = 0;
+            }
+        }
+        p
+    })
+}

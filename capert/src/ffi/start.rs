@@ -1,0 +1,93 @@
+//! `__cape_start`: start-up, the user's `main` on the user stack, shutdown (also from the
+//! exit hook).
+
+use super::guard;
+use crate::region::{self, with_state};
+use crate::runtime;
+use std::ffi::{c_char, c_int, c_void};
+
+/// The user's `main` after renaming: `int __cape_user_main(int, char **, char **)`.
+type UserMain = extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
+
+struct StartContext {
+    argc: c_int,
+    argv: *mut *mut c_char,
+    envp: *mut *mut c_char,
+    user_main: UserMain,
+    status: c_int,
+}
+
+extern "C" fn run_user_main(ctx: *mut c_void) {
+    guard(|| {
+        // SAFETY: `__cape_start` passes a pointer to its live StartContext.
+        let ctx = unsafe { &mut *(ctx as *mut StartContext) };
+        ctx.status = (ctx.user_main)(ctx.argc, ctx.argv, ctx.envp);
+    })
+}
+
+extern "C" fn exit_hook(status: c_int, _: *mut c_void) {
+    guard(|| shut_down(status));
+}
+
+/// Shutdown with the runtime state, or without it when `exit()` was called while the state
+/// was in use (then only an abort of the job or nothing is possible).
+pub(super) fn shut_down(status: c_int) -> c_int {
+    region::try_with_state(|s| runtime::shut_down(s.rt.as_mut(), status))
+        .unwrap_or_else(|| runtime::shut_down(None, status))
+}
+
+/// `argv[1..argc]` as bytes.
+fn program_args(argc: c_int, argv: *mut *mut c_char) -> Vec<Vec<u8>> {
+    if argv.is_null() {
+        return Vec::new();
+    }
+    (1..argc.max(0) as usize)
+        .filter_map(|i| {
+            // SAFETY: `argv` has `argc` entries, each a NUL-terminated string or null (C main).
+            let p = unsafe { *argv.add(i) };
+            // SAFETY: as above.
+            (!p.is_null()).then(|| unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes().to_vec())
+        })
+        .collect()
+}
+
+/// Starts the CAPE runtime and runs the program.
+///
+/// Initialises MPI, maps the application heap and the user stack at their fixed addresses,
+/// runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
+/// exit status (the generated `main` returns it). A call to `exit()` in the program also
+/// shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
+#[no_mangle]
+pub extern "C" fn __cape_start(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    envp: *mut *mut c_char,
+    user_main: Option<extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int>,
+) -> c_int {
+    guard(|| {
+        let Some(user_main) = user_main else {
+            runtime::fatal("`__cape_start` called without a main function");
+        };
+        let (rt, top) = runtime::start_up(&program_args(argc, argv));
+        with_state(|s| s.rt = Some(rt));
+        // Failure only loses the hook.
+        crate::sys::ft::register_exit_hook(exit_hook);
+        let mut ctx = StartContext {
+            argc,
+            argv,
+            envp,
+            user_main,
+            status: 0,
+        };
+        // SAFETY: `top` is the aligned top of the freshly mapped user stack, far larger than
+        // the frames of run_user_main; run_user_main does not unwind (C code, guarded calls).
+        unsafe {
+            crate::sys::stack::call_on_stack(
+                top,
+                run_user_main,
+                &mut ctx as *mut StartContext as *mut c_void,
+            )
+        };
+        shut_down(ctx.status)
+    })
+}

@@ -1,0 +1,20 @@
+//! `threadprivate` variables and `copyin`.
+
+use super::guard;
+use crate::region::{self, with_state};
+use std::ffi::c_void;
+
+/// Registers a threadprivate variable of `size` bytes at `addr` (once per variable, from a
+/// constructor: may run before `__cape_start`). Never merged; sequential code sees thread 0's
+/// copy; each thread gets its own copy back in the next region.
+#[no_mangle]
+pub extern "C" fn __cape_threadprivate(addr: *mut c_void, size: usize) {
+    guard(|| with_state(|s| s.threadprivates.register(addr as usize, size)))
+}
+
+/// `copyin`: inside a region, this thread's copy of the threadprivate variable at `addr`
+/// becomes thread 0's value at the region's start.
+#[no_mangle]
+pub extern "C" fn __cape_copyin(addr: *mut c_void, size: usize) {
+    guard(|| with_state(|s| region::threadprivate::copyin(s, addr as usize, size)))
+}

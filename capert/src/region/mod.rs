@@ -1,0 +1,418 @@
+//! The region protocol: begin / run / merge points (barriers and the region end: diff, merge,
+//! inject, reductions and atomic updates) plus the team state behind the OpenMP API.
+//!
+//! A parallel region with a team of `n > 1` runs on the first `n` ranks. Each merge point ends
+//! an *epoch*: everything written to shared memory since the previous one (user globals, the
+//! used arena, the user stack above the region's stack pointer) is diffed against the twins,
+//! stamped with `(epoch << 40 | 1 + the largest iteration this rank ran in the epoch, rank)` so
+//! that overlapping writes resolve as sequential execution would, merged with the
+//! recursive-doubling allreduce over the team and injected. Reduction partials and atomic
+//! updates travel inside the same merge message (as runs above every user address, one block
+//! per rank), so a merge point is one collective whatever it carries; every rank then applies
+//! all ranks' records in rank order: deterministic and identical everywhere.
+//!
+//! When the team is smaller than the world, barriers use a cached team communicator; team
+//! rank 0 (world rank 0) accumulates the region's merged changes and the region end
+//! broadcasts them so that the ranks outside the team end with the same memory.
+
+//!
+//! The steps live in submodules that own their data: `team` (levels, ICVs, `omp_*` state),
+//! `epoch` (one merge point: track -> diff -> exchange -> merge -> inject), `records`
+//! (reductions, atomic updates, captures, output and heap notes carried in the merge
+//! message), `constructs` (barrier, single, master, copyprivate, reductions, atomics),
+//! `threadprivate`, and `replay` (fault tolerance: logged regions, replay, the log's payload).
+
+pub mod constructs;
+mod epoch;
+mod memory;
+#[cfg(test)]
+mod protocol_tests;
+mod records;
+pub mod replay;
+mod state;
+pub mod team;
+pub mod threadprivate;
+
+pub use state::{try_with_state, with_state, State};
+
+use crate::arena::set_in_active_region;
+use crate::merge::Race;
+use crate::runtime::Runtime;
+use crate::sys::mpi::COUNTER_SLOTS;
+use crate::tickpt::Tickpt;
+use epoch::{end_tracking_unchanged, merge_point, track_new_memory};
+use replay::{
+    ft_begin, ft_end, overlay, replay, serial_begin, serial_end, serial_resume, serial_suspend,
+    LoggedSerial,
+};
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+use team::{Counters, Level};
+use threadprivate::Threadprivates;
+
+/// The state of the active region in progress on this rank.
+#[derive(Debug)]
+struct ActiveRegion {
+    /// Stack pointer at the region's entry: the stack above it is shared.
+    sp: usize,
+    team_size: u32,
+    /// This rank runs the region (rank < team size).
+    in_team: bool,
+    /// Merge points passed in this region.
+    epoch: u64,
+    /// Largest loop iteration this rank ran in the current epoch.
+    max_iter: Option<u64>,
+    /// Reduction, atomic and capture records of the epoch, in program order.
+    records: Vec<records::Record>,
+    /// Byte ranges excluded from the epoch's diff (reduction and atomic targets).
+    excluded: Vec<(usize, usize)>,
+    /// Values of atomically updated variables before this rank's first update in the epoch.
+    before: HashMap<usize, Vec<u8>>,
+    /// World rank 0 of a team smaller than the world, or of a logged region: the merged
+    /// changes of the region so far.
+    accumulated: Option<Tickpt>,
+    races: Vec<Race>,
+    /// The region's number in the checkpoint log (None: not logged).
+    logged: Option<u64>,
+    /// Nested in a logged region with a team of one: world rank 0 collects the merged
+    /// changes for that region's record.
+    collect: bool,
+    /// Variables this rank updated with `atomic capture` in the epoch.
+    captured: HashSet<usize>,
+}
+
+impl ActiveRegion {
+    fn new(sp: usize, team_size: u32, in_team: bool) -> ActiveRegion {
+        ActiveRegion {
+            sp,
+            team_size,
+            in_team,
+            epoch: 0,
+            max_iter: None,
+            records: Vec::new(),
+            excluded: Vec::new(),
+            before: HashMap::new(),
+            accumulated: None,
+            races: Vec::new(),
+            logged: None,
+            collect: false,
+            captured: HashSet::new(),
+        }
+    }
+
+    fn next_epoch(&mut self) {
+        self.epoch += 1;
+        self.max_iter = None;
+        self.records.clear();
+        self.excluded.clear();
+        self.before.clear();
+        self.captured.clear();
+    }
+}
+
+/// What the caller must do after a region.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RegionOutcome {
+    Done,
+    /// `CAPE_CHECK=races` found data races (already reported): shut down with a failure.
+    RacesFound,
+}
+
+/// How a region runs, decided at its start.
+enum Plan {
+    /// Replayed from the checkpoint log: not run.
+    Replayed,
+    /// A team of one (every rank runs it identically); `logged`: its number in the log.
+    Serial { logged: Option<u64> },
+    /// An active team; `outer_serial_sp`: nested in a logged team-of-one region.
+    Active {
+        in_team: bool,
+        outer_serial_sp: Option<usize>,
+    },
+}
+
+/// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
+/// before and after it, never across it.
+pub fn parallel(
+    run: impl FnOnce(),
+    num_threads: i32,
+    if_clause: bool,
+    sp: usize,
+) -> Result<RegionOutcome, String> {
+    match with_state(|s| start(s, num_threads, if_clause, sp))? {
+        Plan::Replayed => Ok(RegionOutcome::Done),
+        Plan::Serial { logged } => {
+            run();
+            with_state(|s| finish_serial(s, sp, logged))
+        }
+        Plan::Active {
+            in_team,
+            outer_serial_sp,
+        } => {
+            if in_team {
+                run();
+            }
+            with_state(|s| finish_active(s, outer_serial_sp))
+        }
+    }
+}
+
+fn start(s: &mut State, num_threads: i32, if_clause: bool, sp: usize) -> Result<Plan, String> {
+    let (rank, size) = s.rank_size();
+    let default_threads = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
+    // Checkpointing numbers every top-level region, whatever its team size, so that the
+    // numbering does not depend on the rank count.
+    let numbered = match s.rt.as_mut().and_then(|rt| rt.ft.as_mut()) {
+        Some(ft) if s.team.levels.is_empty() => Some(ft.next_region()),
+        _ => None,
+    };
+    if let (Some(k), Some(rt)) = (numbered, s.rt.as_mut()) {
+        if rt.ft.as_ref().is_some_and(|f| f.is_replay(k)) {
+            replay(rt, &mut s.threadprivates, k, sp)?;
+            return Ok(Plan::Replayed);
+        }
+    }
+    let t = &mut s.team;
+    let nested = t.levels.iter().any(|l| l.active);
+    let requested = if num_threads > 0 {
+        num_threads as u32
+    } else {
+        t.num_threads.or(default_threads).unwrap_or(size as u32)
+    };
+    let team_size = requested.min(size as u32).max(1);
+    if !if_clause || nested || team_size == 1 {
+        t.levels.push(Level {
+            thread_num: 0,
+            team_size: 1,
+            active: false,
+        });
+        if let Some(k) = numbered {
+            if let Some(rt) = s.rt.as_mut() {
+                serial_begin(rt, sp, k)?;
+            }
+            // The arena must stay as the log will rebuild it: allocations go to libc.
+            set_in_active_region(true);
+            s.logged_serial = Some(LoggedSerial { sp, change: None });
+        }
+        return Ok(Plan::Serial { logged: numbered });
+    }
+    let in_team = (rank as u32) < team_size;
+    t.levels.push(Level {
+        thread_num: rank as u32,
+        team_size,
+        active: true,
+    });
+    let mut active = ActiveRegion::new(sp, team_size, in_team);
+    active.logged = numbered;
+    let outer_serial_sp = s.logged_serial.as_ref().map(|l| l.sp);
+    active.collect = outer_serial_sp.is_some();
+    s.team.region = Some(active);
+    if let Some(rt) = s.rt.as_mut() {
+        if let Some(outer_sp) = outer_serial_sp {
+            serial_suspend(rt, &mut s.logged_serial, outer_sp)?;
+        }
+        begin(rt, &mut s.threadprivates, sp, team_size, numbered)?;
+    }
+    set_in_active_region(true);
+    Ok(Plan::Active {
+        in_team,
+        outer_serial_sp,
+    })
+}
+
+fn finish_serial(s: &mut State, sp: usize, logged: Option<u64>) -> Result<RegionOutcome, String> {
+    if logged.is_none() {
+        s.team.levels.pop();
+        return Ok(RegionOutcome::Done);
+    }
+    let before_nested = s.logged_serial.take().and_then(|l| l.change);
+    set_in_active_region(false);
+    s.team.levels.pop();
+    if let Some(rt) = s.rt.as_mut() {
+        serial_end(rt, &s.threadprivates, sp, before_nested)?;
+    }
+    Ok(RegionOutcome::Done)
+}
+
+fn finish_active(s: &mut State, outer_serial_sp: Option<usize>) -> Result<RegionOutcome, String> {
+    set_in_active_region(false);
+    crate::region_heap::region_end();
+    s.team.levels.pop();
+    let Some(mut region) = s.team.region.take() else {
+        return Err("internal error: the state of the parallel region was lost".into());
+    };
+    let outcome = end(s, &mut region);
+    if let (Some(outer_sp), Some(rt)) = (outer_serial_sp, s.rt.as_mut()) {
+        serial_resume(rt, outer_sp)?;
+        set_in_active_region(true);
+    }
+    outcome
+}
+
+fn begin(
+    rt: &mut Runtime,
+    threadprivates: &mut Threadprivates,
+    sp: usize,
+    team_size: u32,
+    logged: Option<u64>,
+) -> Result<(), String> {
+    let t0 = Instant::now();
+    rt.io.enter_region();
+    if let Some(comm) = rt.comm.as_mut() {
+        // Collective on the world the first time a team of this size appears.
+        comm.ensure_team(team_size);
+    }
+    threadprivates.begin(rt.rank);
+    track_new_memory(rt, sp)?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
+    rt.region_no += 1;
+    if let Some(k) = logged {
+        ft_begin(rt, k);
+    }
+    rt.current.t_track += t0.elapsed();
+    Ok(())
+}
+
+/// Region end: the final merge point, then (small teams) the outsiders catch up, the
+/// threadprivate copies switch to thread 0's, races are reported.
+fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
+    let State {
+        rt,
+        team,
+        threadprivates,
+        logged_serial,
+    } = s;
+    let Some(rt) = rt.as_mut() else {
+        return Ok(RegionOutcome::Done);
+    };
+    if r.in_team {
+        merge_point(rt, threadprivates, r, true)?;
+    } else {
+        end_tracking_unchanged(rt)?;
+    }
+    let t0 = Instant::now();
+    let change = if rt.rank == 0 {
+        r.accumulated.take()
+    } else {
+        None
+    };
+    if (r.team_size as usize) < rt.size {
+        share_with_outsiders(rt, &mut team.counters, r, change.as_ref())?;
+    }
+    threadprivates.end(rt);
+    rt.current.t_merge += t0.elapsed();
+    if r.collect {
+        if let Some(l) = logged_serial.as_mut() {
+            l.change = Some(overlay(
+                l.change.take(),
+                change.clone().unwrap_or_else(|| Tickpt::new(0)),
+            ));
+        }
+    }
+    if r.logged.is_some() {
+        let t1 = Instant::now();
+        ft_end(rt, threadprivates, change, r.sp)?;
+        rt.current.t_log += t1.elapsed();
+    }
+    let outcome = if rt.cfg.check_races {
+        report_races(rt, &r.races)
+    } else {
+        RegionOutcome::Done
+    };
+    rt.io.leave_region();
+
+    let mut region = std::mem::take(&mut rt.current);
+    region.regions = 1;
+    if rt.cfg.stats >= 2 && rt.rank == 0 {
+        crate::diag::eprint_line(&region.line(&format!("region {}", rt.region_no)));
+    }
+    rt.totals.add(&region);
+    Ok(outcome)
+}
+
+/// A team smaller than the world: world rank 0 broadcasts the region's accumulated changes
+/// and the chunk counter bookkeeping; the ranks outside the team apply them.
+fn share_with_outsiders(
+    rt: &mut Runtime,
+    counters: &mut Counters,
+    r: &mut ActiveRegion,
+    change: Option<&Tickpt>,
+) -> Result<(), String> {
+    let mut msg = Vec::new();
+    if rt.rank == 0 {
+        msg.extend_from_slice(&counters.next_instance.to_le_bytes());
+        for b in &counters.base {
+            msg.extend_from_slice(&b.to_le_bytes());
+        }
+        match change {
+            Some(c) => c.encode_into(&mut msg),
+            None => Tickpt::new(rt.region_no).encode_into(&mut msg),
+        }
+    }
+    let Some(comm) = rt.comm.as_mut() else {
+        return Ok(());
+    };
+    comm.broadcast_from_root(&mut msg);
+    if r.in_team {
+        return Ok(());
+    }
+    let counters_len = 8 * (COUNTER_SLOTS + 1);
+    let (counter_bytes, changes) = msg
+        .split_at_checked(counters_len)
+        .ok_or_else(|| "internal error: short region broadcast".to_string())?;
+    let word =
+        |i: usize| u64::from_le_bytes(counter_bytes[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
+    counters.next_instance = word(0);
+    for slot in 0..COUNTER_SLOTS {
+        counters.base[slot] = word(slot + 1);
+    }
+    let changes = Tickpt::decode(changes).map_err(|e| format!("bad region broadcast: {e}"))?;
+    for run in changes.runs() {
+        crate::region_heap::inject(rt, run.addr as usize, run.bytes);
+        rt.current.bytes_injected += run.bytes.len() as u64;
+    }
+    Ok(())
+}
+
+/// Gathers every rank's race findings; rank 0 prints each distinct race once.
+fn report_races(rt: &mut Runtime, races: &[Race]) -> RegionOutcome {
+    let Some(comm) = rt.comm.as_ref() else {
+        return RegionOutcome::Done;
+    };
+    let mut mine = Vec::with_capacity(races.len() * 24);
+    for r in races {
+        mine.extend_from_slice(&r.addr.to_le_bytes());
+        mine.extend_from_slice(&r.len.to_le_bytes());
+        mine.extend_from_slice(&r.ranks.0.to_le_bytes());
+        mine.extend_from_slice(&r.ranks.1.to_le_bytes());
+    }
+    let all = comm.all_gather_bytes(&mine);
+    let mut found: Vec<(u64, u64, u32, u32)> = Vec::new();
+    for bytes in &all {
+        for rec in bytes.chunks_exact(24) {
+            let word = |i: usize| u64::from_le_bytes(rec[i..i + 8].try_into().unwrap_or([0; 8]));
+            let half = |i: usize| u32::from_le_bytes(rec[i..i + 4].try_into().unwrap_or([0; 4]));
+            let (a, b) = (half(16), half(20));
+            found.push((word(0), word(8), a.min(b), a.max(b)));
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    if found.is_empty() {
+        return RegionOutcome::Done;
+    }
+    if rt.rank == 0 {
+        for (addr, len, a, b) in &found {
+            let name = crate::runtime::describe_address(rt, *addr as usize);
+            crate::diag::eprint_line(&format!(
+                "capert: error: data race in parallel region {}: {len} byte(s) at {addr:#x}{name} written with different values by ranks {a} and {b}",
+                rt.region_no
+            ));
+        }
+        crate::diag::eprint_line(&format!(
+            "capert: error: {} data race(s) found: make the conflicting writes private, or protect them with `reduction`/`critical`",
+            found.len()
+        ));
+    }
+    RegionOutcome::RacesFound
+}

@@ -1,0 +1,286 @@
+//! The records of an epoch that are not memory runs: reduction partials, atomic updates,
+//! `atomic capture` notes, a rank's printed output, a rank's use of the arena allocator.
+//!
+//! Each rank's records travel inside the merge message as one run at
+//! `BLOCK_BASE + (rank << BLOCK_RANK_SHIFT)`, above every user address, so that a merge point
+//! stays exactly one collective; every rank then applies all ranks' records in rank order.
+//! Within a block every record starts with its kind byte.
+
+use super::memory::Memory;
+use crate::sys::mpi::CAPTURE_SLOTS;
+use crate::sys::raw::read_memory;
+use crate::tickpt::{Stamp, Tickpt};
+
+/// Runs at or above this address carry a rank's record block, not memory.
+pub(super) const BLOCK_BASE: u64 = 1 << 62;
+/// A rank's record block starts at `BLOCK_BASE + (rank << BLOCK_RANK_SHIFT)`.
+const BLOCK_RANK_SHIFT: u32 = 40;
+
+const KIND_COMBINE: u8 = 0;
+const KIND_CAPTURE: u8 = 1;
+const KIND_OUTPUT: u8 = 2;
+const KIND_HEAP_USE: u8 = 3;
+
+/// One record of an epoch, in program order on its rank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Record {
+    /// A reduction partial or an atomic update: every rank runs `combiner(target, operand)`.
+    /// `combiner` is a function address of the (non-PIE) program, the same on every rank.
+    Combine {
+        target: usize,
+        combiner: usize,
+        operand: Vec<u8>,
+    },
+    /// `atomic capture` updated the variable at `target`: its counter cell is emptied at the
+    /// merge point.
+    Capture { target: usize },
+    /// What a rank other than 0 printed in the epoch; rank 0 prints it in rank order.
+    Output(Vec<u8>),
+    /// The rank changed the arena allocator in the epoch (at most one rank may).
+    HeapUse,
+}
+
+impl Record {
+    fn encode_into(&self, out: &mut Vec<u8>) {
+        let word = |out: &mut Vec<u8>, v: usize| out.extend_from_slice(&(v as u64).to_le_bytes());
+        let bytes = |out: &mut Vec<u8>, b: &[u8]| {
+            out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+            out.extend_from_slice(b);
+        };
+        match self {
+            Record::Combine {
+                target,
+                combiner,
+                operand,
+            } => {
+                out.push(KIND_COMBINE);
+                word(out, *target);
+                word(out, *combiner);
+                bytes(out, operand);
+            }
+            Record::Capture { target } => {
+                out.push(KIND_CAPTURE);
+                word(out, *target);
+            }
+            Record::Output(printed) => {
+                out.push(KIND_OUTPUT);
+                bytes(out, printed);
+            }
+            Record::HeapUse => out.push(KIND_HEAP_USE),
+        }
+    }
+}
+
+/// The encoded records of one rank.
+pub(super) fn encode(records: &[Record]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for r in records {
+        r.encode_into(&mut out);
+    }
+    out
+}
+
+/// Decodes a rank's record block; stops at a malformed tail.
+pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
+    fn take<'a>(block: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = block.split_at_checked(n)?;
+        *block = rest;
+        Some(head)
+    }
+    fn word(block: &mut &[u8]) -> Option<usize> {
+        Some(u64::from_le_bytes(take(block, 8)?.try_into().ok()?) as usize)
+    }
+    fn bytes(block: &mut &[u8]) -> Option<Vec<u8>> {
+        let len = u32::from_le_bytes(take(block, 4)?.try_into().ok()?) as usize;
+        Some(take(block, len)?.to_vec())
+    }
+    let mut out = Vec::new();
+    while let Some((&kind, rest)) = block.split_first() {
+        block = rest;
+        let record = match kind {
+            KIND_COMBINE => (|| {
+                Some(Record::Combine {
+                    target: word(&mut block)?,
+                    combiner: word(&mut block)?,
+                    operand: bytes(&mut block)?,
+                })
+            })(),
+            KIND_CAPTURE => word(&mut block).map(|target| Record::Capture { target }),
+            KIND_OUTPUT => bytes(&mut block).map(Record::Output),
+            KIND_HEAP_USE => Some(Record::HeapUse),
+            _ => None,
+        };
+        match record {
+            Some(r) => out.push(r),
+            None => break,
+        }
+    }
+    out
+}
+
+/// Adds rank `rank`'s record block to its merge message.
+pub(super) fn attach(local: &mut Tickpt, rank: u32, records: &[Record]) {
+    if records.is_empty() {
+        return;
+    }
+    let at = BLOCK_BASE + (u64::from(rank) << BLOCK_RANK_SHIFT);
+    local.push(at, Stamp { order: 0, rank }, &encode(records));
+}
+
+/// The record blocks of a merged message, in rank order: (rank, encoded records).
+pub(super) fn blocks(merged: &Tickpt) -> Vec<(u64, Vec<u8>)> {
+    let mut blocks: Vec<(u64, Vec<u8>)> = Vec::new();
+    for run in merged.runs().filter(|run| run.addr >= BLOCK_BASE) {
+        let from = (run.addr - BLOCK_BASE) >> BLOCK_RANK_SHIFT;
+        match blocks.last_mut() {
+            Some((rank, bytes)) if *rank == from => bytes.extend_from_slice(run.bytes),
+            _ => blocks.push((from, run.bytes.to_vec())),
+        }
+    }
+    blocks
+}
+
+/// What applying the epoch's records found, beyond the combined targets in memory.
+#[derive(Debug, Default)]
+pub(super) struct Applied {
+    /// Byte ranges of the combined targets (their final values go to the region's payload).
+    pub targets: Vec<(usize, usize)>,
+    /// Variables updated by `atomic capture` (any rank, possibly repeated).
+    pub captured: Vec<usize>,
+    /// Output of the other ranks, in rank order.
+    pub printed: Vec<u8>,
+    /// Ranks that changed the arena allocator.
+    pub heap_users: Vec<u64>,
+}
+
+/// Applies every rank's records in rank order (deterministic and identical on every rank).
+pub(super) fn apply<M: Memory>(blocks: &[(u64, Vec<u8>)], mem: &mut M) -> Applied {
+    let mut applied = Applied::default();
+    for (rank, block) in blocks {
+        let mut heap_used = false;
+        for record in decode(block) {
+            match record {
+                Record::Combine {
+                    target,
+                    combiner,
+                    operand,
+                } => {
+                    mem.combine(target, &operand, combiner);
+                    applied.targets.push((target, target + operand.len()));
+                }
+                Record::Capture { target } => applied.captured.push(target),
+                Record::Output(printed) => applied.printed.extend_from_slice(&printed),
+                Record::HeapUse => heap_used = true,
+            }
+        }
+        if heap_used {
+            applied.heap_users.push(*rank);
+        }
+    }
+    applied
+}
+
+/// The final values of the combined targets (hulls of overlapping ranges), stamped `latest`.
+pub(super) fn final_values(targets: &mut [(usize, usize)], latest: Stamp, id: u64) -> Tickpt {
+    targets.sort_unstable();
+    let mut hulls: Vec<(usize, usize)> = Vec::new();
+    for &(s, e) in targets.iter() {
+        match hulls.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => hulls.push((s, e)),
+        }
+    }
+    let mut finals = Tickpt::new(id);
+    for (s, e) in hulls {
+        finals.push(s as u64, latest, &read_memory(s, e - s));
+    }
+    finals
+}
+
+/// The capture cells of an epoch, from every rank's records: the slots to empty, or an error
+/// when two variables share one (their addresses differ by a multiple of CAPTURE_SLOTS).
+pub(super) fn capture_slots(addrs: &mut Vec<usize>) -> Result<Vec<usize>, String> {
+    // each rank records an address once per epoch, but several ranks record the same one
+    addrs.sort_unstable_by_key(|&a| (a % CAPTURE_SLOTS, a));
+    addrs.dedup();
+    if let Some(pair) = addrs
+        .windows(2)
+        .find(|p| p[0] % CAPTURE_SLOTS == p[1] % CAPTURE_SLOTS)
+    {
+        return Err(format!(
+            "two variables updated by `atomic capture` between the same barriers (at {:#x} and \
+             {:#x}) share a counter cell; their captured values could be wrong. Separate the \
+             updates with a barrier",
+            pair[0], pair[1]
+        ));
+    }
+    Ok(addrs.iter().map(|a| a % CAPTURE_SLOTS).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind survives the merge message unchanged and in order, whatever the operand.
+    #[test]
+    fn records_round_trip_in_order() {
+        let records = vec![
+            Record::Combine {
+                target: 0x1000,
+                combiner: 0x40_1000,
+                operand: vec![1, 2, 3, 4, 5, 6, 7, 8],
+            },
+            Record::Capture { target: 0x2000 },
+            Record::Combine {
+                target: 0x1008,
+                combiner: 0x40_2000,
+                operand: vec![],
+            },
+            Record::Output(b"hello\n".to_vec()),
+            Record::HeapUse,
+        ];
+        assert_eq!(decode(&encode(&records)), records);
+        assert!(decode(&[]).is_empty());
+    }
+
+    /// A truncated block yields the records before the cut, never garbage.
+    #[test]
+    fn truncated_block_stops_at_the_cut() {
+        let records = vec![Record::Capture { target: 8 }, Record::Output(vec![9; 10])];
+        let bytes = encode(&records);
+        for cut in 0..bytes.len() {
+            let got = decode(&bytes[..cut]);
+            assert!(got.len() < 2 && records.starts_with(&got), "cut at {cut}");
+        }
+        assert_eq!(decode(&[0xff, 1, 2]), vec![]);
+    }
+
+    /// Blocks attached by several ranks come back per rank, in rank order, next to memory runs.
+    #[test]
+    fn blocks_come_back_per_rank() {
+        let mut t = Tickpt::new(1);
+        t.push(0x1000, Stamp { order: 1, rank: 0 }, &[1, 2]);
+        attach(&mut t, 0, &[Record::HeapUse]);
+        attach(&mut t, 2, &[Record::Capture { target: 4 }]);
+        attach(&mut t, 1, &[]);
+        let got = blocks(&t);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].0, decode(&got[0].1)), (0, vec![Record::HeapUse]));
+        assert_eq!(
+            (got[1].0, decode(&got[1].1)),
+            (2, vec![Record::Capture { target: 4 }])
+        );
+    }
+
+    /// The cells to empty: one per variable, however many ranks recorded it; two variables on
+    /// one cell are refused.
+    #[test]
+    fn capture_slots_dedup_and_refuse_shared_cells() {
+        let mut addrs = vec![0x1008, 0x1000, 0x1008, 0x1004, 0x1000];
+        assert_eq!(capture_slots(&mut addrs).unwrap().len(), 3);
+        let mut clash = vec![0x1000, 0x1000 + CAPTURE_SLOTS];
+        assert!(capture_slots(&mut clash)
+            .unwrap_err()
+            .contains("share a counter cell"));
+    }
+}

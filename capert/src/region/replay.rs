@@ -1,0 +1,322 @@
+//! Fault tolerance inside the region protocol: logged regions (fingerprint before, net
+//! change after), regions replayed from the log, logged regions with a team of one, and the
+//! `cape_checkpoint_*` calls.
+
+use super::epoch::{diff_written, end_tracking_unchanged, shared_ranges, track_new_memory};
+use super::memory::{Memory, Program};
+use super::threadprivate::Threadprivates;
+use super::State;
+use crate::merge::merge;
+use crate::runtime::{self, Runtime};
+use crate::sys::raw::read_memory;
+use crate::tickpt::{Stamp, Tickpt};
+use std::time::Instant;
+
+/// A logged region with a team of one in progress (every rank runs it, tracked as a whole).
+/// An active region nested in it (libgomp gives it a full team) suspends that tracking:
+/// world rank 0 keeps the serial part's changes so far in `change`, and the nested region's
+/// merged changes are folded in after it.
+pub(super) struct LoggedSerial {
+    pub(super) sp: usize,
+    pub(super) change: Option<Tickpt>,
+}
+
+/// Rank 0: the fingerprint of shared memory now (globals + used arena; see `ft::fingerprint`).
+fn fingerprint_now(rt: &mut Runtime) -> u64 {
+    let mut valid = rt.globals.clone();
+    valid.push(rt.arena.used_range());
+    valid.retain(|&(s, e)| e > s);
+    valid.sort_unstable();
+    let dirty = rt.tracker.take_dirty();
+    let full = !rt.tracker.sees_all_writes();
+    let tracker = &rt.tracker;
+    let Some(ft) = rt.ft.as_mut() else {
+        return 0;
+    };
+    ft.fingerprint.update(&valid, &dirty, full, |page| {
+        tracker.contains(page).then(|| tracker.memory(page))
+    })
+}
+
+/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint.
+pub(super) fn ft_begin(rt: &mut Runtime, k: u64) {
+    if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
+        let fp = fingerprint_now(rt);
+        if let Some(ft) = rt.ft.as_mut() {
+            ft.begin_logged(k, fp);
+        }
+    }
+}
+
+/// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
+/// values go to the log.
+pub(super) fn ft_end(
+    rt: &mut Runtime,
+    tps: &Threadprivates,
+    change: Option<Tickpt>,
+    sp: usize,
+) -> Result<(), String> {
+    if !rt.ft.as_ref().is_some_and(|f| f.rank0()) {
+        crate::sys::ft::take_signal_request();
+        return Ok(());
+    }
+    let ranges = shared_ranges(rt, sp);
+    let Some(ft) = rt.ft.as_mut() else {
+        return Ok(());
+    };
+    let mut change = compact(&change.unwrap_or_else(|| Tickpt::new(0)), &ranges);
+    if !tps.is_empty() {
+        let mut values = Tickpt::new(0);
+        let latest = Stamp {
+            order: u64::MAX,
+            rank: u32::MAX,
+        };
+        for tp in tps.iter() {
+            values.push(
+                tp.addr as u64,
+                latest,
+                &read_memory(tp.addr, tp.stash.len()),
+            );
+        }
+        change = merge(&change, &values, None);
+    }
+    rt.current.bytes_logged += change.encoded_len() as u64;
+    ft.end_logged(&change)
+}
+
+/// Joins runs separated by fewer than `GAP` bytes of the same shared range, filling the gap
+/// with current memory (the gap did not change, so replaying it writes what is already
+/// there): a run header costs 24 bytes in TICKPT v1, and diffs of floating-point arrays
+/// give many short runs.
+fn compact(change: &Tickpt, shared: &[(usize, usize)]) -> Tickpt {
+    const GAP: usize = 32;
+    let mut out = Tickpt::new(change.region);
+    let stamp = Stamp { order: 0, rank: 0 };
+    let mut cur: Option<(usize, Vec<u8>)> = None;
+    for run in change.runs() {
+        let addr = run.addr as usize;
+        if let Some((start, bytes)) = cur.as_mut() {
+            let end = *start + bytes.len();
+            let same_range = shared.iter().any(|&(s, e)| s <= end && addr <= e);
+            if addr >= end && addr - end < GAP && same_range {
+                bytes.extend_from_slice(&read_memory(end, addr - end));
+                bytes.extend_from_slice(run.bytes);
+                continue;
+            }
+            out.push(*start as u64, stamp, bytes);
+        }
+        cur = Some((addr, run.bytes.to_vec()));
+    }
+    if let Some((start, bytes)) = cur {
+        out.push(start as u64, stamp, &bytes);
+    }
+    out
+}
+
+/// A region of the log: not run; every rank injects its logged net change after rank 0
+/// checked the fingerprint of the state before it.
+pub(super) fn replay(
+    rt: &mut Runtime,
+    tps: &mut Threadprivates,
+    k: u64,
+    sp: usize,
+) -> Result<(), String> {
+    // Keep the tracker's bookkeeping as if the region ran (twins synced, ranges added).
+    track_new_memory(rt, sp)?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
+    end_tracking_unchanged(rt)?;
+    let mut msg = Vec::new();
+    if rt.rank == 0 {
+        let fp = fingerprint_now(rt);
+        let shared = replay_ranges(rt, sp);
+        let Some(ft) = rt.ft.as_mut() else {
+            return Ok(());
+        };
+        match ft.replay_payload(k, fp, &shared) {
+            Ok(payload) => {
+                msg.push(0);
+                msg.extend_from_slice(payload);
+            }
+            Err(e) => {
+                msg.push(1);
+                msg.extend_from_slice(e.as_bytes());
+            }
+        }
+        if k == ft.replay_count() {
+            ft.replay_done();
+        }
+    }
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut msg);
+    }
+    match inject_replayed(&mut Program(rt), &msg) {
+        Ok(()) => {}
+        Err(ReplayError::Refused(text)) => runtime::stop_all(rt.comm.as_mut(), rt.rank, &text),
+        Err(ReplayError::Bad(e)) => return Err(format!("bad replayed region: {e}")),
+    }
+    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
+    tps.restart_as_thread_0();
+    Ok(())
+}
+
+/// Why a replayed region's message was not injected.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ReplayError {
+    /// Rank 0 refused the restart (the line to print).
+    Refused(String),
+    /// The payload does not decode.
+    Bad(String),
+}
+
+/// What every rank makes of rank 0's broadcast for a replayed region: `0` + the logged payload
+/// (TICKPT v1), injected; or `1` + why the restart is refused. Rank 0 checked every run
+/// against the shared ranges. A logged `single`/`master` block may have grown the heap: those
+/// pages are not tracked yet and are written directly (`Memory::inject`).
+pub(super) fn inject_replayed<M: Memory>(mem: &mut M, msg: &[u8]) -> Result<(), ReplayError> {
+    if msg.first() != Some(&0) {
+        let text = String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned();
+        return Err(ReplayError::Refused(text));
+    }
+    let change = Tickpt::decode(&msg[1..]).map_err(|e| ReplayError::Bad(e.to_string()))?;
+    for run in change.runs() {
+        mem.inject(run.addr as usize, run.bytes);
+    }
+    Ok(())
+}
+
+/// A logged region with a team of one (every rank runs it): tracked like an active region.
+pub(super) fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), String> {
+    let t0 = Instant::now();
+    crate::ft::output::direct();
+    track_new_memory(rt, sp)?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())?;
+    ft_begin(rt, k);
+    rt.current.t_track += t0.elapsed();
+    Ok(())
+}
+
+/// The changes of a logged team-of-one region's serial part since its tracking (re)started:
+/// world rank 0 diffs them, every rank ends the tracking.
+fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
+    let t0 = Instant::now();
+    let mut written = Vec::new();
+    rt.tracker
+        .end_region(&mut written)
+        .map_err(|e| e.to_string())?;
+    let mut change = Tickpt::new(0);
+    if rt.rank == 0 {
+        let ranges = shared_ranges(rt, sp);
+        let stamp = Stamp { order: 0, rank: 0 };
+        rt.current.bytes_diffed += diff_written(rt, &written, &ranges, &[], stamp, &mut change);
+    }
+    rt.tracker.commit(&written);
+    rt.tracker.finish_region();
+    rt.current.t_diff += t0.elapsed();
+    Ok(change)
+}
+
+/// `later` over `earlier`, whatever their stamps (they come from separate merges).
+pub(super) fn overlay(earlier: Option<Tickpt>, later: Tickpt) -> Tickpt {
+    let Some(earlier) = earlier else {
+        return later;
+    };
+    let restamp = |t: &Tickpt, order: u64| {
+        let mut out = Tickpt::new(t.region);
+        for run in t.runs() {
+            out.push(run.addr, Stamp { order, rank: 0 }, run.bytes);
+        }
+        out
+    };
+    merge(&restamp(&earlier, 0), &restamp(&later, 1), None)
+}
+
+/// An active region starts inside a logged team-of-one region: the serial part so far is
+/// set aside (rank 0) and its tracking ends, so that the nested region tracks as usual.
+pub(super) fn serial_suspend(
+    rt: &mut Runtime,
+    logged: &mut Option<LoggedSerial>,
+    sp: usize,
+) -> Result<(), String> {
+    let change = serial_diff(rt, sp)?;
+    if let Some(l) = logged.as_mut() {
+        l.change = Some(overlay(l.change.take(), change));
+    }
+    Ok(())
+}
+
+/// The nested active region ended: the serial part's tracking starts again.
+pub(super) fn serial_resume(rt: &mut Runtime, sp: usize) -> Result<(), String> {
+    track_new_memory(rt, sp)?;
+    rt.tracker.begin_region().map_err(|e| e.to_string())
+}
+
+pub(super) fn serial_end(
+    rt: &mut Runtime,
+    tps: &Threadprivates,
+    sp: usize,
+    before_nested: Option<Tickpt>,
+) -> Result<(), String> {
+    let change = overlay(before_nested, serial_diff(rt, sp)?);
+    crate::ft::output::piped();
+    ft_end(rt, tps, Some(change), sp)?;
+    let mut region = std::mem::take(&mut rt.current);
+    region.regions = 1;
+    rt.totals.add(&region);
+    Ok(())
+}
+
+/// `cape_checkpoint_now`.
+pub fn checkpoint_now(s: &mut State) -> i32 {
+    let inside = !s.team.levels.is_empty();
+    let result = s.rt.as_mut().and_then(|rt| {
+        let rank0 = rt.rank == 0;
+        let ft = rt.ft.as_mut()?;
+        if inside {
+            ft.request();
+            return Some(Ok(1));
+        }
+        if !rank0 {
+            return Some(Ok(0));
+        }
+        Some(ft.flush().map(|()| 0))
+    });
+    match result {
+        None => -1,
+        Some(Ok(v)) => v,
+        Some(Err(e)) => runtime::fatal(&e),
+    }
+}
+
+/// `cape_checkpoint_regions`.
+pub fn checkpoint_regions(s: &State) -> i64 {
+    let inside = !s.team.levels.is_empty();
+    s.rt.as_ref()
+        .and_then(|rt| {
+            let ft = rt.ft.as_ref()?;
+            let mut n = ft.durable_regions();
+            if !inside {
+                if let Some(comm) = rt.comm.as_ref() {
+                    let mut bytes = n.to_le_bytes().to_vec();
+                    comm.broadcast_from_root(&mut bytes);
+                    n = bytes
+                        .get(..8)
+                        .and_then(|b| b.try_into().ok())
+                        .map_or(n, u64::from_le_bytes);
+                }
+            }
+            Some(n as i64)
+        })
+        .unwrap_or(-1)
+}
+
+/// Where a logged region may write: shared memory as it is now, except that the whole arena
+/// counts (a logged `single`/`master` block may have grown the heap). The arena is our own
+/// fixed mapping for application data only, so this admits no runtime or library memory.
+pub(super) fn replay_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
+    let base = rt.arena.base();
+    let mut ranges = shared_ranges(rt, sp);
+    ranges.retain(|&(s, _)| s != base);
+    ranges.push((base, rt.arena.limit()));
+    ranges.sort_unstable();
+    ranges
+}
