@@ -10,7 +10,7 @@ use super::{contains, span_of, Context};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::ReductionOp;
 use crate::emit::{apply_in, Edit};
-use crate::sharing::{Binding, Storage, Var};
+use crate::resolve::{Binding, Storage, Var};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sharing {
@@ -187,7 +187,7 @@ pub(crate) fn canonical_form(
             else {
                 return Err(non_canonical(init_span, init_label, pragma, construct));
             };
-            let ident = crate::sharing::declarator_name(&one.node.declarator.node)
+            let ident = crate::resolve::declarator_name(&one.node.declarator.node)
                 .ok_or_else(|| non_canonical(init_span, init_label, pragma, construct))?;
             let v = cx
                 .program

@@ -6,6 +6,7 @@
 pub mod atomic;
 pub mod builtin_atomic;
 pub mod common;
+pub mod constructs;
 pub mod nesting;
 pub mod ordered;
 pub mod parallel;
@@ -22,7 +23,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{Clause, ClauseKind, Directive, DirectiveKind};
 use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
-use crate::sharing::{Binding, Program, Use};
+use crate::resolve::{Binding, Program, Use};
 use crate::template::{render, CONSTRUCTS};
 use crate::work;
 
@@ -36,15 +37,21 @@ pub struct Context<'p, 'a> {
     pub line_markers: bool,
     /// every `#pragma omp` of the file, in order
     pub directives: &'p [Directive],
-    /// the innermost construct around each directive (see `nesting::enclosing`), built once
-    pub enclosing: std::cell::OnceCell<Vec<Option<usize>>>,
+    /// the construct tree of the file, built once (see [`Context::constructs`])
+    pub constructs: std::cell::OnceCell<constructs::ConstructTree<'a>>,
     /// the `omp_set_lock` ... `omp_unset_lock` pairs of the file, built once
     pub lock_pairs: std::cell::OnceCell<Vec<atomic::LockPair<'a>>>,
     /// the atomic builtin calls and `_Atomic` updates of user functions, in order, built once
     pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
 }
 
-impl Context<'_, '_> {
+impl<'a> Context<'_, 'a> {
+    /// The construct tree of the file: statements, enclosing constructs, directives inside.
+    pub fn constructs(&self) -> &constructs::ConstructTree<'a> {
+        self.constructs
+            .get_or_init(|| constructs::ConstructTree::build(self))
+    }
+
     /// `file:line` of an offset, for the comments in generated code.
     pub fn location(&self, offset: usize) -> String {
         match self.lines.locate(offset) {
@@ -176,10 +183,11 @@ pub fn stacked<'c>(
     d: &Directive,
     stmt: &Node<Statement>,
 ) -> impl Iterator<Item = &'c Directive> {
-    let (after, before) = (d.span.end, stmt.span.start);
-    cx.directives
+    let before = stmt.span.start;
+    cx.constructs()
+        .inside(cx, d)
         .iter()
-        .filter(move |o| o.span.start >= after && o.span.end <= before)
+        .take_while(move |o| o.span.end <= before)
 }
 
 pub fn contains(outer: Span, inner: Span) -> bool {
@@ -290,17 +298,29 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
     let mut replaced = Vec::new();
     let pairs = cx.lock_pairs.get_or_init(|| atomic::lock_pairs(cx));
     for pair in in_span(pairs, span, |p| p.span.start) {
-        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, pair.span, |out| {
-            atomic::lower_lock_pair(cx, out, pair, env)
-        });
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            pair.span,
+            |out| atomic::lower_lock_pair(cx, out, pair, env),
+        );
     }
     let updates = cx
         .atomic_statements
         .get_or_init(|| builtin_atomic::atomic_statements(cx));
     for a in in_span(updates, span, |a| a.span.start) {
-        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, a.span, |out| {
-            builtin_atomic::lower(cx, out, a, env).map_err(|e| vec![e])
-        });
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            a.span,
+            |out| builtin_atomic::lower(cx, out, a, env).map_err(|e| vec![e]),
+        );
     }
     if !replaced.is_empty() {
         extents.append(&mut replaced);
@@ -511,7 +531,7 @@ fn lower_directive(
             return None;
         }
     }
-    let stmt = match statement_of(cx, d) {
+    let stmt = match cx.constructs().statement(cx, d) {
         Ok(s) => s,
         Err(e) => {
             out.errors.push(e);
@@ -527,17 +547,7 @@ fn lower_directive(
         out.errors.append(&mut structure);
         return None;
     }
-    // a loop, `sections` or an `atomic` takes its statement directly (an ignored `simd` aside)
-    let needs_statement = matches!(
-        d.kind,
-        For | ForSimd
-            | ParallelFor
-            | ParallelForSimd
-            | Sections
-            | ParallelSections
-            | Atomic
-            | Critical
-    );
+    let needs_statement = d.kind.takes_statement_directly();
     if let Some(o) = stacked(cx, d, stmt).find(|o| needs_statement && o.kind != Simd) {
         out.errors.push(
             Diagnostic::error(format!(

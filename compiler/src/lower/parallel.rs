@@ -12,7 +12,7 @@ use super::worksharing::{check_reduction_var, combine_function, reduction_identi
 use super::{clause_name, contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
-use crate::sharing::{Binding, Storage};
+use crate::resolve::{Binding, Storage};
 use crate::template::{render, CONSTRUCTS, PARALLEL};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
@@ -178,10 +178,7 @@ pub fn lower(
     }
     // the loop variable of a combined `parallel for` is predetermined private
     let mut loop_var = None;
-    if matches!(
-        d.kind,
-        DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd
-    ) {
+    if d.kind.is_loop() {
         if let Statement::For(f) = &stmt.node {
             if let Ok(c) = canonical_form(cx, f, pragma, d.kind.name()) {
                 loop_var = Some(c.var);
@@ -207,9 +204,11 @@ pub fn lower(
 
     // the loop variables of the worksharing loops inside are predetermined private too
     let mut predetermined: Vec<usize> = loop_var.into_iter().collect();
-    for inner in cx.directives.iter().filter(|i| {
-        contains(stmt_span, i.span) && matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd)
-    }) {
+    let inside = cx.constructs().inside(cx, d);
+    for inner in inside
+        .iter()
+        .filter(|i| matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd))
+    {
         let depth = inner
             .clauses
             .iter()
@@ -220,7 +219,7 @@ pub fn lower(
                 _ => None,
             })
             .unwrap_or(1);
-        let mut current = super::statement_of(cx, inner).ok();
+        let mut current = cx.constructs().statement(cx, inner).ok();
         for _ in 0..depth {
             let Some(Statement::For(f)) = current.map(|s| &s.node) else {
                 break;
@@ -247,15 +246,12 @@ pub fn lower(
         .flat_map(|c| super::clause_vars(cx, d, c.span))
         .chain(
             // and so are the clauses of the directives inside the region
-            cx.directives
-                .iter()
-                .filter(|inner| contains(stmt_span, inner.span))
-                .flat_map(|inner| {
-                    inner
-                        .clauses
-                        .iter()
-                        .flat_map(move |c| super::clause_vars(cx, inner, c.span))
-                }),
+            inside.iter().flat_map(|inner| {
+                inner
+                    .clauses
+                    .iter()
+                    .flat_map(move |c| super::clause_vars(cx, inner, c.span))
+            }),
         )
         .filter(|(_, v)| is_outer_local(*v))
         .collect::<Vec<_>>();
@@ -534,7 +530,6 @@ pub fn lower(
     Ok(call)
 }
 
-/// Whether a `#pragma omp threadprivate` lists variable `v`.
 /// The declaration of `__cape_func` (the user function's name) when the region uses `__func__`.
 fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, Vec<Diagnostic>> {
     if !uses_in(cx, region)
@@ -552,19 +547,7 @@ fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, 
 }
 
 fn is_threadprivate(cx: &Context, v: usize) -> bool {
-    let var = &cx.program.vars[v];
-    matches!(var.storage, Storage::Global | Storage::Static)
-        && cx.directives.iter().any(|d| {
-            d.kind == DirectiveKind::Threadprivate
-                && d.list_arg.iter().any(|item| {
-                    item.name == var.name
-                        && cx.program.visible(
-                            &item.name,
-                            d.span.start,
-                            cx.program.function_at(d.span.start),
-                        ) == Some(v)
-                })
-        })
+    cx.constructs().is_threadprivate(v)
 }
 
 /// The `enum` declarations of the enclosing function whose constants the region (or the type of

@@ -8,7 +8,7 @@ use super::worksharing::data_clauses;
 use super::{emit_span, spelled, Context, Env, Out};
 use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, Directive};
-use crate::sharing::Storage;
+use crate::resolve::Storage;
 use crate::template::{render, CONSTRUCTS};
 
 fn one<T>(r: Result<T, crate::diag::Diagnostic>) -> Result<T, Vec<Diagnostic>> {

@@ -15,7 +15,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{
     ClauseArgs, ClauseKind, Directive, DirectiveKind, ReductionOp, ScheduleKind,
 };
-use crate::sharing::TypeClass;
+use crate::resolve::TypeClass;
 use crate::template::{render, WORKSHARING};
 
 pub type ClauseFilter<'f> = dyn Fn(ClauseKind) -> bool + 'f;
@@ -376,12 +376,7 @@ fn loop_clauses(
     }
     // In a combined construct the region's end is the barrier: a second merge right before
     // it would only cost time.
-    if matches!(
-        d.kind,
-        DirectiveKind::ParallelFor
-            | DirectiveKind::ParallelForSimd
-            | DirectiveKind::ParallelSections
-    ) {
+    if d.kind.is_combined_parallel() {
         c.nowait = true;
     }
     c
@@ -570,7 +565,7 @@ pub fn lower_for(
             for s in spans.into_iter().flatten() {
                 if let Some(u) = super::uses_in(cx, s)
                     .iter()
-                    .find(|u| u.binding == crate::sharing::Binding::Var(outer.var))
+                    .find(|u| u.binding == crate::resolve::Binding::Var(outer.var))
                 {
                     errors.push(
                         Diagnostic::error("collapsed loops must be rectangular")
