@@ -84,7 +84,7 @@ fn translate_renamed(
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
     let (directives, mut errors) = directive::scan(preprocessed);
-    let view = crate::parse_view::parse_view(preprocessed, &lines);
+    let view = crate::parse_view::parse_view(preprocessed, lines);
     let unit = match crate::parse::parse(&view) {
         Ok(unit) => unit,
         Err(e) => {
@@ -102,7 +102,7 @@ fn translate_renamed(
         opts.collapse_system_headers,
         read_source,
     );
-    let renames = rename_edits(&program, &lines, preprocessed);
+    let renames = rename_edits(&program, lines, preprocessed);
     let reads_stdin = renames.reads_stdin;
     base_edits.extend(renames.edits);
     base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
@@ -112,7 +112,7 @@ fn translate_renamed(
 
     let cx = Context {
         source: preprocessed,
-        lines: &lines,
+        lines,
         program: &program,
         base_edits: &base_edits,
         line_markers: opts.line_markers,

@@ -12,16 +12,6 @@ use crate::directive::ReductionOp;
 use crate::emit::{apply_in, Edit};
 use crate::resolve::{Binding, Storage, Var};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sharing {
-    Shared,
-    Private,
-    Firstprivate,
-    Lastprivate,
-    FirstLastprivate,
-    Reduction(ReductionOp),
-}
-
 pub struct Captured {
     pub var: usize,
     pub field: String,

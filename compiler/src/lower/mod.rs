@@ -7,6 +7,7 @@ pub mod atomic;
 pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
+pub mod data_sharing;
 pub mod nesting;
 pub mod ordered;
 pub mod parallel;

@@ -3,8 +3,8 @@
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::{resolve_item, Sharing};
-use super::worksharing::data_clauses;
+use super::common::resolve_item;
+use super::data_sharing::{data_clauses, Sharing};
 use super::{emit_span, spelled, Context, Env, Out};
 use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, Directive};

@@ -2,7 +2,7 @@
 //! identifier use with the declaration it resolves to (C block scoping), every statement with the
 //! node that contains it (for attaching directives), and the function definitions. The walk is
 //! in `walker.rs`, declarator helpers in `declarator.rs`; what a construct does with the
-//! variables (data sharing) is decided by the lowering.
+//! variables (data sharing) is `lower/data_sharing.rs`.
 
 mod declarator;
 mod walker;
