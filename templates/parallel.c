@@ -25,12 +25,14 @@ static void __cape_fn_{{id}}(void *__cape_arg);
 static void __cape_fn_{{id}}(void *__cape_arg)
 {
     struct __cape_data_{{id}} *__cape_d = (struct __cape_data_{{id}} *)__cape_arg;
-    (void)__cape_d;
-{{function_name}}{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
+{{unused_data}}{{function_name}}{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};
-    (void){{name}}; /* unused when every use was lowered away (a lock pair) */
+/*@ unused_pointer */
+    (void){{name}}; /* every use was lowered away (a lock pair) */
+/*@ unused_data */
+    (void)__cape_d;
 /*@ copyin */
     __cape_copyin(&{{var}}, sizeof {{var}});
 /*@ private */

@@ -173,6 +173,9 @@ fn translate_renamed(
         edits.push(Edit::insert(preprocessed.len(), text.clone()));
     }
     let mut prelude = render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?;
+    if out.needs_minmax_identities {
+        prelude.push_str(&render(PRELUDE, "minmax_identities", &[]).map_err(|d| vec![d])?);
+    }
     if out.needs_atomic_prelude {
         prelude.push_str(&render(CONSTRUCTS, "combiners", &[]).map_err(|d| vec![d])?);
     }

@@ -335,7 +335,10 @@ pub fn check_reduction_var(
 }
 
 /// The identity of a reduction, for a private copy named `name`.
-pub fn reduction_identity(op: ReductionOp, name: &str) -> String {
+pub fn reduction_identity(out: &mut Out, op: ReductionOp, name: &str) -> String {
+    if matches!(op, ReductionOp::Max | ReductionOp::Min) {
+        out.needs_minmax_identities = true;
+    }
     match op {
         ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
         ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),

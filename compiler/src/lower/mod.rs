@@ -112,6 +112,8 @@ pub struct Out {
     pub errors: Vec<Diagnostic>,
     /// the `_Generic` combiners of `atomic`/`critical` updates are needed
     pub needs_atomic_prelude: bool,
+    /// a `max`/`min` reduction needs the `__CAPE_LOWEST`/`__CAPE_HIGHEST` identities
+    pub needs_minmax_identities: bool,
     next_id: usize,
 }
 
@@ -387,6 +389,37 @@ fn in_span<T>(sorted: &[T], span: Span, start: impl Fn(&T) -> usize) -> &[T] {
 fn overlaps_any(extents: &[Span], s: Span) -> bool {
     let after = extents.partition_point(|x| x.end <= s.start);
     extents.get(after).is_some_and(|x| overlaps(*x, s))
+}
+
+/// User code copied to a new place, `indent` columns in (`--emit-c` output only: builds keep
+/// the user's columns for the backend's diagnostics): every line after the first keeps its
+/// indentation relative to the line where the code started at `start`. A line continuing a
+/// backslash-newline is left alone (it may be inside a string literal).
+pub fn reindent(cx: &Context, text: &str, start: usize, indent: usize) -> String {
+    if cx.line_markers {
+        return text.to_string();
+    }
+    let before = cx.source.get(..start).unwrap_or("");
+    let line = before
+        .get(before.rfind('\n').map_or(0, |i| i + 1)..)
+        .unwrap_or("");
+    let from = line
+        .get(..line.len() - line.trim_start_matches([' ', '\t']).len())
+        .unwrap_or("");
+    let to = " ".repeat(indent);
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        match line.strip_prefix(from) {
+            Some(rest) if i > 0 && !continued && !rest.trim().is_empty() => {
+                out.push_str(&to);
+                out.push_str(rest);
+            }
+            _ => out.push_str(line),
+        }
+        continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+    }
+    out
 }
 
 /// The output text of `span` (see [`emit_edits`]).

@@ -321,7 +321,7 @@ fn render_region(
 
     let mut fields = String::new();
     let mut field_inits = String::new();
-    let mut shared_pointers = String::new();
+    let mut pointer_decls: Vec<String> = Vec::new();
     for c in captured {
         let var = &cx.program.vars[c.var];
         fields.push_str(&one(render(PARALLEL, "field", &[("field", &c.field)]))?);
@@ -332,14 +332,10 @@ fn render_region(
             &[("field", &c.field), ("expr", &expr)],
         ))?);
         let pointer = one(pointer_declaration(cx, var, &c.pointer, &pointer_of))?;
-        shared_pointers.push_str(&one(render(
+        pointer_decls.push(one(render(
             PARALLEL,
             "shared_pointer",
-            &[
-                ("pointer", &pointer),
-                ("field", &c.field),
-                ("name", &c.pointer),
-            ],
+            &[("pointer", &pointer), ("field", &c.field)],
         ))?);
     }
     if captured.is_empty() {
@@ -393,7 +389,7 @@ fn render_region(
                     &[
                         ("of", &of),
                         ("var", name),
-                        ("identity", &reduction_identity(*op, name)),
+                        ("identity", &reduction_identity(out, *op, name)),
                     ],
                 ))?);
                 let combine = one(combine_function(cx, out, d, v, *op))?;
@@ -436,10 +432,43 @@ fn render_region(
             if !cx.line_markers {
                 body.push_str("    ");
             }
-            body.push_str(&emit_span(cx, out, stmt_span, &inner_env));
+            let text = emit_span(cx, out, stmt_span, &inner_env);
+            body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
         }
     }
 
+    // `(void)` lines only for what nothing uses, so that -Wunused stays quiet
+    let generated = [
+        function_name(cx, function, stmt_span)?,
+        local_enums(cx, stmt_span, wanted),
+        pointer_decls.concat(),
+        copyins,
+        privates,
+        body,
+        reductions,
+    ];
+    let mut shared_pointers = String::new();
+    for (c, decl) in captured.iter().zip(&pointer_decls) {
+        shared_pointers.push_str(decl);
+        if generated
+            .iter()
+            .map(|t| mentions(t, &c.pointer))
+            .sum::<usize>()
+            < 2
+        {
+            shared_pointers.push_str(&one(render(
+                PARALLEL,
+                "unused_pointer",
+                &[("name", &c.pointer)],
+            ))?);
+        }
+    }
+    let unused_data = if generated.iter().any(|t| mentions(t, "__cape_d") > 0) {
+        String::new()
+    } else {
+        one(render(PARALLEL, "unused_data", &[]))?
+    };
+    let [function_name, local_enums, _, copyins, privates, body, reductions] = generated;
     let decls = one(render(
         PARALLEL,
         "decls",
@@ -457,8 +486,9 @@ fn render_region(
             ("construct", construct),
             ("location", &location),
             ("id", &id_text),
-            ("function_name", &function_name(cx, function, stmt_span)?),
-            ("local_enums", &local_enums(cx, stmt_span, wanted)),
+            ("unused_data", &unused_data),
+            ("function_name", &function_name),
+            ("local_enums", &local_enums),
             ("shared_pointers", &shared_pointers),
             ("copyins", &copyins),
             ("privates", &privates),
@@ -481,6 +511,18 @@ fn render_region(
     out.before.push((function, decls));
     out.after.push((function, outlined));
     Ok(call)
+}
+
+/// How many times `ident` occurs in `text` as a whole identifier.
+fn mentions(text: &str, ident: &str) -> usize {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(ident)
+        .filter(|&(at, _)| {
+            let before = text.get(..at).and_then(|t| t.chars().next_back());
+            let after = text.get(at + ident.len()..).and_then(|t| t.chars().next());
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+        .count()
 }
 
 /// The declaration of `__cape_func` (the user function's name) when the region uses `__func__`.

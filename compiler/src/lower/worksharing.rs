@@ -87,7 +87,7 @@ fn privatise(
                         &[
                             ("of", &of_copy),
                             ("var", name),
-                            ("identity", &reduction_identity(op, name)),
+                            ("identity", &reduction_identity(out, op, name)),
                         ],
                     ))?);
                     let combine = one(combine_function(cx, out, d, v, op))?;
@@ -416,7 +416,8 @@ pub fn lower_for(
     if !cx.line_markers {
         body.push_str("            ");
     }
-    body.push_str(&emit_span(cx, out, body_span, &privatised.env));
+    let text = emit_span(cx, out, body_span, &privatised.env);
+    body.push_str(&super::reindent(cx, &text, body_span.start, 12));
     let last = last_block(&last_vars, &privatised.lastprivate_out)?;
     let chunk = match clauses.chunk {
         Some(c) => format!("(long long)({})", super::clause_expr(cx, d, c, env)),
@@ -546,7 +547,8 @@ pub fn lower_sections(
             body.push_str("                ");
         }
         body.push('{');
-        body.push_str(&emit_span(cx, out, *span, &privatised.env));
+        let text = emit_span(cx, out, *span, &privatised.env);
+        body.push_str(&super::reindent(cx, &text, span.start, 16));
         body.push('}');
         cases.push_str(&one(render(
             WORKSHARING,
