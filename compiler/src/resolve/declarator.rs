@@ -3,8 +3,7 @@
 use lang_c::ast::*;
 use lang_c::span::Node;
 
-use super::walker::span_of;
-use super::TypeClass;
+use super::{span_of, TypeClass};
 use crate::diag::Span;
 
 pub fn declarator_name(d: &Declarator) -> Option<(String, Span)> {

@@ -132,6 +132,10 @@ pub struct Program<'a> {
     vars_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }
 
+fn span_of(s: lang_c::span::Span) -> Span {
+    Span::new(s.start, s.end)
+}
+
 /// A variable: its index in `Program::vars`.
 pub type VarId = usize;
 

@@ -7,7 +7,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::declarator::*;
-use super::{Binding, Function, Item, Program, Storage, TypeClass, Use, Var};
+use super::{span_of, Binding, Function, Item, Program, Storage, TypeClass, Use, Var};
 use crate::diag::Span;
 
 #[derive(Clone, Copy)]
@@ -31,10 +31,6 @@ struct Walker<'a> {
     parents: Vec<Span>,
     /// typedef names of `_Atomic` types (`atomic_int` ...)
     atomic_typedefs: HashSet<String>,
-}
-
-pub(super) fn span_of(s: lang_c::span::Span) -> Span {
-    Span::new(s.start, s.end)
 }
 
 /// Analyse a translation unit. `is_system(offset)` tells whether a position is in a system header.
