@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use super::common::{combine_expression, resolve_item, typed_pointer};
 use super::{clause_name, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, ReductionOp};
+use crate::directive::{
+    Clause, ClauseArgs, ClauseKind, DefaultKind, Directive, ListItem, ReductionOp,
+};
 use crate::resolve::{Storage, TypeClass, VarId};
 use crate::template::{render, WORKSHARING};
 
@@ -39,6 +41,41 @@ pub fn parallel_part(kind: ClauseKind) -> bool {
     )
 }
 
+/// The variable a clause item names, resolved where directive `d` stands (an unknown name
+/// is reported).
+fn item_var(
+    cx: &Context,
+    d: &Directive,
+    function: usize,
+    item: &ListItem,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<VarId> {
+    resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
+}
+
+/// Whether `op` is a built-in reduction operator (a user-defined one is reported).
+fn is_builtin(op: ReductionOp, op_span: Span, errors: &mut Vec<Diagnostic>) -> bool {
+    if op == ReductionOp::Custom {
+        errors.push(
+            Diagnostic::error("user-defined reductions are not supported yet")
+                .with_primary(op_span, "not a built-in reduction operator"),
+        );
+    }
+    op != ReductionOp::Custom
+}
+
+/// A const variable in a clause that makes an uninitialised or written-back copy.
+fn const_copy(cx: &Context, clause: &Clause, v: VarId, at: Span) -> Diagnostic {
+    let var = &cx.program.vars[v];
+    let name = clause_name(cx.source, clause);
+    Diagnostic::error(format!(
+        "const-qualified variable `{}` cannot be `{name}`",
+        var.name
+    ))
+    .with_primary(at, "declared `const`")
+    .with_secondary(var.ident_span, "declared here")
+}
+
 /// The clauses of a parallel region (the parallel part of a combined construct), resolved.
 pub struct RegionClauses {
     /// data-sharing attributes listed on the directive; the worksharing part's variables are
@@ -62,7 +99,6 @@ pub fn region_clauses(
     env: &Env,
     errors: &mut Vec<Diagnostic>,
 ) -> RegionClauses {
-    let pragma = d.span;
     let combined = d.kind.is_combined_parallel();
     let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();
     let mut default_none: Option<Span> = None;
@@ -84,9 +120,7 @@ pub fn region_clauses(
             }
             (ClauseKind::Copyin, ClauseArgs::List(items)) => {
                 for item in items {
-                    if let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, pragma, function, errors)
-                    {
+                    if let Some(v) = item_var(cx, d, function, item, errors) {
                         if !is_threadprivate(cx, v) {
                             errors.push(
                                 Diagnostic::error(format!(
@@ -114,9 +148,7 @@ pub fn region_clauses(
                 ClauseArgs::List(items),
             ) => {
                 for item in items {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, pragma, function, errors)
-                    else {
+                    let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
                     let new = match clause.kind {
@@ -127,31 +159,17 @@ pub fn region_clauses(
                     };
                     let var = &cx.program.vars[v];
                     if acts && var.is_const && new == Sharing::Private {
-                        let name = clause_name(cx.source, clause);
-                        errors.push(
-                            Diagnostic::error(format!(
-                                "const-qualified variable `{}` cannot be `{name}`",
-                                var.name
-                            ))
-                            .with_primary(item.name_span, "declared `const`")
-                            .with_secondary(var.ident_span, "declared here"),
-                        );
+                        errors.push(const_copy(cx, clause, v, item.name_span));
                     }
                     sharing.insert(v, (new, item.name_span));
                 }
             }
             (ClauseKind::Reduction, ClauseArgs::Reduction { op, op_span, items }) => {
-                if *op == crate::directive::ReductionOp::Custom {
-                    errors.push(
-                        Diagnostic::error("user-defined reductions are not supported yet")
-                            .with_primary(*op_span, "not a built-in reduction operator"),
-                    );
+                if !is_builtin(*op, *op_span, errors) {
                     continue;
                 }
                 for item in items {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, pragma, function, errors)
-                    else {
+                    let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
                     if !acts {
@@ -196,16 +214,13 @@ pub fn data_clauses(
         if !filter(clause.kind) {
             continue;
         }
-        let name = clause_name(cx.source, clause);
         match (&clause.kind, &clause.args) {
             (
                 ClauseKind::Private | ClauseKind::Firstprivate | ClauseKind::Lastprivate,
                 ClauseArgs::List(list),
             ) => {
                 for item in list {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-                    else {
+                    let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
                     let var = &cx.program.vars[v];
@@ -215,14 +230,7 @@ pub fn data_clauses(
                         _ => Sharing::Lastprivate,
                     };
                     if var.is_const && matches!(new, Sharing::Private | Sharing::Lastprivate) {
-                        errors.push(
-                            Diagnostic::error(format!(
-                                "const-qualified variable `{}` cannot be `{name}`",
-                                var.name
-                            ))
-                            .with_primary(item.name_span, "declared `const`")
-                            .with_secondary(var.ident_span, "declared here"),
-                        );
+                        errors.push(const_copy(cx, clause, v, item.name_span));
                     }
                     let previous = items.iter().position(|(o, _, _)| *o == v);
                     let merged = match (previous.map(|p| items[p].1), new) {
@@ -246,17 +254,11 @@ pub fn data_clauses(
                     items: list,
                 },
             ) => {
-                if *op == ReductionOp::Custom {
-                    errors.push(
-                        Diagnostic::error("user-defined reductions are not supported yet")
-                            .with_primary(*op_span, "not a built-in reduction operator"),
-                    );
+                if !is_builtin(*op, *op_span, errors) {
                     continue;
                 }
                 for item in list {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-                    else {
+                    let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
                     if check_reduction_var(cx, v, *op, item.span, item.name_span, errors) {
@@ -424,8 +426,7 @@ pub fn linear_items(
             None => "1".to_string(),
         };
         for item in items {
-            let Some(v) = resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-            else {
+            let Some(v) = item_var(cx, d, function, item, errors) else {
                 continue;
             };
             if loop_vars.contains(&v) {
