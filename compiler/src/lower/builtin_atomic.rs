@@ -12,7 +12,7 @@ use super::atomic::{update_of_expression, Update};
 use super::{contains, emit_span, span_of, statement_span, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::ClauseKind;
-use crate::resolve::Binding;
+use crate::resolve::{Binding, VarId};
 use crate::template::{render, CONSTRUCTS};
 
 /// An update statement lowered to `__cape_atomic_update`.
@@ -194,7 +194,7 @@ pub fn lower(
 /// not lowered updates.
 pub fn check_regions(cx: &Context) -> Vec<Diagnostic> {
     let statements = atomic_statements(cx);
-    let regions: Vec<(Span, Span, Vec<usize>)> = cx
+    let regions: Vec<(Span, Span, Vec<VarId>)> = cx
         .directives
         .iter()
         .filter(|d| d.kind.is_parallel())
@@ -202,7 +202,7 @@ pub fn check_regions(cx: &Context) -> Vec<Diagnostic> {
             let stmt = cx.constructs().statement(cx, d).ok()?;
             let span = statement_span(cx, stmt.span);
             // variables the directive makes private to each thread
-            let private: Vec<usize> = d
+            let private: Vec<VarId> = d
                 .clauses
                 .iter()
                 .filter(|c| {

@@ -100,12 +100,12 @@ pub fn region_clauses(
     errors: &mut Vec<Diagnostic>,
 ) -> RegionClauses {
     let combined = d.kind.is_combined_parallel();
-    let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();
+    let mut sharing: HashMap<VarId, (Sharing, Span)> = HashMap::new();
     let mut default_none: Option<Span> = None;
     let mut num_threads = "0".to_string();
     let mut if_clause = "1".to_string();
-    let mut copyin: Vec<usize> = Vec::new();
-    let mut wanted_by_clause: Vec<usize> = Vec::new();
+    let mut copyin: Vec<VarId> = Vec::new();
+    let mut wanted_by_clause: Vec<VarId> = Vec::new();
     for clause in &d.clauses {
         let acts = !combined || parallel_part(clause.kind);
         match (&clause.kind, &clause.args) {
@@ -196,7 +196,7 @@ pub type ClauseFilter<'f> = dyn Fn(ClauseKind) -> bool + 'f;
 
 /// The data-sharing clauses of a worksharing construct, resolved.
 pub struct DataClauses {
-    pub items: Vec<(usize, Sharing, Span)>,
+    pub items: Vec<(VarId, Sharing, Span)>,
 }
 
 /// Reads private/firstprivate/lastprivate/reduction clauses (those `filter` accepts).
@@ -206,7 +206,7 @@ pub fn data_clauses(
     filter: &ClauseFilter,
     errors: &mut Vec<Diagnostic>,
 ) -> DataClauses {
-    let mut items: Vec<(usize, Sharing, Span)> = Vec::new();
+    let mut items: Vec<(VarId, Sharing, Span)> = Vec::new();
     let Some(function) = cx.program.function_at(d.span.start) else {
         return DataClauses { items };
     };
@@ -276,7 +276,7 @@ pub fn data_clauses(
 /// The type checks of a reduction variable; false when it cannot be reduced.
 pub fn check_reduction_var(
     cx: &Context,
-    v: usize,
+    v: VarId,
     op: ReductionOp,
     item_span: Span,
     name_span: Span,
@@ -356,7 +356,7 @@ pub fn combine_function(
     cx: &Context,
     out: &mut Out,
     d: &Directive,
-    v: usize,
+    v: VarId,
     op: ReductionOp,
 ) -> Result<String, Diagnostic> {
     let id = out.fresh_id();
@@ -403,7 +403,7 @@ pub fn linear_items(
     cx: &Context,
     d: &Directive,
     filter: &ClauseFilter,
-    loop_vars: &[usize],
+    loop_vars: &[VarId],
     env: &Env,
     data: &DataClauses,
     errors: &mut Vec<Diagnostic>,
@@ -476,6 +476,6 @@ pub fn linear_items(
     found
 }
 
-pub fn is_threadprivate(cx: &Context, v: usize) -> bool {
+pub fn is_threadprivate(cx: &Context, v: VarId) -> bool {
     cx.constructs().is_threadprivate(v)
 }

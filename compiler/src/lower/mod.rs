@@ -24,7 +24,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{Clause, ClauseKind, Directive, DirectiveKind};
 use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
-use crate::resolve::{Binding, Program, Use};
+use crate::resolve::{Binding, Program, Use, VarId};
 use crate::template::{render, CONSTRUCTS};
 use crate::work;
 
@@ -98,7 +98,7 @@ impl<'a> Context<'_, 'a> {
 
 /// How identifiers are spelled in the code being generated: variable index -> replacement
 /// (`(*__cape_shared_x)` inside an outlined function). Variables not listed keep their name.
-pub type Env = HashMap<usize, String>;
+pub type Env = HashMap<VarId, String>;
 
 /// Code that goes outside the function being lowered, and the errors found.
 #[derive(Default)]
@@ -209,7 +209,7 @@ pub fn uses_in<'p>(cx: &'p Context, span: Span) -> &'p [Use] {
 }
 
 /// The spelling of variable `v` under `env`.
-pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
+pub fn spelled(cx: &Context, env: &Env, v: VarId) -> String {
     env.get(&v).cloned().unwrap_or_else(|| {
         cx.program
             .vars
@@ -221,7 +221,7 @@ pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
 
 /// Variables named in a clause expression (pragma lines are not parsed as C, so their
 /// identifiers are resolved here by name at the directive): (identifier span, variable).
-pub fn clause_vars(cx: &Context, d: &Directive, span: Span) -> Vec<(Span, usize)> {
+pub fn clause_vars(cx: &Context, d: &Directive, span: Span) -> Vec<(Span, VarId)> {
     let text = cx.text(span);
     let bytes = text.as_bytes();
     let function = cx.program.function_at(d.span.start);

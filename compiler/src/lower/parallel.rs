@@ -96,7 +96,7 @@ fn predetermined_private(
     }
 
     // the loop variables of the worksharing loops inside
-    let mut predetermined: Vec<usize> = loop_var.into_iter().collect();
+    let mut predetermined: Vec<VarId> = loop_var.into_iter().collect();
     let inside = cx.constructs().inside(cx, d);
     for inner in inside
         .iter()
@@ -148,12 +148,12 @@ fn capture_set(
         ..
     } = clauses;
     // Which variables the region uses.
-    let is_outer_local = |v: usize| {
+    let is_outer_local = |v: VarId| {
         let var = &cx.program.vars[v];
         var.storage != Storage::Global && !contains(stmt_span, var.ident_span)
     };
-    let mut wanted: Vec<usize> = Vec::new();
-    let mut reported: Vec<usize> = Vec::new();
+    let mut wanted: Vec<VarId> = Vec::new();
+    let mut reported: Vec<VarId> = Vec::new();
     // the worksharing part's clause expressions (a schedule's chunk) are evaluated inside,
     let clause_uses = d
         .clauses
@@ -301,7 +301,7 @@ fn render_region(
         ..
     } = clauses;
     let pragma = d.span;
-    let pointer_of: HashMap<usize, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
+    let pointer_of: HashMap<VarId, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
 
     // The environment inside the outlined function.
     let mut inner_env: Env = Env::new();
@@ -354,7 +354,7 @@ fn render_region(
 
     let mut privates = String::new();
     let mut reductions = String::new();
-    let mut ordered: Vec<(&usize, &(Sharing, Span))> = sharing.iter().collect();
+    let mut ordered: Vec<(&VarId, &(Sharing, Span))> = sharing.iter().collect();
     ordered.sort_by_key(|(v, _)| cx.program.vars[**v].ident_span.start);
     for (&v, (s, _)) in ordered {
         let var = &cx.program.vars[v];
@@ -545,7 +545,7 @@ fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, 
 /// a captured variable: `int a[N]`) uses, repeated
 /// at the top of the outlined function (it is at file scope, where they are not visible; an
 /// enumeration constant is a plain integer constant, so a second declaration is equivalent).
-fn local_enums(cx: &Context, region: Span, captured: &[usize]) -> String {
+fn local_enums(cx: &Context, region: Span, captured: &[VarId]) -> String {
     let mut specs: Vec<Span> = Vec::new();
     let in_types = captured
         .iter()

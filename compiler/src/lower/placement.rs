@@ -5,7 +5,7 @@
 use super::Context;
 use crate::diag::{Diagnostic, Span};
 use crate::directive::Directive;
-use crate::resolve::Binding;
+use crate::resolve::{Binding, VarId};
 
 /// The last character of code before `offset`, skipping whitespace and preprocessor lines
 /// (line markers, `#define`s of `-dD`, other pragmas).
@@ -50,7 +50,7 @@ pub fn check(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
 pub fn check_threadprivate_use(
     cx: &Context,
     d: &Directive,
-    var: usize,
+    var: VarId,
     name: Span,
 ) -> Result<(), Diagnostic> {
     let first = cx

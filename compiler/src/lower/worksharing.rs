@@ -14,7 +14,7 @@ use super::data_sharing::{
 use super::{emit_span, span_of, spelled, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind, ScheduleKind};
-use crate::resolve::TypeClass;
+use crate::resolve::{TypeClass, VarId};
 use crate::template::{render, WORKSHARING};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
@@ -37,7 +37,7 @@ fn privatise(
     d: &Directive,
     data: &DataClauses,
     env: &Env,
-    skip_private: &[usize],
+    skip_private: &[VarId],
 ) -> Result<Privatised, Vec<Diagnostic>> {
     let mut p = Privatised {
         originals: String::new(),
@@ -211,7 +211,7 @@ pub fn lower_for(
             current = perfectly_nested(&f.node.statement);
         }
     }
-    let loop_vars: Vec<usize> = loops.iter().map(|(c, _)| c.var).collect();
+    let loop_vars: Vec<VarId> = loops.iter().map(|(c, _)| c.var).collect();
     let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     let Some((_, innermost)) = loops.last() else {
