@@ -9,16 +9,16 @@ static void __cape_fn_{{id}}(void *__cape_arg);
     char __cape_none;
 /*@ call */
 {
-        /* capecc: #pragma omp {{construct}} at {{location}} */
-        struct __cape_data_{{id}} __cape_data = {
-{{field_inits}}        };
-        __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
-                        __CAPE_STACK_POINTER());
-    }
+    /* capecc: #pragma omp {{construct}} at {{location}} */
+    struct __cape_data_{{id}} __cape_data = {
+{{field_inits}}    };
+    __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                    __CAPE_STACK_POINTER());
+}
 /*@ field_init */
-            .{{field}} = (void *)&{{expr}},
+        .{{field}} = (void *)&{{expr}},
 /*@ no_field_init */
-            .__cape_none = 0,
+        .__cape_none = 0,
 /*@ function */
 
 /* capecc: #pragma omp {{construct}} at {{location}} */

@@ -205,7 +205,10 @@ pub fn lower(
             .any(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
         {
             let span = span_of(stmt.span);
-            let body = emit_span(cx, out, span, env);
+            let mut body = emit_span(cx, out, span, env);
+            if !cx.line_markers {
+                body.insert_str(0, "    ");
+            }
             return render(
                 CONSTRUCTS,
                 "plain",

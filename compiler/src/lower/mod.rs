@@ -422,6 +422,40 @@ pub fn reindent(cx: &Context, text: &str, start: usize, indent: usize) -> String
     out
 }
 
+/// The indentation of the first line of code after the one `offset` is on (blank and
+/// preprocessor lines skipped).
+fn next_line_indent<'s>(cx: &Context<'s, '_>, offset: usize) -> &'s str {
+    let rest = cx.source.get(offset..).unwrap_or("");
+    let after = rest
+        .get(rest.find('\n').map_or(rest.len(), |i| i + 1)..)
+        .unwrap_or("");
+    after
+        .lines()
+        .find(|line| {
+            let code = line.trim_start();
+            !code.is_empty() && !code.starts_with('#')
+        })
+        .map_or("", |line| {
+            line.get(..line.len() - line.trim_start_matches([' ', '\t']).len())
+                .unwrap_or("")
+        })
+}
+
+/// `text` with `pad` put before every line after the first (blank lines and lines continuing
+/// a backslash-newline aside).
+pub fn indent_lines(text: &str, pad: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i > 0 && !continued && !line.trim().is_empty() {
+            out.push_str(pad);
+        }
+        out.push_str(line);
+        continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+    }
+    out
+}
+
 /// The output text of `span` (see [`emit_edits`]).
 pub fn emit_span(cx: &Context, out: &mut Out, span: Span, env: &Env) -> String {
     let edits = emit_edits(cx, out, span, env);
@@ -487,7 +521,20 @@ fn lower_directive(
     env: &Env,
 ) -> Option<(Span, String)> {
     use DirectiveKind::*;
-    let standalone = |text: String| Some((d.span, text));
+    // in emit-c output a stand-alone directive's code takes the indentation of the code after it
+    let pad = if cx.line_markers {
+        ""
+    } else {
+        next_line_indent(cx, d.span.end)
+    };
+    let standalone = |text: String| {
+        let text = if text.is_empty() {
+            text
+        } else {
+            format!("{pad}{text}")
+        };
+        Some((d.span, text))
+    };
     let comment = |what: &str| {
         render(CONSTRUCTS, "comment", &[("what", what)])
             .map(|t| t.trim_end().to_string())
@@ -611,6 +658,12 @@ fn lower_directive(
                 .locate(stmt.span.start)
                 .map_or(1, |l| l.column as usize);
             let mut text = " ".repeat(column.saturating_sub(1));
+            // generated lines follow the construct's own column (emit-c only)
+            let body = if cx.line_markers {
+                body
+            } else {
+                indent_lines(&body, &text)
+            };
             text.push_str(body.trim_end());
             text.push_str(&cx.resync(extent.end));
             Some((extent, text))

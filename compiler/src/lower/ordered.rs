@@ -61,7 +61,8 @@ pub fn lower(
     if !cx.line_markers {
         body.push_str("    ");
     }
-    body.push_str(&emit_span(cx, out, span, env));
+    let text = emit_span(cx, out, span, env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
     let only_simd = d.clauses.iter().any(|c| c.kind == ClauseKind::Simd)
         && !d.clauses.iter().any(|c| c.kind == ClauseKind::Threads);
     render(

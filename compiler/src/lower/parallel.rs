@@ -403,29 +403,22 @@ fn render_region(
     }
 
     // The body: the statement (or the worksharing part) in the outlined function's terms.
+    let emit_c_pad = if cx.line_markers { "" } else { "    " };
     let mut body = String::new();
     match d.kind {
         DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => {
             body.push_str("    ");
-            body.push_str(&super::worksharing::lower_for(
-                cx,
-                out,
-                d,
-                stmt,
-                &inner_env,
-                &|k| !parallel_part(k),
-            )?);
+            let part = super::worksharing::lower_for(cx, out, d, stmt, &inner_env, &|k| {
+                !parallel_part(k)
+            })?;
+            body.push_str(&super::indent_lines(&part, emit_c_pad));
         }
         DirectiveKind::ParallelSections => {
             body.push_str("    ");
-            body.push_str(&super::worksharing::lower_sections(
-                cx,
-                out,
-                d,
-                stmt,
-                &inner_env,
-                &|k| !parallel_part(k),
-            )?);
+            let part = super::worksharing::lower_sections(cx, out, d, stmt, &inner_env, &|k| {
+                !parallel_part(k)
+            })?;
+            body.push_str(&super::indent_lines(&part, emit_c_pad));
         }
         _ => {
             body.push_str(&cx.marker_before(stmt_span.start));

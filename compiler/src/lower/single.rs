@@ -80,7 +80,8 @@ pub fn lower_single(
     if !cx.line_markers {
         body.push_str("        ");
     }
-    body.push_str(&emit_span(cx, out, span, &body_env));
+    let text = emit_span(cx, out, span, &body_env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 8));
     let single = one(render(
         CONSTRUCTS,
         "single",
@@ -118,7 +119,8 @@ pub fn lower_master(
     if !cx.line_markers {
         body.push_str("    ");
     }
-    body.push_str(&emit_span(cx, out, span, env));
+    let text = emit_span(cx, out, span, env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
     one(render(
         CONSTRUCTS,
         "master",

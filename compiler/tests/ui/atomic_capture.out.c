@@ -175,45 +175,45 @@ static void __cape_fn_1(void *__cape_arg)
     int (*__cape_shared_u) = __cape_d->u;
     {
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:7: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(1))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(1) __cape_operand = (1);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(x) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
-    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
-}
+            __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(1))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(1) __cape_operand = (1);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(x) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(3) __cape_operand = (3);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(a[1]) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[1]), sizeof(a[1]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(a[1], __cape_v)); }
-    (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
-}
+            __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(3) __cape_operand = (3);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(a[1]) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[1]), sizeof(a[1]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(a[1], __cape_v)); }
+            (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
-    long long __cape_delta = -(long long)__cape_operand;
-    __typeof__(a[2]) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[2]), sizeof(a[2]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(a[2], __cape_v)); }
-    (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
-}
+            __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
+            long long __cape_delta = -(long long)__cape_operand;
+            __typeof__(a[2]) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[2]), sizeof(a[2]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(a[2], __cape_v)); }
+            (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(2) __cape_operand = (2);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(x) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
-    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
-}
+            __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(2) __cape_operand = (2);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(x) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+        }
     }
 }
 

@@ -43,26 +43,26 @@ static void __cape_fn_1(void *__cape_arg)
     double (*__cape_shared_f) = __cape_d->f;
     int (*__cape_shared_i) = __cape_d->i;
     { /* capecc: #pragma omp parallel for at basic.c:12 */
-    __typeof__((*__cape_shared_i)) i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            (*__cape_shared_a)[i] *= (*__cape_shared_f);
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __typeof__((*__cape_shared_i)) i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                (*__cape_shared_a)[i] *= (*__cape_shared_f);
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -114,37 +114,37 @@ static void __cape_fn_2(void *__cape_arg)
     double (*__cape_shared_s) = __cape_d->s;
     int (*__cape_shared_k) = __cape_d->k;
     { /* capecc: #pragma omp parallel for at basic.c:25 */
-    __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
-    __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_s) s = 0;
-    __typeof__(*__cape_orig_k) k;
-    __builtin_memcpy(&k, __cape_orig_k, sizeof k);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                if (i % 7 == 0)
-                    continue;
-                s += (*__cape_shared_a)[i] * k;
-                g[i] = i;
+        __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
+        __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_s) s = 0;
+        __typeof__(*__cape_orig_k) k;
+        __builtin_memcpy(&k, __cape_orig_k, sizeof k);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    if (i % 7 == 0)
+                        continue;
+                    s += (*__cape_shared_a)[i] * k;
+                    g[i] = i;
+                }
             }
-        }
-    __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 

@@ -49,31 +49,31 @@ static void __cape_fn_1(void *__cape_arg)
     double (*(*__cape_shared_out)) = __cape_d->out;
     int (*__cape_shared_calls) = __cape_d->calls;
     { /* capecc: #pragma omp parallel for at data_kinds.c:15 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                double acc = 0.0;
-                for (int j = 0; j < (*__cape_shared_m); j++)
-                    acc += (*__cape_shared_grid)[i][j];
-                (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    double acc = 0.0;
+                    for (int j = 0; j < (*__cape_shared_m); j++)
+                        acc += (*__cape_shared_grid)[i][j];
+                    (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
+                }
             }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -112,17 +112,17 @@ int __cape_user_main(void)
     {
         int n = 3;
         {
-        /* capecc: #pragma omp parallel for at data_kinds.c:39 */
-        struct __cape_data_2 __cape_data = {
-            .out = (void *)&out,
-            .pr = (void *)&pr,
-            .tmp = (void *)&tmp,
-            .z = (void *)&z,
-            .n = (void *)&n,
-        };
-        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
-    }
+            /* capecc: #pragma omp parallel for at data_kinds.c:39 */
+            struct __cape_data_2 __cape_data = {
+                .out = (void *)&out,
+                .pr = (void *)&pr,
+                .tmp = (void *)&tmp,
+                .z = (void *)&z,
+                .n = (void *)&n,
+            };
+            __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
+                            __CAPE_STACK_POINTER());
+        }
     }
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:45 */
@@ -151,32 +151,32 @@ static void __cape_fn_2(void *__cape_arg)
     int (*__cape_shared_n) = __cape_d->n;
     __typeof__(*__cape_shared_tmp) tmp;
     { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
-    __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
-    __typeof__((*__cape_shared_z)) z;
-    __typeof__(z) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_pr) pr;
-    __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            z = (__typeof__(z))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                tmp[0] = (int)z;
-                (*__cape_shared_out)[z] += pr.a * tmp[0];
+        __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
+        __typeof__((*__cape_shared_z)) z;
+        __typeof__(z) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_pr) pr;
+        __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                z = (__typeof__(z))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    tmp[0] = (int)z;
+                    (*__cape_shared_out)[z] += pr.a * tmp[0];
+                }
             }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -197,34 +197,34 @@ static void __cape_fn_3(void *__cape_arg)
     double (*__cape_shared_out)[6] = __cape_d->out;
     ulong_t (*__cape_shared_u) = __cape_d->u;
     { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
-    __typeof__(total) *__cape_orig_total = &total;
-    __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
-    __typeof__(*__cape_orig_u) u;
-    __typeof__(u) __cape_lb0 = (10);
-    __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = -(long long)(2);
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
-                   / (unsigned long long)-__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_total) total = 0;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            u = (__typeof__(u))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+        __typeof__(total) *__cape_orig_total = &total;
+        __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
+        __typeof__(*__cape_orig_u) u;
+        __typeof__(u) __cape_lb0 = (10);
+        __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = -(long long)(2);
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
+                       / (unsigned long long)-__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_total) total = 0;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                u = (__typeof__(u))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+            }
+        if (__cape_loop_is_last(&__cape_l)) {
+            u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
+            __builtin_memcpy(__cape_orig_u, &u, sizeof u);
         }
-    if (__cape_loop_is_last(&__cape_l)) {
-        u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
-        __builtin_memcpy(__cape_orig_u, &u, sizeof u);
+        __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
+        __cape_loop_end(&__cape_l, 1);
     }
-    __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 

@@ -49,42 +49,42 @@ static void __cape_fn_1(void *__cape_arg)
     int (*__cape_shared_n) = __cape_d->n;
     int *(*__cape_shared_p) = __cape_d->p;
     { /* capecc: #pragma omp parallel for at linear.c:6 */
-    __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
-    __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
-    long long __cape_linstep_j = (long long)(2);
-    __typeof__((*__cape_shared_p)) *__cape_orig_p = &(*__cape_shared_p);
-    __typeof__((*__cape_shared_p)) __cape_lin0_p = *__cape_orig_p, p;
-    long long __cape_linstep_p = (long long)(1);
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            j = (__typeof__(j))(__cape_lin0_j + (long long)__cape_k * __cape_linstep_j);
-            p = (__typeof__(p))(__cape_lin0_p + (long long)__cape_k * __cape_linstep_p);
-            {
-                a[i] = j;
-                j += 2;
-                p++;
+        __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
+        __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
+        long long __cape_linstep_j = (long long)(2);
+        __typeof__((*__cape_shared_p)) *__cape_orig_p = &(*__cape_shared_p);
+        __typeof__((*__cape_shared_p)) __cape_lin0_p = *__cape_orig_p, p;
+        long long __cape_linstep_p = (long long)(1);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                j = (__typeof__(j))(__cape_lin0_j + (long long)__cape_k * __cape_linstep_j);
+                p = (__typeof__(p))(__cape_lin0_p + (long long)__cape_k * __cape_linstep_p);
+                {
+                    a[i] = j;
+                    j += 2;
+                    p++;
+                }
             }
+        if (__cape_loop_is_last(&__cape_l)) {
+            __builtin_memcpy(__cape_orig_j, &j, sizeof j);
+            __builtin_memcpy(__cape_orig_p, &p, sizeof p);
         }
-    if (__cape_loop_is_last(&__cape_l)) {
-        __builtin_memcpy(__cape_orig_j, &j, sizeof j);
-        __builtin_memcpy(__cape_orig_p, &p, sizeof p);
+        __cape_loop_end(&__cape_l, 1);
     }
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 
@@ -96,36 +96,36 @@ static void __cape_fn_2(void *__cape_arg)
     int (*__cape_shared_n) = __cape_d->n;
     {
         { /* capecc: #pragma omp for at linear.c:14 */
-    __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
-    __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
-    long long __cape_linstep_j = (long long)((*__cape_shared_n));
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            j = (__typeof__(j))(__cape_lin0_j + (long long)__cape_k * __cape_linstep_j);
-            {
-                a[i] += j;
-                j += (*__cape_shared_n);
+            __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
+            __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
+            long long __cape_linstep_j = (long long)((*__cape_shared_n));
+            int i;
+            __typeof__(i) __cape_lb0 = (0);
+            __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
+            __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+            long long __cape_step0 = 1;
+            unsigned long long __cape_n0 = 0;
+            if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+                __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                           / (unsigned long long)__cape_step0 + 1;
+            unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+            __cape_loop __cape_l;
+            __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+            while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+                for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                    i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                    + __cape_k * (unsigned long long)__cape_step0);
+                    j = (__typeof__(j))(__cape_lin0_j + (long long)__cape_k * __cape_linstep_j);
+                    {
+                        a[i] += j;
+                        j += (*__cape_shared_n);
+                    }
+                }
+            if (__cape_loop_is_last(&__cape_l)) {
+                __builtin_memcpy(__cape_orig_j, &j, sizeof j);
             }
+            __cape_loop_end(&__cape_l, 0);
         }
-    if (__cape_loop_is_last(&__cape_l)) {
-        __builtin_memcpy(__cape_orig_j, &j, sizeof j);
-    }
-    __cape_loop_end(&__cape_l, 0);
-}
     }
 }
 

@@ -176,36 +176,36 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     omp_lock_t (*__cape_shared_lock) = __cape_d->lock;
     { /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((8))) __cape_ub0 = (8);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
-}
-                omp_set_lock(&(*__cape_shared_lock));
-                if (total < 3)
-                    total = 0;
-                omp_unset_lock(&(*__cape_shared_lock));
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((8))) __cape_ub0 = (8);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
+                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
+    }
+                    omp_set_lock(&(*__cape_shared_lock));
+                    if (total < 3)
+                        total = 0;
+                    omp_unset_lock(&(*__cape_shared_lock));
+                }
             }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 

@@ -5,9 +5,9 @@ int a[10], b[10];
 void orphan(int i)
 {
     { /* capecc: #pragma omp ordered at ordered.c:4: the loop already runs in order */
-    __cape_ordered_begin();
-    b[i] = i;
-}
+        __cape_ordered_begin();
+        b[i] = i;
+    }
 }
 /* capecc: data of the #pragma omp parallel for at ordered.c:9 */
 struct __cape_data_1 {
@@ -46,31 +46,31 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     (void)__cape_d;
     { /* capecc: #pragma omp parallel for at ordered.c:9 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                { /* capecc: #pragma omp ordered at ordered.c:11: the loop already runs in order */
-            __cape_ordered_begin();
-            a[i] = i;
-}
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    { /* capecc: #pragma omp ordered at ordered.c:11: the loop already runs in order */
+                        __cape_ordered_begin();
+                        a[i] = i;
+                    }
+                }
             }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -80,30 +80,30 @@ static void __cape_fn_2(void *__cape_arg)
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
     (void)__cape_d;
     { /* capecc: #pragma omp parallel for at ordered.c:14 */
-    int i;
-    __typeof__(i) __cape_lb0 = (1);
-    __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-/* capecc: #pragma omp ordered depend: the loop runs in sequential order */
-                a[i] += a[i - 1];
-/* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+        int i;
+        __typeof__(i) __cape_lb0 = (1);
+        __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    /* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+                    a[i] += a[i - 1];
+                /* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+                }
             }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 

@@ -85,38 +85,38 @@ static void __cape_fn_1(void *__cape_arg)
     double (*__cape_shared_hi) = __cape_d->hi;
     double (*__cape_shared_lo) = __cape_d->lo;
     { /* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
-    __typeof__((*__cape_shared_hi)) *__cape_orig_hi = &(*__cape_shared_hi);
-    __typeof__((*__cape_shared_lo)) *__cape_orig_lo = &(*__cape_shared_lo);
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_hi) hi = __CAPE_LOWEST(hi);
-    __typeof__(*__cape_orig_lo) lo = __CAPE_HIGHEST(lo);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-                double v = (i * 37) % 101;
-                if (v > hi)
-                    hi = v;
-                if (v < lo)
-                    lo = v;
+        __typeof__((*__cape_shared_hi)) *__cape_orig_hi = &(*__cape_shared_hi);
+        __typeof__((*__cape_shared_lo)) *__cape_orig_lo = &(*__cape_shared_lo);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_hi) hi = __CAPE_LOWEST(hi);
+        __typeof__(*__cape_orig_lo) lo = __CAPE_HIGHEST(lo);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    double v = (i * 37) % 101;
+                    if (v > hi)
+                        hi = v;
+                    if (v < lo)
+                        lo = v;
+                }
             }
-        }
-    __cape_reduce(__cape_orig_hi, &hi, sizeof hi, __cape_combine_2_hi);
-    __cape_reduce(__cape_orig_lo, &lo, sizeof lo, __cape_combine_3_lo);
-    __cape_loop_end(&__cape_l, 1);
-}
+        __cape_reduce(__cape_orig_hi, &hi, sizeof hi, __cape_combine_2_hi);
+        __cape_reduce(__cape_orig_lo, &lo, sizeof lo, __cape_combine_3_lo);
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 

@@ -4,7 +4,7 @@ int omp_get_thread_num(void);
 static int bump(int by)
 {
     static int calls = 1;
-static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
+    static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
     calls += by;
     return calls;
 }
@@ -17,7 +17,7 @@ static void __cape_fn_3(void *__cape_arg);
 int __cape_user_main(void)
 {
     static double weight = 2.0;
-static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
+    static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
     weight = 3.0;
     {
         /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
