@@ -33,6 +33,16 @@ if ! command -v cargo >/dev/null 2>&1; then
     exit 1
 fi
 
+if ! cargo clippy --version >/dev/null 2>&1; then
+    if command -v rustup >/dev/null 2>&1; then
+        echo "deps.sh: installing clippy (rustup component add clippy)"
+        rustup component add clippy
+    else
+        echo "deps.sh: \`cargo clippy\` not found: install clippy with your Rust toolchain" >&2
+        exit 1
+    fi
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
     echo "deps.sh: all dependencies present"
     exit 0

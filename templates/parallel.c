@@ -9,28 +9,30 @@ static void __cape_fn_{{id}}(void *__cape_arg);
     char __cape_none;
 /*@ call */
 {
-        /* capecc: #pragma omp {{construct}} at {{location}} */
-        struct __cape_data_{{id}} __cape_data = {
-{{field_inits}}        };
-        __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
-                        __CAPE_STACK_POINTER());
-    }
+    /* capecc: #pragma omp {{construct}} at {{location}} */
+    struct __cape_data_{{id}} __cape_data = {
+{{field_inits}}    };
+    __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                    __CAPE_STACK_POINTER());
+}
 /*@ field_init */
-            .{{field}} = (void *)&{{expr}},
+        .{{field}} = (void *)&{{expr}},
 /*@ no_field_init */
-            .__cape_none = 0,
+        .__cape_none = 0,
 /*@ function */
 
 /* capecc: #pragma omp {{construct}} at {{location}} */
 static void __cape_fn_{{id}}(void *__cape_arg)
 {
     struct __cape_data_{{id}} *__cape_d = (struct __cape_data_{{id}} *)__cape_arg;
-    (void)__cape_d;
-{{function_name}}{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
+{{unused_data}}{{function_name}}{{local_enums}}{{shared_pointers}}{{copyins}}{{privates}}{{body}}
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};
-    (void){{name}}; /* unused when every use was lowered away (a lock pair) */
+/*@ unused_pointer */
+    (void){{name}}; /* every use was lowered away (a lock pair) */
+/*@ unused_data */
+    (void)__cape_d;
 /*@ copyin */
     __cape_copyin(&{{var}}, sizeof {{var}});
 /*@ private */

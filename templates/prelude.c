@@ -1,6 +1,8 @@
 /*@ prelude */
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
+int omp_get_thread_num(void);
+/*@ minmax_identities */
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
 #define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
@@ -20,4 +22,3 @@
     long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
     long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
     float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
-int omp_get_thread_num(void);

@@ -1,7 +1,7 @@
 //! Binds each directive to the statement that follows it in the same block (DESIGN.md 2.4).
 
 use crate::diag::Span;
-use crate::sharing::Item;
+use crate::resolve::Item;
 
 /// The statement a directive at `pragma` (the pragma line's span) applies to: the item with the
 /// smallest start after the pragma, outermost on ties, provided its parent also contains the

@@ -11,7 +11,7 @@ pub mod parse;
 pub mod parse_view;
 pub mod preprocess;
 pub mod reserved;
-pub mod sharing;
+pub mod resolve;
 pub mod template;
 pub mod translate;
 pub mod work;

@@ -8,7 +8,7 @@ use crate::emit::{self, Edit};
 use crate::lower::{self, Context, Env, Out};
 use crate::preprocess::LineMap;
 use crate::reserved;
-use crate::sharing::{self, Binding, Storage};
+use crate::resolve::{self, Binding, Storage};
 use crate::template::{render, CONSTRUCTS, MAIN, PRELUDE};
 
 pub struct TranslateOptions {
@@ -84,7 +84,7 @@ fn translate_renamed(
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
     let (directives, mut errors) = directive::scan(preprocessed);
-    let view = crate::parse_view::parse_view(preprocessed, &lines);
+    let view = crate::parse_view::parse_view(preprocessed, lines);
     let unit = match crate::parse::parse(&view) {
         Ok(unit) => unit,
         Err(e) => {
@@ -93,7 +93,7 @@ fn translate_renamed(
         }
     };
     let is_system = |offset: usize| lines.is_system(offset);
-    let program = sharing::analyse(&unit, &is_system);
+    let program = resolve::analyse(&unit, &is_system);
 
     // Edits that also apply inside copied region bodies.
     let mut base_edits = lines.layout_edits(
@@ -102,7 +102,7 @@ fn translate_renamed(
         opts.collapse_system_headers,
         read_source,
     );
-    let renames = rename_edits(&program, &lines, preprocessed);
+    let renames = rename_edits(&program, lines, preprocessed);
     let reads_stdin = renames.reads_stdin;
     base_edits.extend(renames.edits);
     base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
@@ -112,12 +112,12 @@ fn translate_renamed(
 
     let cx = Context {
         source: preprocessed,
-        lines: &lines,
+        lines,
         program: &program,
         base_edits: &base_edits,
         line_markers: opts.line_markers,
         directives: &directives,
-        enclosing: Default::default(),
+        constructs: Default::default(),
         lock_pairs: Default::default(),
         atomic_statements: Default::default(),
     };
@@ -173,6 +173,9 @@ fn translate_renamed(
         edits.push(Edit::insert(preprocessed.len(), text.clone()));
     }
     let mut prelude = render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?;
+    if out.needs_minmax_identities {
+        prelude.push_str(&render(PRELUDE, "minmax_identities", &[]).map_err(|d| vec![d])?);
+    }
     if out.needs_atomic_prelude {
         prelude.push_str(&render(CONSTRUCTS, "combiners", &[]).map_err(|d| vec![d])?);
     }
@@ -194,7 +197,7 @@ fn translate_renamed(
     })
 }
 
-fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
+fn main_adapter(main: &resolve::Function) -> Result<String, Diagnostic> {
     let arguments = match main.parameter_count {
         0 => "",
         1 => "argc",
@@ -218,7 +221,7 @@ fn main_adapter(main: &sharing::Function) -> Result<String, Diagnostic> {
 /// stdin readers -> sync first;
 /// `register` on locals dropped (regions take the address of the shared locals they use).
 /// Only in user code, and not when the user defines a function of that name.
-fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str) -> Renames {
+fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str) -> Renames {
     let user_defines = |name: &str| {
         program
             .functions
@@ -295,10 +298,10 @@ fn rename_edits(program: &sharing::Program, lines: &LineMap, preprocessed: &str)
 /// `__cape_user_main`. Every use in a user function reads `__cape_func` instead, declared at the
 /// start of the function's body with the user's name (and in each outlined function: see
 /// `lower::parallel`).
-fn function_name_edits(program: &sharing::Program) -> Result<Vec<Edit>, Diagnostic> {
+fn function_name_edits(program: &resolve::Program) -> Result<Vec<Edit>, Diagnostic> {
     let mut edits = Vec::new();
     for f in program.functions.iter().filter(|f| !f.is_system) {
-        let uses: Vec<&sharing::Use> = program
+        let uses: Vec<&resolve::Use> = program
             .uses
             .iter()
             .filter(|u| f.body.start <= u.span.start && u.span.end <= f.body.end)

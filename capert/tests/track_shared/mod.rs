@@ -1,5 +1,7 @@
 //! Checks shared by the tracker test binaries (one binary per backend: one tracker per process).
 //! The oracle is a plain model of memory kept by the test itself, never the tracker's own output.
+// These tests map and write raw memory to exercise the trackers, as a C program would.
+#![allow(unsafe_code)]
 
 #![allow(dead_code)]
 

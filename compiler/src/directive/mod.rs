@@ -1,6 +1,7 @@
 //! `#pragma omp ...` lines: lexer, parser and the directive syntax tree.
 
 pub mod ast;
+mod kind;
 mod lexer;
 mod parser;
 mod rules;

@@ -205,7 +205,10 @@ pub fn lower(
             .any(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
         {
             let span = span_of(stmt.span);
-            let body = emit_span(cx, out, span, env);
+            let mut body = emit_span(cx, out, span, env);
+            if !cx.line_markers {
+                body.insert_str(0, "    ");
+            }
             return render(
                 CONSTRUCTS,
                 "plain",
@@ -251,8 +254,8 @@ pub fn lower(
             [only] if cx.text(u.lvalue).trim() == only.name => Some(only),
             _ => None,
         };
-        if let Some(crate::sharing::Use {
-            binding: crate::sharing::Binding::Var(v),
+        if let Some(crate::resolve::Use {
+            binding: crate::resolve::Binding::Var(v),
             ..
         }) = whole_var
         {
@@ -545,12 +548,12 @@ fn lower_capture(
     // a variable known not to be an integer is refused here; other lvalues by the static
     // assertion in the generated code
     if let [only] = super::uses_in(cx, c.update.lvalue) {
-        if let crate::sharing::Binding::Var(var) = only.binding {
+        if let crate::resolve::Binding::Var(var) = only.binding {
             let var = &cx.program.vars[var];
             if cx.text(c.update.lvalue).trim() == only.name
                 && !matches!(
                     var.class,
-                    crate::sharing::TypeClass::Integer | crate::sharing::TypeClass::Unknown
+                    crate::resolve::TypeClass::Integer | crate::resolve::TypeClass::Unknown
                 )
             {
                 return Err(vec![Diagnostic::error(format!(

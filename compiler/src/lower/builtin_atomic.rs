@@ -9,10 +9,10 @@ use lang_c::ast::{BinaryOperator, Expression, Statement, UnaryOperator};
 use lang_c::span::Node;
 
 use super::atomic::{update_of_expression, Update};
-use super::{contains, emit_span, span_of, statement_of, statement_span, Context, Env, Out};
+use super::{contains, emit_span, span_of, statement_span, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseKind, DirectiveKind};
-use crate::sharing::Binding;
+use crate::directive::ClauseKind;
+use crate::resolve::{Binding, VarId};
 use crate::template::{render, CONSTRUCTS};
 
 /// An update statement lowered to `__cape_atomic_update`.
@@ -193,22 +193,16 @@ pub fn lower(
 /// Uses of atomic builtins and of shared `_Atomic` variables inside parallel regions that are
 /// not lowered updates.
 pub fn check_regions(cx: &Context) -> Vec<Diagnostic> {
-    use DirectiveKind::{Parallel, ParallelFor, ParallelForSimd, ParallelSections};
     let statements = atomic_statements(cx);
-    let regions: Vec<(Span, Span, Vec<usize>)> = cx
+    let regions: Vec<(Span, Span, Vec<VarId>)> = cx
         .directives
         .iter()
-        .filter(|d| {
-            matches!(
-                d.kind,
-                Parallel | ParallelFor | ParallelForSimd | ParallelSections
-            )
-        })
+        .filter(|d| d.kind.is_parallel())
         .filter_map(|d| {
-            let stmt = statement_of(cx, d).ok()?;
+            let stmt = cx.constructs().statement(cx, d).ok()?;
             let span = statement_span(cx, stmt.span);
             // variables the directive makes private to each thread
-            let private: Vec<usize> = d
+            let private: Vec<VarId> = d
                 .clauses
                 .iter()
                 .filter(|c| {

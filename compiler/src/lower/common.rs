@@ -10,20 +10,10 @@ use super::{contains, span_of, Context};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::ReductionOp;
 use crate::emit::{apply_in, Edit};
-use crate::sharing::{Binding, Storage, Var};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sharing {
-    Shared,
-    Private,
-    Firstprivate,
-    Lastprivate,
-    FirstLastprivate,
-    Reduction(ReductionOp),
-}
+use crate::resolve::{Binding, Storage, Var, VarId};
 
 pub struct Captured {
-    pub var: usize,
+    pub var: VarId,
     pub field: String,
     /// the typed pointer to the original, `__cape_shared_<field>`
     pub pointer: String,
@@ -43,7 +33,7 @@ pub(crate) fn non_canonical(at: Span, label: &str, pragma: Span, construct: &str
 
 /// The loop variable and the pieces of the loop header.
 pub(crate) struct Canonical {
-    pub var: usize,
+    pub var: VarId,
     /// the variable is declared in the `for` header
     pub declared_in_header: bool,
     pub lb: Span,
@@ -84,7 +74,7 @@ pub(crate) fn resolve_item(
     pragma: Span,
     function: usize,
     errors: &mut Vec<Diagnostic>,
-) -> Option<usize> {
+) -> Option<VarId> {
     let found = cx.program.visible(name, pragma.start, Some(function));
     if found.is_none() {
         errors.push(
@@ -101,7 +91,7 @@ pub(crate) fn pointer_declaration(
     cx: &Context,
     var: &Var,
     name: &str,
-    pointers: &HashMap<usize, &Captured>,
+    pointers: &HashMap<VarId, &Captured>,
 ) -> Result<String, Diagnostic> {
     if var.storage == Storage::Global {
         return Ok(format!("__typeof__({}) *{name}", var.name));
@@ -141,7 +131,7 @@ pub(crate) fn pointer_declaration(
 }
 
 /// A pointer to the variable's type usable at file scope (combine functions).
-pub(crate) fn typed_pointer(cx: &Context, v: usize, name: &str) -> Result<String, Diagnostic> {
+pub(crate) fn typed_pointer(cx: &Context, v: VarId, name: &str) -> Result<String, Diagnostic> {
     let var = cx
         .program
         .vars
@@ -150,7 +140,7 @@ pub(crate) fn typed_pointer(cx: &Context, v: usize, name: &str) -> Result<String
     pointer_declaration(cx, var, name, &HashMap::new())
 }
 
-pub(crate) fn identifier_of(cx: &Context, e: &Node<Expression>) -> Option<usize> {
+pub(crate) fn identifier_of(cx: &Context, e: &Node<Expression>) -> Option<VarId> {
     let Expression::Identifier(i) = &e.node else {
         return None;
     };
@@ -187,7 +177,7 @@ pub(crate) fn canonical_form(
             else {
                 return Err(non_canonical(init_span, init_label, pragma, construct));
             };
-            let ident = crate::sharing::declarator_name(&one.node.declarator.node)
+            let ident = crate::resolve::declarator_name(&one.node.declarator.node)
                 .ok_or_else(|| non_canonical(init_span, init_label, pragma, construct))?;
             let v = cx
                 .program
@@ -297,7 +287,7 @@ pub(crate) fn canonical_form(
 }
 
 /// The first place in `body` that assigns, increments or decrements variable `var`.
-pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: usize) -> Option<Span> {
+pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: VarId) -> Option<Span> {
     struct Finder<'c, 'p, 'a> {
         cx: &'c Context<'p, 'a>,
         var: usize,

@@ -6,6 +6,8 @@
 pub mod atomic;
 pub mod builtin_atomic;
 pub mod common;
+pub mod constructs;
+pub mod data_sharing;
 pub mod nesting;
 pub mod ordered;
 pub mod parallel;
@@ -22,7 +24,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{Clause, ClauseKind, Directive, DirectiveKind};
 use crate::emit::{apply_in, Edit};
 use crate::preprocess::LineMap;
-use crate::sharing::{Binding, Program, Use};
+use crate::resolve::{Binding, Program, Use, VarId};
 use crate::template::{render, CONSTRUCTS};
 use crate::work;
 
@@ -36,15 +38,21 @@ pub struct Context<'p, 'a> {
     pub line_markers: bool,
     /// every `#pragma omp` of the file, in order
     pub directives: &'p [Directive],
-    /// the innermost construct around each directive (see `nesting::enclosing`), built once
-    pub enclosing: std::cell::OnceCell<Vec<Option<usize>>>,
+    /// the construct tree of the file, built once (see [`Context::constructs`])
+    pub constructs: std::cell::OnceCell<constructs::ConstructTree<'a>>,
     /// the `omp_set_lock` ... `omp_unset_lock` pairs of the file, built once
     pub lock_pairs: std::cell::OnceCell<Vec<atomic::LockPair<'a>>>,
     /// the atomic builtin calls and `_Atomic` updates of user functions, in order, built once
     pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
 }
 
-impl Context<'_, '_> {
+impl<'a> Context<'_, 'a> {
+    /// The construct tree of the file: statements, enclosing constructs, directives inside.
+    pub fn constructs(&self) -> &constructs::ConstructTree<'a> {
+        self.constructs
+            .get_or_init(|| constructs::ConstructTree::build(self))
+    }
+
     /// `file:line` of an offset, for the comments in generated code.
     pub fn location(&self, offset: usize) -> String {
         match self.lines.locate(offset) {
@@ -90,7 +98,7 @@ impl Context<'_, '_> {
 
 /// How identifiers are spelled in the code being generated: variable index -> replacement
 /// (`(*__cape_shared_x)` inside an outlined function). Variables not listed keep their name.
-pub type Env = HashMap<usize, String>;
+pub type Env = HashMap<VarId, String>;
 
 /// Code that goes outside the function being lowered, and the errors found.
 #[derive(Default)]
@@ -104,6 +112,8 @@ pub struct Out {
     pub errors: Vec<Diagnostic>,
     /// the `_Generic` combiners of `atomic`/`critical` updates are needed
     pub needs_atomic_prelude: bool,
+    /// a `max`/`min` reduction needs the `__CAPE_LOWEST`/`__CAPE_HIGHEST` identities
+    pub needs_minmax_identities: bool,
     next_id: usize,
 }
 
@@ -176,10 +186,11 @@ pub fn stacked<'c>(
     d: &Directive,
     stmt: &Node<Statement>,
 ) -> impl Iterator<Item = &'c Directive> {
-    let (after, before) = (d.span.end, stmt.span.start);
-    cx.directives
+    let before = stmt.span.start;
+    cx.constructs()
+        .inside(cx, d)
         .iter()
-        .filter(move |o| o.span.start >= after && o.span.end <= before)
+        .take_while(move |o| o.span.end <= before)
 }
 
 pub fn contains(outer: Span, inner: Span) -> bool {
@@ -198,7 +209,7 @@ pub fn uses_in<'p>(cx: &'p Context, span: Span) -> &'p [Use] {
 }
 
 /// The spelling of variable `v` under `env`.
-pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
+pub fn spelled(cx: &Context, env: &Env, v: VarId) -> String {
     env.get(&v).cloned().unwrap_or_else(|| {
         cx.program
             .vars
@@ -210,7 +221,7 @@ pub fn spelled(cx: &Context, env: &Env, v: usize) -> String {
 
 /// Variables named in a clause expression (pragma lines are not parsed as C, so their
 /// identifiers are resolved here by name at the directive): (identifier span, variable).
-pub fn clause_vars(cx: &Context, d: &Directive, span: Span) -> Vec<(Span, usize)> {
+pub fn clause_vars(cx: &Context, d: &Directive, span: Span) -> Vec<(Span, VarId)> {
     let text = cx.text(span);
     let bytes = text.as_bytes();
     let function = cx.program.function_at(d.span.start);
@@ -290,17 +301,29 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
     let mut replaced = Vec::new();
     let pairs = cx.lock_pairs.get_or_init(|| atomic::lock_pairs(cx));
     for pair in in_span(pairs, span, |p| p.span.start) {
-        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, pair.span, |out| {
-            atomic::lower_lock_pair(cx, out, pair, env)
-        });
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            pair.span,
+            |out| atomic::lower_lock_pair(cx, out, pair, env),
+        );
     }
     let updates = cx
         .atomic_statements
         .get_or_init(|| builtin_atomic::atomic_statements(cx));
     for a in in_span(updates, span, |a| a.span.start) {
-        replace_statement(cx, out, span, (&extents, &mut replaced), &mut edits, a.span, |out| {
-            builtin_atomic::lower(cx, out, a, env).map_err(|e| vec![e])
-        });
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            a.span,
+            |out| builtin_atomic::lower(cx, out, a, env).map_err(|e| vec![e]),
+        );
     }
     if !replaced.is_empty() {
         extents.append(&mut replaced);
@@ -368,6 +391,71 @@ fn overlaps_any(extents: &[Span], s: Span) -> bool {
     extents.get(after).is_some_and(|x| overlaps(*x, s))
 }
 
+/// User code copied to a new place, `indent` columns in (`--emit-c` output only: builds keep
+/// the user's columns for the backend's diagnostics): every line after the first keeps its
+/// indentation relative to the line where the code started at `start`. A line continuing a
+/// backslash-newline is left alone (it may be inside a string literal).
+pub fn reindent(cx: &Context, text: &str, start: usize, indent: usize) -> String {
+    if cx.line_markers {
+        return text.to_string();
+    }
+    let before = cx.source.get(..start).unwrap_or("");
+    let line = before
+        .get(before.rfind('\n').map_or(0, |i| i + 1)..)
+        .unwrap_or("");
+    let from = line
+        .get(..line.len() - line.trim_start_matches([' ', '\t']).len())
+        .unwrap_or("");
+    let to = " ".repeat(indent);
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        match line.strip_prefix(from) {
+            Some(rest) if i > 0 && !continued && !rest.trim().is_empty() => {
+                out.push_str(&to);
+                out.push_str(rest);
+            }
+            _ => out.push_str(line),
+        }
+        continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+    }
+    out
+}
+
+/// The indentation of the first line of code after the one `offset` is on (blank and
+/// preprocessor lines skipped).
+fn next_line_indent<'s>(cx: &Context<'s, '_>, offset: usize) -> &'s str {
+    let rest = cx.source.get(offset..).unwrap_or("");
+    let after = rest
+        .get(rest.find('\n').map_or(rest.len(), |i| i + 1)..)
+        .unwrap_or("");
+    after
+        .lines()
+        .find(|line| {
+            let code = line.trim_start();
+            !code.is_empty() && !code.starts_with('#')
+        })
+        .map_or("", |line| {
+            line.get(..line.len() - line.trim_start_matches([' ', '\t']).len())
+                .unwrap_or("")
+        })
+}
+
+/// `text` with `pad` put before every line after the first (blank lines and lines continuing
+/// a backslash-newline aside).
+pub fn indent_lines(text: &str, pad: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i > 0 && !continued && !line.trim().is_empty() {
+            out.push_str(pad);
+        }
+        out.push_str(line);
+        continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+    }
+    out
+}
+
 /// The output text of `span` (see [`emit_edits`]).
 pub fn emit_span(cx: &Context, out: &mut Out, span: Span, env: &Env) -> String {
     let edits = emit_edits(cx, out, span, env);
@@ -433,7 +521,20 @@ fn lower_directive(
     env: &Env,
 ) -> Option<(Span, String)> {
     use DirectiveKind::*;
-    let standalone = |text: String| Some((d.span, text));
+    // in emit-c output a stand-alone directive's code takes the indentation of the code after it
+    let pad = if cx.line_markers {
+        ""
+    } else {
+        next_line_indent(cx, d.span.end)
+    };
+    let standalone = |text: String| {
+        let text = if text.is_empty() {
+            text
+        } else {
+            format!("{pad}{text}")
+        };
+        Some((d.span, text))
+    };
     let comment = |what: &str| {
         render(CONSTRUCTS, "comment", &[("what", what)])
             .map(|t| t.trim_end().to_string())
@@ -511,7 +612,7 @@ fn lower_directive(
             return None;
         }
     }
-    let stmt = match statement_of(cx, d) {
+    let stmt = match cx.constructs().statement(cx, d) {
         Ok(s) => s,
         Err(e) => {
             out.errors.push(e);
@@ -527,17 +628,7 @@ fn lower_directive(
         out.errors.append(&mut structure);
         return None;
     }
-    // a loop, `sections` or an `atomic` takes its statement directly (an ignored `simd` aside)
-    let needs_statement = matches!(
-        d.kind,
-        For | ForSimd
-            | ParallelFor
-            | ParallelForSimd
-            | Sections
-            | ParallelSections
-            | Atomic
-            | Critical
-    );
+    let needs_statement = d.kind.takes_statement_directly();
     if let Some(o) = stacked(cx, d, stmt).find(|o| needs_statement && o.kind != Simd) {
         out.errors.push(
             Diagnostic::error(format!(
@@ -567,6 +658,12 @@ fn lower_directive(
                 .locate(stmt.span.start)
                 .map_or(1, |l| l.column as usize);
             let mut text = " ".repeat(column.saturating_sub(1));
+            // generated lines follow the construct's own column (emit-c only)
+            let body = if cx.line_markers {
+                body
+            } else {
+                indent_lines(&body, &text)
+            };
             text.push_str(body.trim_end());
             text.push_str(&cx.resync(extent.end));
             Some((extent, text))

@@ -10,75 +10,9 @@ use lang_c::ast::{Label, Statement};
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
-use super::{span_of, statement_of, statement_span, Context};
+use super::{span_of, Context};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseKind, Directive, DirectiveKind};
-
-/// The innermost construct of the same function whose block contains `d`'s pragma.
-pub fn enclosing<'c>(cx: &'c Context, d: &Directive) -> Option<&'c Directive> {
-    let index = cx
-        .directives
-        .partition_point(|e| e.span.start < d.span.start);
-    let table = cx.enclosing.get_or_init(|| enclosing_table(cx));
-    let outer = (*table.get(index)?)?;
-    cx.directives.get(outer)
-}
-
-/// For each directive (in file order), the index of the innermost construct containing it: one
-/// pass with a stack of the constructs still open, so each directive is pushed and popped once.
-fn enclosing_table(cx: &Context) -> Vec<Option<usize>> {
-    use DirectiveKind::*;
-    let mut table = Vec::with_capacity(cx.directives.len());
-    // (index, end of its statement) of the constructs open at the current directive
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    for (index, d) in cx.directives.iter().enumerate() {
-        while open.last().is_some_and(|&(_, end)| end <= d.span.start) {
-            crate::work::count(1);
-            open.pop();
-        }
-        let function = cx.program.function_at(d.span.start);
-        let outer = open.last().map(|&(i, _)| i).filter(|&i| {
-            cx.directives
-                .get(i)
-                .is_some_and(|e| cx.program.function_at(e.span.start) == function)
-        });
-        table.push(outer);
-        let standalone = matches!(
-            d.kind,
-            Barrier
-                | Flush
-                | Taskwait
-                | Taskyield
-                | Threadprivate
-                | DeclareSimd
-                | DeclareReduction
-                | Cancel
-                | CancellationPoint
-        );
-        let doacross = d.kind == Ordered && d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
-        let is_construct = !standalone && !doacross;
-        if is_construct {
-            if let Ok(stmt) = statement_of(cx, d) {
-                open.push((index, statement_span(cx, stmt.span).end));
-            }
-        }
-    }
-    table
-}
-
-fn is_worksharing(kind: DirectiveKind) -> bool {
-    use DirectiveKind::*;
-    matches!(
-        kind,
-        For | ForSimd
-            | ParallelFor
-            | ParallelForSimd
-            | Sections
-            | ParallelSections
-            | Section
-            | Single
-    )
-}
+use crate::directive::{Directive, DirectiveKind};
 
 /// Closely nested regions OpenMP forbids (OpenMP 4.5, 2.17): a worksharing construct or a
 /// barrier inside a worksharing, `master`, `critical`, `ordered` or `atomic` region (or a
@@ -91,13 +25,13 @@ pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnosti
         Master | Masked => "a `master` region",
         _ => return Ok(()),
     };
-    let Some(e) = enclosing(cx, d) else {
+    let Some(e) = cx.constructs().enclosing(cx, d) else {
         return Ok(());
     };
     let forbidden = match d.kind {
-        Master | Masked => is_worksharing(e.kind) || e.kind == Atomic,
+        Master | Masked => e.kind.is_worksharing() || e.kind == Atomic,
         _ => {
-            is_worksharing(e.kind)
+            e.kind.is_worksharing()
                 || matches!(e.kind, Master | Masked | Critical | Ordered | Atomic | Simd)
         }
     };
@@ -123,8 +57,7 @@ pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnosti
 /// A jump out of `d`'s structured block `stmt`: `return`, a `goto` to a label outside it,
 /// and `break` (also `continue`, except in a loop construct's own body) that leaves it.
 pub fn check_branches(d: &Directive, stmt: &Node<Statement>) -> Vec<Diagnostic> {
-    use DirectiveKind::*;
-    let is_loop = matches!(d.kind, For | ForSimd | ParallelFor | ParallelForSimd);
+    let is_loop = d.kind.is_loop();
     let block = match (&stmt.node, is_loop) {
         (Statement::For(f), true) => &*f.node.statement,
         (_, true) => return Vec::new(), // not a loop: reported by the loop lowering

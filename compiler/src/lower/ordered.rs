@@ -16,13 +16,13 @@ use crate::template::{render, CONSTRUCTS};
 /// none (orphaned: checked at run time by `__cape_ordered_begin`).
 pub fn check_nesting(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
     use DirectiveKind::*;
-    let enclosing = super::nesting::enclosing(cx, d);
+    let enclosing = cx.constructs().enclosing(cx, d);
     let Some(e) = enclosing else {
         return Ok(());
     };
     let has_ordered = e.clauses.iter().any(|c| c.kind == ClauseKind::Ordered);
     let ok = match e.kind {
-        For | ForSimd | ParallelFor | ParallelForSimd => has_ordered,
+        _ if e.kind.is_loop() => has_ordered,
         Simd => d.clauses.iter().any(|c| c.kind == ClauseKind::Simd),
         _ => false,
     };
@@ -30,7 +30,7 @@ pub fn check_nesting(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
         return Ok(());
     }
     let label = match e.kind {
-        For | ForSimd | ParallelFor | ParallelForSimd => {
+        _ if e.kind.is_loop() => {
             format!(
                 "this `#pragma omp {}` has no `ordered` clause",
                 e.kind.name()
@@ -61,7 +61,8 @@ pub fn lower(
     if !cx.line_markers {
         body.push_str("    ");
     }
-    body.push_str(&emit_span(cx, out, span, env));
+    let text = emit_span(cx, out, span, env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
     let only_simd = d.clauses.iter().any(|c| c.kind == ClauseKind::Simd)
         && !d.clauses.iter().any(|c| c.kind == ClauseKind::Threads);
     render(

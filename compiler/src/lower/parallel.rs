@@ -7,33 +7,22 @@ use std::collections::HashMap;
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::{canonical_form, pointer_declaration, resolve_item, Captured, Sharing};
-use super::worksharing::{check_reduction_var, combine_function, reduction_identity};
-use super::{clause_name, contains, emit_span, spelled, uses_in, Context, Env, Out};
+use super::common::{canonical_form, pointer_declaration, Captured};
+use super::data_sharing::{
+    combine_function, is_threadprivate, parallel_part, reduction_identity, region_clauses,
+    RegionClauses, Sharing,
+};
+use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
-use crate::sharing::{Binding, Storage};
+use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
+use crate::resolve::{Binding, Storage, VarId};
 use crate::template::{render, CONSTRUCTS, PARALLEL};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
     r.map_err(|d| vec![d])
 }
 
-/// Clauses the parallel part of a combined construct acts on; the rest go to the worksharing
-/// part (whose variables the region shares).
-fn parallel_part(kind: ClauseKind) -> bool {
-    matches!(
-        kind,
-        ClauseKind::If
-            | ClauseKind::NumThreads
-            | ClauseKind::Default
-            | ClauseKind::Shared
-            | ClauseKind::Copyin
-            | ClauseKind::ProcBind
-            | ClauseKind::Private
-    )
-}
-
+/// `parallel` and the combined constructs: clause collection, capture set, rendering.
 pub fn lower(
     cx: &Context,
     out: &mut Out,
@@ -43,7 +32,6 @@ pub fn lower(
 ) -> Result<String, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let pragma = d.span;
-    let combined = d.kind != DirectiveKind::Parallel;
     let Some(function) = cx.program.function_at(pragma.start) else {
         return Err(vec![Diagnostic::error(format!(
             "`#pragma omp {}` outside a function",
@@ -53,135 +41,37 @@ pub fn lower(
     };
     let stmt_span = super::body_span(cx, d, stmt);
 
-    // Clauses.
-    let mut sharing: HashMap<usize, (Sharing, Span)> = HashMap::new();
-    let mut default_none: Option<Span> = None;
-    let mut num_threads = "0".to_string();
-    let mut if_clause = "1".to_string();
-    let mut copyin: Vec<usize> = Vec::new();
-    let mut wanted_by_clause: Vec<usize> = Vec::new();
-    for clause in &d.clauses {
-        let acts = !combined || parallel_part(clause.kind);
-        match (&clause.kind, &clause.args) {
-            (ClauseKind::Default, ClauseArgs::Default(DefaultKind::None)) => {
-                default_none = Some(clause.span);
-            }
-            (ClauseKind::If, ClauseArgs::Expr { expr, .. }) => {
-                if_clause = format!("!!({})", super::clause_expr(cx, d, *expr, env))
-            }
-            (ClauseKind::NumThreads, ClauseArgs::Expr { expr, .. }) => {
-                num_threads = format!("(int)({})", super::clause_expr(cx, d, *expr, env))
-            }
-            (ClauseKind::Copyin, ClauseArgs::List(items)) => {
-                for item in items {
-                    if let Some(v) = resolve_item(
-                        cx,
-                        &item.name,
-                        item.name_span,
-                        pragma,
-                        function,
-                        &mut errors,
-                    ) {
-                        if !is_threadprivate(cx, v) {
-                            errors.push(
-                                Diagnostic::error(format!(
-                                    "`copyin` variable `{}` must be `threadprivate`",
-                                    item.name
-                                ))
-                                .with_primary(item.name_span, "not in a `threadprivate` directive"),
-                            );
-                        }
-                        copyin.push(v);
-                        // a threadprivate static local is reached through its address
-                        if cx.program.vars[v].storage != Storage::Global
-                            && !wanted_by_clause.contains(&v)
-                        {
-                            wanted_by_clause.push(v);
-                        }
-                    }
-                }
-            }
-            (
-                ClauseKind::Private
-                | ClauseKind::Firstprivate
-                | ClauseKind::Lastprivate
-                | ClauseKind::Shared,
-                ClauseArgs::List(items),
-            ) => {
-                for item in items {
-                    let Some(v) = resolve_item(
-                        cx,
-                        &item.name,
-                        item.name_span,
-                        pragma,
-                        function,
-                        &mut errors,
-                    ) else {
-                        continue;
-                    };
-                    let new = match clause.kind {
-                        _ if !acts => Sharing::Shared,
-                        ClauseKind::Private => Sharing::Private,
-                        ClauseKind::Firstprivate => Sharing::Firstprivate,
-                        _ => Sharing::Shared,
-                    };
-                    let var = &cx.program.vars[v];
-                    if acts && var.is_const && new == Sharing::Private {
-                        let name = clause_name(cx.source, clause);
-                        errors.push(
-                            Diagnostic::error(format!(
-                                "const-qualified variable `{}` cannot be `{name}`",
-                                var.name
-                            ))
-                            .with_primary(item.name_span, "declared `const`")
-                            .with_secondary(var.ident_span, "declared here"),
-                        );
-                    }
-                    sharing.insert(v, (new, item.name_span));
-                }
-            }
-            (ClauseKind::Reduction, ClauseArgs::Reduction { op, op_span, items }) => {
-                if *op == crate::directive::ReductionOp::Custom {
-                    errors.push(
-                        Diagnostic::error("user-defined reductions are not supported yet")
-                            .with_primary(*op_span, "not a built-in reduction operator"),
-                    );
-                    continue;
-                }
-                for item in items {
-                    let Some(v) = resolve_item(
-                        cx,
-                        &item.name,
-                        item.name_span,
-                        pragma,
-                        function,
-                        &mut errors,
-                    ) else {
-                        continue;
-                    };
-                    if !acts {
-                        sharing.insert(v, (Sharing::Shared, item.name_span));
-                    } else if check_reduction_var(
-                        cx,
-                        v,
-                        *op,
-                        item.span,
-                        item.name_span,
-                        &mut errors,
-                    ) {
-                        sharing.insert(v, (Sharing::Reduction(*op), item.name_span));
-                    }
-                }
-            }
-            _ => {}
-        }
+    let clauses = region_clauses(cx, d, function, env, &mut errors);
+    let predetermined = predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
+    let (wanted, captured) = capture_set(cx, d, stmt_span, &clauses, &predetermined, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
     }
+    let region = Region {
+        d,
+        stmt,
+        function,
+        span: stmt_span,
+        clauses,
+        wanted,
+        captured,
+    };
+    render_region(cx, out, &region, env)
+}
+
+/// The variables the region makes private without a clause: the loop variable of a combined
+/// `parallel for` and those of the worksharing loops inside (collapsed ones included).
+fn predetermined_private(
+    cx: &Context,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    sharing: &HashMap<VarId, (Sharing, Span)>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<VarId> {
+    let pragma = d.span;
     // the loop variable of a combined `parallel for` is predetermined private
     let mut loop_var = None;
-    if matches!(
-        d.kind,
-        DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd
-    ) {
+    if d.kind.is_loop() {
         if let Statement::For(f) = &stmt.node {
             if let Ok(c) = canonical_form(cx, f, pragma, d.kind.name()) {
                 loop_var = Some(c.var);
@@ -205,11 +95,13 @@ pub fn lower(
         }
     }
 
-    // the loop variables of the worksharing loops inside are predetermined private too
-    let mut predetermined: Vec<usize> = loop_var.into_iter().collect();
-    for inner in cx.directives.iter().filter(|i| {
-        contains(stmt_span, i.span) && matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd)
-    }) {
+    // the loop variables of the worksharing loops inside
+    let mut predetermined: Vec<VarId> = loop_var.into_iter().collect();
+    let inside = cx.constructs().inside(cx, d);
+    for inner in inside
+        .iter()
+        .filter(|i| matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd))
+    {
         let depth = inner
             .clauses
             .iter()
@@ -220,7 +112,7 @@ pub fn lower(
                 _ => None,
             })
             .unwrap_or(1);
-        let mut current = super::statement_of(cx, inner).ok();
+        let mut current = cx.constructs().statement(cx, inner).ok();
         for _ in 0..depth {
             let Some(Statement::For(f)) = current.map(|s| &s.node) else {
                 break;
@@ -232,13 +124,36 @@ pub fn lower(
         }
     }
 
+    predetermined
+}
+
+/// The variables the outlined function reaches through pointers (locals of the enclosing
+/// function it uses, variables whose clause needs an address, VLA sizes of their types), in
+/// declaration order, with their field names; `default(none)` is checked on the way.
+fn capture_set(
+    cx: &Context,
+    d: &Directive,
+    stmt_span: Span,
+    clauses: &RegionClauses,
+    predetermined: &[VarId],
+    errors: &mut Vec<Diagnostic>,
+) -> (Vec<VarId>, Vec<Captured>) {
+    let pragma = d.span;
+    let combined = d.kind.is_combined_parallel();
+    let inside = cx.constructs().inside(cx, d);
+    let RegionClauses {
+        sharing,
+        default_none,
+        wanted_by_clause,
+        ..
+    } = clauses;
     // Which variables the region uses.
-    let is_outer_local = |v: usize| {
+    let is_outer_local = |v: VarId| {
         let var = &cx.program.vars[v];
         var.storage != Storage::Global && !contains(stmt_span, var.ident_span)
     };
-    let mut wanted: Vec<usize> = Vec::new();
-    let mut reported: Vec<usize> = Vec::new();
+    let mut wanted: Vec<VarId> = Vec::new();
+    let mut reported: Vec<VarId> = Vec::new();
     // the worksharing part's clause expressions (a schedule's chunk) are evaluated inside,
     let clause_uses = d
         .clauses
@@ -247,19 +162,16 @@ pub fn lower(
         .flat_map(|c| super::clause_vars(cx, d, c.span))
         .chain(
             // and so are the clauses of the directives inside the region
-            cx.directives
-                .iter()
-                .filter(|inner| contains(stmt_span, inner.span))
-                .flat_map(|inner| {
-                    inner
-                        .clauses
-                        .iter()
-                        .flat_map(move |c| super::clause_vars(cx, inner, c.span))
-                }),
+            inside.iter().flat_map(|inner| {
+                inner
+                    .clauses
+                    .iter()
+                    .flat_map(move |c| super::clause_vars(cx, inner, c.span))
+            }),
         )
         .filter(|(_, v)| is_outer_local(*v))
         .collect::<Vec<_>>();
-    for v in wanted_by_clause {
+    for &v in wanted_by_clause {
         if !wanted.contains(&v) {
             wanted.push(v);
         }
@@ -274,7 +186,7 @@ pub fn lower(
         if is_outer_local(v) && !wanted.contains(&v) {
             wanted.push(v);
         }
-        if let Some(span) = default_none {
+        if let Some(span) = *default_none {
             let var = &cx.program.vars[v];
             let exempt = predetermined.contains(&v)
                 || is_threadprivate(cx, v)
@@ -295,7 +207,7 @@ pub fn lower(
             }
         }
     }
-    for (&v, (s, _)) in &sharing {
+    for (&v, (s, _)) in sharing {
         let var = &cx.program.vars[v];
         let needs_address = !matches!(s, Sharing::Private | Sharing::Shared);
         if (var.storage != Storage::Global || needs_address)
@@ -349,14 +261,51 @@ pub fn lower(
             field,
         });
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let pointer_of: HashMap<usize, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
+    (wanted, captured)
+}
+
+/// A parallel region after its analysis: what [`render_region`] turns into C.
+struct Region<'r> {
+    d: &'r Directive,
+    stmt: &'r Node<Statement>,
+    function: usize,
+    /// the region's code (stacked directives included)
+    span: Span,
+    clauses: RegionClauses,
+    wanted: Vec<VarId>,
+    captured: Vec<Captured>,
+}
+
+/// The data struct, the outlined function (before/after the user function) and the call.
+fn render_region(
+    cx: &Context,
+    out: &mut Out,
+    region: &Region,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let Region {
+        d,
+        stmt,
+        function,
+        span: stmt_span,
+        clauses,
+        wanted,
+        captured,
+    } = region;
+    let (d, stmt, function, stmt_span) = (*d, *stmt, *function, *stmt_span);
+    let RegionClauses {
+        sharing,
+        num_threads,
+        if_clause,
+        copyin,
+        ..
+    } = clauses;
+    let pragma = d.span;
+    let pointer_of: HashMap<VarId, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
 
     // The environment inside the outlined function.
     let mut inner_env: Env = Env::new();
-    for c in &captured {
+    for c in captured {
         let shared = matches!(
             sharing.get(&c.var).map(|s| s.0),
             None | Some(Sharing::Shared)
@@ -372,8 +321,8 @@ pub fn lower(
 
     let mut fields = String::new();
     let mut field_inits = String::new();
-    let mut shared_pointers = String::new();
-    for c in &captured {
+    let mut pointer_decls: Vec<String> = Vec::new();
+    for c in captured {
         let var = &cx.program.vars[c.var];
         fields.push_str(&one(render(PARALLEL, "field", &[("field", &c.field)]))?);
         let expr = spelled(cx, env, c.var);
@@ -383,14 +332,10 @@ pub fn lower(
             &[("field", &c.field), ("expr", &expr)],
         ))?);
         let pointer = one(pointer_declaration(cx, var, &c.pointer, &pointer_of))?;
-        shared_pointers.push_str(&one(render(
+        pointer_decls.push(one(render(
             PARALLEL,
             "shared_pointer",
-            &[
-                ("pointer", &pointer),
-                ("field", &c.field),
-                ("name", &c.pointer),
-            ],
+            &[("pointer", &pointer), ("field", &c.field)],
         ))?);
     }
     if captured.is_empty() {
@@ -399,7 +344,7 @@ pub fn lower(
     }
 
     let mut copyins = String::new();
-    for &v in &copyin {
+    for &v in copyin {
         copyins.push_str(&one(render(
             PARALLEL,
             "copyin",
@@ -409,7 +354,7 @@ pub fn lower(
 
     let mut privates = String::new();
     let mut reductions = String::new();
-    let mut ordered: Vec<(&usize, &(Sharing, Span))> = sharing.iter().collect();
+    let mut ordered: Vec<(&VarId, &(Sharing, Span))> = sharing.iter().collect();
     ordered.sort_by_key(|(v, _)| cx.program.vars[**v].ident_span.start);
     for (&v, (s, _)) in ordered {
         let var = &cx.program.vars[v];
@@ -444,7 +389,7 @@ pub fn lower(
                     &[
                         ("of", &of),
                         ("var", name),
-                        ("identity", &reduction_identity(*op, name)),
+                        ("identity", &reduction_identity(out, *op, name)),
                     ],
                 ))?);
                 let combine = one(combine_function(cx, out, d, v, *op))?;
@@ -458,39 +403,65 @@ pub fn lower(
     }
 
     // The body: the statement (or the worksharing part) in the outlined function's terms.
+    let emit_c_pad = if cx.line_markers { "" } else { "    " };
     let mut body = String::new();
     match d.kind {
         DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => {
             body.push_str("    ");
-            body.push_str(&super::worksharing::lower_for(
-                cx,
-                out,
-                d,
-                stmt,
-                &inner_env,
-                &|k| !parallel_part(k),
-            )?);
+            let part = super::worksharing::lower_for(cx, out, d, stmt, &inner_env, &|k| {
+                !parallel_part(k)
+            })?;
+            body.push_str(&super::indent_lines(&part, emit_c_pad));
         }
         DirectiveKind::ParallelSections => {
             body.push_str("    ");
-            body.push_str(&super::worksharing::lower_sections(
-                cx,
-                out,
-                d,
-                stmt,
-                &inner_env,
-                &|k| !parallel_part(k),
-            )?);
+            let part = super::worksharing::lower_sections(cx, out, d, stmt, &inner_env, &|k| {
+                !parallel_part(k)
+            })?;
+            body.push_str(&super::indent_lines(&part, emit_c_pad));
         }
         _ => {
             body.push_str(&cx.marker_before(stmt_span.start));
             if !cx.line_markers {
                 body.push_str("    ");
             }
-            body.push_str(&emit_span(cx, out, stmt_span, &inner_env));
+            let text = emit_span(cx, out, stmt_span, &inner_env);
+            body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
         }
     }
 
+    // `(void)` lines only for what nothing uses, so that -Wunused stays quiet
+    let generated = [
+        function_name(cx, function, stmt_span)?,
+        local_enums(cx, stmt_span, wanted),
+        pointer_decls.concat(),
+        copyins,
+        privates,
+        body,
+        reductions,
+    ];
+    let mut shared_pointers = String::new();
+    for (c, decl) in captured.iter().zip(&pointer_decls) {
+        shared_pointers.push_str(decl);
+        if generated
+            .iter()
+            .map(|t| mentions(t, &c.pointer))
+            .sum::<usize>()
+            < 2
+        {
+            shared_pointers.push_str(&one(render(
+                PARALLEL,
+                "unused_pointer",
+                &[("name", &c.pointer)],
+            ))?);
+        }
+    }
+    let unused_data = if generated.iter().any(|t| mentions(t, "__cape_d") > 0) {
+        String::new()
+    } else {
+        one(render(PARALLEL, "unused_data", &[]))?
+    };
+    let [function_name, local_enums, _, copyins, privates, body, reductions] = generated;
     let decls = one(render(
         PARALLEL,
         "decls",
@@ -508,8 +479,9 @@ pub fn lower(
             ("construct", construct),
             ("location", &location),
             ("id", &id_text),
-            ("function_name", &function_name(cx, function, stmt_span)?),
-            ("local_enums", &local_enums(cx, stmt_span, &wanted)),
+            ("unused_data", &unused_data),
+            ("function_name", &function_name),
+            ("local_enums", &local_enums),
             ("shared_pointers", &shared_pointers),
             ("copyins", &copyins),
             ("privates", &privates),
@@ -525,8 +497,8 @@ pub fn lower(
             ("location", &location),
             ("id", &id_text),
             ("field_inits", &field_inits),
-            ("num_threads", &num_threads),
-            ("if_clause", &if_clause),
+            ("num_threads", num_threads),
+            ("if_clause", if_clause),
         ],
     ))?;
     out.before.push((function, decls));
@@ -534,7 +506,18 @@ pub fn lower(
     Ok(call)
 }
 
-/// Whether a `#pragma omp threadprivate` lists variable `v`.
+/// How many times `ident` occurs in `text` as a whole identifier.
+fn mentions(text: &str, ident: &str) -> usize {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(ident)
+        .filter(|&(at, _)| {
+            let before = text.get(..at).and_then(|t| t.chars().next_back());
+            let after = text.get(at + ident.len()..).and_then(|t| t.chars().next());
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+        .count()
+}
+
 /// The declaration of `__cape_func` (the user function's name) when the region uses `__func__`.
 fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, Vec<Diagnostic>> {
     if !uses_in(cx, region)
@@ -551,27 +534,11 @@ fn function_name(cx: &Context, function: usize, region: Span) -> Result<String, 
     one(render(CONSTRUCTS, "function_name", &[("name", name)]))
 }
 
-fn is_threadprivate(cx: &Context, v: usize) -> bool {
-    let var = &cx.program.vars[v];
-    matches!(var.storage, Storage::Global | Storage::Static)
-        && cx.directives.iter().any(|d| {
-            d.kind == DirectiveKind::Threadprivate
-                && d.list_arg.iter().any(|item| {
-                    item.name == var.name
-                        && cx.program.visible(
-                            &item.name,
-                            d.span.start,
-                            cx.program.function_at(d.span.start),
-                        ) == Some(v)
-                })
-        })
-}
-
 /// The `enum` declarations of the enclosing function whose constants the region (or the type of
 /// a captured variable: `int a[N]`) uses, repeated
 /// at the top of the outlined function (it is at file scope, where they are not visible; an
 /// enumeration constant is a plain integer constant, so a second declaration is equivalent).
-fn local_enums(cx: &Context, region: Span, captured: &[usize]) -> String {
+fn local_enums(cx: &Context, region: Span, captured: &[VarId]) -> String {
     let mut specs: Vec<Span> = Vec::new();
     let in_types = captured
         .iter()

@@ -4,28 +4,8 @@
 
 use super::Context;
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseKind, Directive, DirectiveKind};
-use crate::sharing::Binding;
-
-/// Directives that declare something rather than run: allowed at file scope.
-fn is_declarative(kind: DirectiveKind) -> bool {
-    use DirectiveKind::*;
-    matches!(
-        kind,
-        Threadprivate | DeclareSimd | DeclareReduction | DeclareTarget | EndDeclareTarget
-    )
-}
-
-/// Directives that are not followed by a statement of their own.
-fn is_stand_alone(d: &Directive) -> bool {
-    use DirectiveKind::*;
-    match d.kind {
-        Barrier | Flush | Taskwait | Taskyield | Cancel | CancellationPoint | TargetUpdate
-        | TargetEnterData | TargetExitData => true,
-        Ordered => d.clauses.iter().any(|c| c.kind == ClauseKind::Depend),
-        _ => false,
-    }
-}
+use crate::directive::Directive;
+use crate::resolve::{Binding, VarId};
 
 /// The last character of code before `offset`, skipping whitespace and preprocessor lines
 /// (line markers, `#define`s of `-dD`, other pragmas).
@@ -41,7 +21,7 @@ fn code_before(source: &str, offset: usize) -> Option<char> {
 
 /// Errors for a directive standing where gcc refuses it.
 pub fn check(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
-    if is_declarative(d.kind) {
+    if d.kind.is_declarative() {
         return Ok(());
     }
     let name = d.kind.name();
@@ -54,7 +34,8 @@ pub fn check(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
     }
     // a stand-alone directive is not a statement: as the body of `if`, `else`, a loop or a
     // label it would take the next statement's place (C does not see it), so gcc refuses it
-    if is_stand_alone(d) && !matches!(code_before(cx.source, d.span.start), Some(';' | '{' | '}')) {
+    if d.is_stand_alone() && !matches!(code_before(cx.source, d.span.start), Some(';' | '{' | '}'))
+    {
         return Err(Diagnostic::error(format!(
             "`#pragma omp {name}` may only be used in compound statements"
         ))
@@ -69,7 +50,7 @@ pub fn check(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
 pub fn check_threadprivate_use(
     cx: &Context,
     d: &Directive,
-    var: usize,
+    var: VarId,
     name: Span,
 ) -> Result<(), Diagnostic> {
     let first = cx

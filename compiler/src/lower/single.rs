@@ -3,12 +3,12 @@
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::{resolve_item, Sharing};
-use super::worksharing::data_clauses;
+use super::common::resolve_item;
+use super::data_sharing::{data_clauses, Sharing};
 use super::{emit_span, spelled, Context, Env, Out};
 use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, Directive};
-use crate::sharing::Storage;
+use crate::resolve::Storage;
 use crate::template::{render, CONSTRUCTS};
 
 fn one<T>(r: Result<T, crate::diag::Diagnostic>) -> Result<T, Vec<Diagnostic>> {
@@ -80,7 +80,8 @@ pub fn lower_single(
     if !cx.line_markers {
         body.push_str("        ");
     }
-    body.push_str(&emit_span(cx, out, span, &body_env));
+    let text = emit_span(cx, out, span, &body_env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 8));
     let single = one(render(
         CONSTRUCTS,
         "single",
@@ -118,7 +119,8 @@ pub fn lower_master(
     if !cx.line_markers {
         body.push_str("    ");
     }
-    body.push_str(&emit_span(cx, out, span, env));
+    let text = emit_span(cx, out, span, env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 4));
     one(render(
         CONSTRUCTS,
         "master",

@@ -6,231 +6,19 @@
 use lang_c::ast::{BinaryOperator, BlockItem, Statement};
 use lang_c::span::Node;
 
-use super::common::{
-    canonical_form, combine_expression, modification_of, resolve_item, typed_pointer, Canonical,
-    Sharing, StepForm,
+use super::common::{canonical_form, modification_of, Canonical, StepForm};
+use super::data_sharing::{
+    combine_function, data_clauses, linear_items, reduction_identity, ClauseFilter, DataClauses,
+    Sharing,
 };
-use super::{clause_name, emit_span, span_of, spelled, Context, Env, Out};
+use super::{emit_span, span_of, spelled, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{
-    ClauseArgs, ClauseKind, Directive, DirectiveKind, ReductionOp, ScheduleKind,
-};
-use crate::sharing::TypeClass;
+use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind, ScheduleKind};
+use crate::resolve::{TypeClass, VarId};
 use crate::template::{render, WORKSHARING};
-
-pub type ClauseFilter<'f> = dyn Fn(ClauseKind) -> bool + 'f;
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
     r.map_err(|d| vec![d])
-}
-
-/// The data-sharing clauses of a worksharing construct, resolved.
-pub struct DataClauses {
-    pub items: Vec<(usize, Sharing, Span)>,
-}
-
-/// Reads private/firstprivate/lastprivate/reduction clauses (those `filter` accepts).
-pub fn data_clauses(
-    cx: &Context,
-    d: &Directive,
-    filter: &ClauseFilter,
-    errors: &mut Vec<Diagnostic>,
-) -> DataClauses {
-    let mut items: Vec<(usize, Sharing, Span)> = Vec::new();
-    let Some(function) = cx.program.function_at(d.span.start) else {
-        return DataClauses { items };
-    };
-    for clause in &d.clauses {
-        if !filter(clause.kind) {
-            continue;
-        }
-        let name = clause_name(cx.source, clause);
-        match (&clause.kind, &clause.args) {
-            (
-                ClauseKind::Private | ClauseKind::Firstprivate | ClauseKind::Lastprivate,
-                ClauseArgs::List(list),
-            ) => {
-                for item in list {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-                    else {
-                        continue;
-                    };
-                    let var = &cx.program.vars[v];
-                    let new = match clause.kind {
-                        ClauseKind::Private => Sharing::Private,
-                        ClauseKind::Firstprivate => Sharing::Firstprivate,
-                        _ => Sharing::Lastprivate,
-                    };
-                    if var.is_const && matches!(new, Sharing::Private | Sharing::Lastprivate) {
-                        errors.push(
-                            Diagnostic::error(format!(
-                                "const-qualified variable `{}` cannot be `{name}`",
-                                var.name
-                            ))
-                            .with_primary(item.name_span, "declared `const`")
-                            .with_secondary(var.ident_span, "declared here"),
-                        );
-                    }
-                    let previous = items.iter().position(|(o, _, _)| *o == v);
-                    let merged = match (previous.map(|p| items[p].1), new) {
-                        (Some(Sharing::Firstprivate), Sharing::Lastprivate)
-                        | (Some(Sharing::Lastprivate), Sharing::Firstprivate) => {
-                            Sharing::FirstLastprivate
-                        }
-                        _ => new,
-                    };
-                    if let Some(p) = previous {
-                        items.remove(p);
-                    }
-                    items.push((v, merged, item.name_span));
-                }
-            }
-            (
-                ClauseKind::Reduction,
-                ClauseArgs::Reduction {
-                    op,
-                    op_span,
-                    items: list,
-                },
-            ) => {
-                if *op == ReductionOp::Custom {
-                    errors.push(
-                        Diagnostic::error("user-defined reductions are not supported yet")
-                            .with_primary(*op_span, "not a built-in reduction operator"),
-                    );
-                    continue;
-                }
-                for item in list {
-                    let Some(v) =
-                        resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-                    else {
-                        continue;
-                    };
-                    if check_reduction_var(cx, v, *op, item.span, item.name_span, errors) {
-                        items.retain(|(o, _, _)| *o != v);
-                        items.push((v, Sharing::Reduction(*op), item.name_span));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    DataClauses { items }
-}
-
-/// The type checks of a reduction variable; false when it cannot be reduced.
-pub fn check_reduction_var(
-    cx: &Context,
-    v: usize,
-    op: ReductionOp,
-    item_span: Span,
-    name_span: Span,
-    errors: &mut Vec<Diagnostic>,
-) -> bool {
-    let var = &cx.program.vars[v];
-    let what = match var.class {
-        TypeClass::Pointer => Some("a pointer"),
-        TypeClass::Array => Some("an array"),
-        TypeClass::Record => Some("a struct or union"),
-        TypeClass::Function => Some("a function"),
-        _ => None,
-    };
-    if let Some(what) = what {
-        errors.push(
-            Diagnostic::error(format!(
-                "reduction variable `{}` must have an arithmetic type",
-                var.name
-            ))
-            .with_primary(item_span, format!("`{}` is {what}", var.name))
-            .with_secondary(var.ident_span, "declared here"),
-        );
-        return false;
-    }
-    let bitwise = matches!(
-        op,
-        ReductionOp::BitAnd | ReductionOp::BitOr | ReductionOp::BitXor
-    );
-    if bitwise && matches!(var.class, TypeClass::Floating | TypeClass::OtherArithmetic) {
-        errors.push(
-            Diagnostic::error(format!(
-                "bitwise reduction on `{}` needs an integer type",
-                var.name
-            ))
-            .with_primary(item_span, "floating-point variable"),
-        );
-    }
-    if matches!(op, ReductionOp::Max | ReductionOp::Min) && var.class == TypeClass::OtherArithmetic
-    {
-        errors.push(
-            Diagnostic::error(format!(
-                "`max`/`min` reduction on `{}` needs a real type",
-                var.name
-            ))
-            .with_primary(item_span, "complex variable"),
-        );
-    }
-    if var.is_const {
-        errors.push(
-            Diagnostic::error(format!(
-                "const-qualified variable `{}` cannot be a reduction variable",
-                var.name
-            ))
-            .with_primary(name_span, "declared `const`"),
-        );
-    }
-    true
-}
-
-/// The identity of a reduction, for a private copy named `name`.
-pub fn reduction_identity(op: ReductionOp, name: &str) -> String {
-    match op {
-        ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
-        ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),
-        ReductionOp::Max => format!("__CAPE_LOWEST({name})"),
-        ReductionOp::Min => format!("__CAPE_HIGHEST({name})"),
-        _ => "0".to_string(),
-    }
-}
-
-/// Generates a reduction's combine function (declared before, defined after the user function)
-/// and returns its name.
-pub fn combine_function(
-    cx: &Context,
-    out: &mut Out,
-    d: &Directive,
-    v: usize,
-    op: ReductionOp,
-) -> Result<String, Diagnostic> {
-    let id = out.fresh_id();
-    let var = &cx.program.vars[v];
-    let combine = format!("__cape_combine_{id}_{}", var.name);
-    let (op_text, combined) = combine_expression(op);
-    let function = cx
-        .program
-        .function_at(d.span.start)
-        .ok_or_else(|| Diagnostic::error("internal error: construct outside a function"))?;
-    let decl = render(WORKSHARING, "combine_decl", &[("combine", &combine)])?;
-    let inout = typed_pointer(cx, v, "__cape_a")?;
-    let input = typed_pointer(cx, v, "__cape_b")?;
-    let location = cx.location(d.span.start);
-    let def = render(
-        WORKSHARING,
-        "combine_fn",
-        &[
-            ("op", op_text),
-            ("var", &var.name),
-            ("construct", d.kind.name()),
-            ("location", &location),
-            ("combine", &combine),
-            ("inout_pointer", &inout),
-            ("in_pointer", &input),
-            ("combined", combined),
-        ],
-    )?;
-    out.before.push((function, decl));
-    out.after.push((function, def));
-    Ok(combine)
 }
 
 /// Private copies in place: (originals, privates, lastprivate copy-outs, reductions), and the
@@ -249,7 +37,7 @@ fn privatise(
     d: &Directive,
     data: &DataClauses,
     env: &Env,
-    skip_private: &[usize],
+    skip_private: &[VarId],
 ) -> Result<Privatised, Vec<Diagnostic>> {
     let mut p = Privatised {
         originals: String::new(),
@@ -299,7 +87,7 @@ fn privatise(
                         &[
                             ("of", &of_copy),
                             ("var", name),
-                            ("identity", &reduction_identity(op, name)),
+                            ("identity", &reduction_identity(out, op, name)),
                         ],
                     ))?);
                     let combine = one(combine_function(cx, out, d, v, op))?;
@@ -376,102 +164,10 @@ fn loop_clauses(
     }
     // In a combined construct the region's end is the barrier: a second merge right before
     // it would only cost time.
-    if matches!(
-        d.kind,
-        DirectiveKind::ParallelFor
-            | DirectiveKind::ParallelForSimd
-            | DirectiveKind::ParallelSections
-    ) {
+    if d.kind.is_combined_parallel() {
         c.nowait = true;
     }
     c
-}
-
-/// A `linear(x[: step])` item other than the loop variable: (variable, step text).
-struct Linear {
-    var: usize,
-    step: String,
-}
-
-/// The `linear` clauses of a loop. The loop variable (linear by definition) is skipped; any
-/// other integer or pointer variable gets a private copy set to `x0 + k * step` at the start
-/// of logical iteration k, and the original takes the copy's value after the last iteration.
-fn linear_items(
-    cx: &Context,
-    d: &Directive,
-    filter: &ClauseFilter,
-    loop_vars: &[usize],
-    env: &Env,
-    data: &DataClauses,
-    errors: &mut Vec<Diagnostic>,
-) -> Vec<Linear> {
-    let mut found: Vec<Linear> = Vec::new();
-    let Some(function) = cx.program.function_at(d.span.start) else {
-        return found;
-    };
-    for clause in &d.clauses {
-        if !filter(clause.kind) {
-            continue;
-        }
-        let (ClauseKind::Linear, ClauseArgs::ListWithExpr { items, expr }) =
-            (&clause.kind, &clause.args)
-        else {
-            continue;
-        };
-        let step = match expr {
-            Some(e) => super::clause_expr(cx, d, *e, env),
-            None => "1".to_string(),
-        };
-        for item in items {
-            let Some(v) = resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-            else {
-                continue;
-            };
-            if loop_vars.contains(&v) {
-                continue;
-            }
-            let var = &cx.program.vars[v];
-            if !matches!(
-                var.class,
-                TypeClass::Integer | TypeClass::Pointer | TypeClass::Unknown
-            ) {
-                errors.push(
-                    Diagnostic::error(format!(
-                        "`linear` variable `{}` must have an integer or pointer type",
-                        var.name
-                    ))
-                    .with_primary(item.name_span, "in this `linear` clause")
-                    .with_secondary(var.ident_span, "declared here"),
-                );
-                continue;
-            }
-            if var.is_const {
-                errors.push(
-                    Diagnostic::error(format!(
-                        "const-qualified variable `{}` cannot be `linear`",
-                        var.name
-                    ))
-                    .with_primary(item.name_span, "declared `const`"),
-                );
-                continue;
-            }
-            if data.items.iter().any(|(o, _, _)| *o == v) || found.iter().any(|l| l.var == v) {
-                errors.push(
-                    Diagnostic::error(format!(
-                        "`{}` appears in more than one data-sharing clause",
-                        var.name
-                    ))
-                    .with_primary(item.name_span, "also listed elsewhere on this directive"),
-                );
-                continue;
-            }
-            found.push(Linear {
-                var: v,
-                step: step.clone(),
-            });
-        }
-    }
-    found
 }
 
 /// `#pragma omp for` (and the loop of `parallel for`): lowered in place.
@@ -515,7 +211,7 @@ pub fn lower_for(
             current = perfectly_nested(&f.node.statement);
         }
     }
-    let loop_vars: Vec<usize> = loops.iter().map(|(c, _)| c.var).collect();
+    let loop_vars: Vec<VarId> = loops.iter().map(|(c, _)| c.var).collect();
     let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     let Some((_, innermost)) = loops.last() else {
@@ -570,7 +266,7 @@ pub fn lower_for(
             for s in spans.into_iter().flatten() {
                 if let Some(u) = super::uses_in(cx, s)
                     .iter()
-                    .find(|u| u.binding == crate::sharing::Binding::Var(outer.var))
+                    .find(|u| u.binding == crate::resolve::Binding::Var(outer.var))
                 {
                     errors.push(
                         Diagnostic::error("collapsed loops must be rectangular")
@@ -720,7 +416,8 @@ pub fn lower_for(
     if !cx.line_markers {
         body.push_str("            ");
     }
-    body.push_str(&emit_span(cx, out, body_span, &privatised.env));
+    let text = emit_span(cx, out, body_span, &privatised.env);
+    body.push_str(&super::reindent(cx, &text, body_span.start, 12));
     let last = last_block(&last_vars, &privatised.lastprivate_out)?;
     let chunk = match clauses.chunk {
         Some(c) => format!("(long long)({})", super::clause_expr(cx, d, c, env)),
@@ -850,7 +547,8 @@ pub fn lower_sections(
             body.push_str("                ");
         }
         body.push('{');
-        body.push_str(&emit_span(cx, out, *span, &privatised.env));
+        let text = emit_span(cx, out, *span, &privatised.env);
+        body.push_str(&super::reindent(cx, &text, span.start, 16));
         body.push('}');
         cases.push_str(&one(render(
             WORKSHARING,

@@ -1,24 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
@@ -190,52 +171,49 @@ int __cape_user_main(void)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
-    (void)__cape_d;
     int (*__cape_shared_v) = __cape_d->v;
-    (void)__cape_shared_v; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_u) = __cape_d->u;
-    (void)__cape_shared_u; /* unused when every use was lowered away (a lock pair) */
     {
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:7: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(1))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(1) __cape_operand = (1);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(x) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
-    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
-}
+            __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(1))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(1) __cape_operand = (1);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(x) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(3) __cape_operand = (3);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(a[1]) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[1]), sizeof(a[1]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(a[1], __cape_v)); }
-    (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
-}
+            __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(3) __cape_operand = (3);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(a[1]) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[1]), sizeof(a[1]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(a[1], __cape_v)); }
+            (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
-    long long __cape_delta = -(long long)__cape_operand;
-    __typeof__(a[2]) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[2]), sizeof(a[2]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(a[2], __cape_v)); }
-    (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
-}
+            __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
+            long long __cape_delta = -(long long)__cape_operand;
+            __typeof__(a[2]) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(a[2]), sizeof(a[2]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(a[2], __cape_v)); }
+            (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+        }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
-    __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
-                   "capecc: `atomic capture` needs an integer variable and operand");
-    __typeof__(2) __cape_operand = (2);
-    long long __cape_delta = (long long)__cape_operand;
-    __typeof__(x) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-        { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
-    (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
-}
+            __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
+                           "capecc: `atomic capture` needs an integer variable and operand");
+            __typeof__(2) __cape_operand = (2);
+            long long __cape_delta = (long long)__cape_operand;
+            __typeof__(x) __cape_x0;
+            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __cape_atomic_apply(&(x), sizeof(x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(x, __cape_v)); }
+            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+        }
     }
 }
 

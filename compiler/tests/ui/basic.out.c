@@ -1,24 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,36 +38,31 @@ static void scale(double *a, int n, double f)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
-    (void)__cape_d;
     double *(*__cape_shared_a) = __cape_d->a;
-    (void)__cape_shared_a; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_n) = __cape_d->n;
-    (void)__cape_shared_n; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_f) = __cape_d->f;
-    (void)__cape_shared_f; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_i) = __cape_d->i;
-    (void)__cape_shared_i; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at basic.c:12 */
-    __typeof__((*__cape_shared_i)) i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            (*__cape_shared_a)[i] *= (*__cape_shared_f);
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __typeof__((*__cape_shared_i)) i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                (*__cape_shared_a)[i] *= (*__cape_shared_f);
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -134,45 +110,41 @@ static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in)
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
-    (void)__cape_d;
     double *(*__cape_shared_a) = __cape_d->a;
-    (void)__cape_shared_a; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_s) = __cape_d->s;
-    (void)__cape_shared_s; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_k) = __cape_d->k;
-    (void)__cape_shared_k; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at basic.c:25 */
-    __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
-    __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_s) s = 0;
-    __typeof__(*__cape_orig_k) k;
-    __builtin_memcpy(&k, __cape_orig_k, sizeof k);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-        if (i % 7 == 0)
-            continue;
-        s += (*__cape_shared_a)[i] * k;
-        g[i] = i;
+        __typeof__((*__cape_shared_s)) *__cape_orig_s = &(*__cape_shared_s);
+        __typeof__((*__cape_shared_k)) *__cape_orig_k = &(*__cape_shared_k);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_s) s = 0;
+        __typeof__(*__cape_orig_k) k;
+        __builtin_memcpy(&k, __cape_orig_k, sizeof k);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    if (i % 7 == 0)
+                        continue;
+                    s += (*__cape_shared_a)[i] * k;
+                    g[i] = i;
+                }
+            }
+        __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
+        __cape_loop_end(&__cape_l, 1);
     }
-        }
-    __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 

@@ -1,24 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
@@ -175,26 +156,26 @@ struct point { int x, y; } pt;
 void orphan(int *v, int n)
 {
     { /* capecc: #pragma omp for at constructs.c:11 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((n))) __cape_ub0 = (n);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            v[i] = i;
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((n))) __cape_ub0 = (n);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                v[i] = i;
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
 }
 
 /* capecc: data of the #pragma omp parallel at constructs.c:21 */
@@ -234,109 +215,101 @@ int __cape_user_main(void)
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
-    (void)__cape_d;
     int (*__cape_shared_v)[16] = __cape_d->v;
-    (void)__cape_shared_v; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_best) = __cape_d->best;
-    (void)__cape_shared_best; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_worst) = __cape_d->worst;
-    (void)__cape_shared_worst; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_last) = __cape_d->last;
-    (void)__cape_shared_last; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_shared_copy) = __cape_d->shared_copy;
-    (void)__cape_shared_shared_copy; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_d) = __cape_d->d;
-    (void)__cape_shared_d; /* unused when every use was lowered away (a lock pair) */
     struct point  *(*__cape_shared_pp) = __cape_d->pp;
-    (void)__cape_shared_pp; /* unused when every use was lowered away (a lock pair) */
     __cape_copyin(&tp, sizeof tp);
     {
         int me = omp_get_thread_num();
         orphan((*__cape_shared_v), 16);
-__cape_barrier();
+        __cape_barrier();
         { /* capecc: #pragma omp for at constructs.c:26 */
-    __typeof__((*__cape_shared_last)) *__cape_orig_last = &(*__cape_shared_last);
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((16))) __cape_ub0 = (16);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_last) last;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_DYNAMIC, (long long)(2));
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            last = (*__cape_shared_v)[i];
-        }
-    if (__cape_loop_is_last(&__cape_l)) {
-        __builtin_memcpy(__cape_orig_last, &last, sizeof last);
-    }
-    __cape_loop_end(&__cape_l, 0);
-}
-        { /* capecc: #pragma omp sections at constructs.c:29 */
-    unsigned long long __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, 2ULL, CAPE_SCHED_STATIC, 1);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++)
-            switch (__cape_k) {
-            case 0:
-                {hist[0] = 1;}
-                break;
-            case 1:
-                {hist[1] = 2;}
-                break;
+            __typeof__((*__cape_shared_last)) *__cape_orig_last = &(*__cape_shared_last);
+            int i;
+            __typeof__(i) __cape_lb0 = (0);
+            __typeof__(__cape_lb0 + ((16))) __cape_ub0 = (16);
+            __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+            long long __cape_step0 = 1;
+            unsigned long long __cape_n0 = 0;
+            if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+                __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                           / (unsigned long long)__cape_step0 + 1;
+            unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+            __cape_loop __cape_l;
+            __typeof__(*__cape_orig_last) last;
+            __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_DYNAMIC, (long long)(2));
+            while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+                for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                    i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                    + __cape_k * (unsigned long long)__cape_step0);
+                    last = (*__cape_shared_v)[i];
+                }
+            if (__cape_loop_is_last(&__cape_l)) {
+                __builtin_memcpy(__cape_orig_last, &last, sizeof last);
             }
-    __cape_loop_end(&__cape_l, 1);
-}
+            __cape_loop_end(&__cape_l, 0);
+        }
+        { /* capecc: #pragma omp sections at constructs.c:29 */
+            unsigned long long __cape_lo, __cape_hi, __cape_k;
+            __cape_loop __cape_l;
+            __cape_loop_init(&__cape_l, 2ULL, CAPE_SCHED_STATIC, 1);
+            while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+                for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++)
+                    switch (__cape_k) {
+                    case 0:
+                        {hist[0] = 1;}
+                        break;
+                    case 1:
+                        {hist[1] = 2;}
+                        break;
+                    }
+            __cape_loop_end(&__cape_l, 1);
+        }
         { /* capecc: #pragma omp single at constructs.c:36 */
-    if (__cape_single_begin()) {
-        (*__cape_shared_shared_copy) = 5;
-    }
-    __cape_copyprivate(&(*__cape_shared_shared_copy), sizeof (*__cape_shared_shared_copy));
-    __cape_single_end(0);
-}
+            if (__cape_single_begin()) {
+                (*__cape_shared_shared_copy) = 5;
+            }
+            __cape_copyprivate(&(*__cape_shared_shared_copy), sizeof (*__cape_shared_shared_copy));
+            __cape_single_end(0);
+        }
         if (__cape_master_begin(0)) { /* capecc: #pragma omp master at constructs.c:38 */
-    hist[2] = 3;
-    __cape_master_end();
-}
+            hist[2] = 3;
+            __cape_master_end();
+        }
         if (__cape_master_begin(1)) { /* capecc: #pragma omp masked at constructs.c:40 */
-    hist[3] = 4;
-    __cape_master_end();
-}
+            hist[3] = 4;
+            __cape_master_end();
+        }
         { /* capecc: #pragma omp critical at constructs.c:42: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[me % 8]), sizeof(hist[me % 8]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hist[me % 8], __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(pt.x), sizeof(pt.x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(pt.x, __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_MUL((*__cape_shared_pp)->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __cape_atomic_apply(&((*__cape_shared_pp)->y), sizeof((*__cape_shared_pp)->y), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL((*__cape_shared_pp)->y, __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __cape_atomic_apply(&((*__cape_shared_d)), sizeof((*__cape_shared_d)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD((*__cape_shared_d), __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_best)), sizeof((*__cape_shared_best)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX((*__cape_shared_best), __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_worst)), sizeof((*__cape_shared_worst)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN((*__cape_shared_worst), __cape_v)); }
-}
+            { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[me % 8]), sizeof(hist[me % 8]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hist[me % 8], __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(pt.x), sizeof(pt.x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(pt.x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MUL((*__cape_shared_pp)->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __cape_atomic_apply(&((*__cape_shared_pp)->y), sizeof((*__cape_shared_pp)->y), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL((*__cape_shared_pp)->y, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __cape_atomic_apply(&((*__cape_shared_d)), sizeof((*__cape_shared_d)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD((*__cape_shared_d), __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_best)), sizeof((*__cape_shared_best)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX((*__cape_shared_best), __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_worst)), sizeof((*__cape_shared_worst)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN((*__cape_shared_worst), __cape_v)); }
+        }
         { /* capecc: #pragma omp atomic at constructs.c:52: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-}
+            { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+        }
         { /* capecc: #pragma omp atomic at constructs.c:54: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[4]), sizeof(hist[4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(hist[4], __cape_v)); }
-}
+            { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[4]), sizeof(hist[4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(hist[4], __cape_v)); }
+        }
         { /* capecc: #pragma omp atomic at constructs.c:56: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __cape_atomic_apply(&(hist[5]), sizeof(hist[5]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(hist[5], __cape_v)); }
-}
+            { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __cape_atomic_apply(&(hist[5]), sizeof(hist[5]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(hist[5], __cape_v)); }
+        }
         { /* capecc: #pragma omp atomic at constructs.c:58: a plain access, the last writer wins */
-me = hist[6];
-}
+            me = hist[6];
+        }
         { /* capecc: #pragma omp atomic at constructs.c:60: a plain access, the last writer wins */
-hist[7] = me;
-}
-/* capecc: #pragma omp flush: merges happen at barriers */
-/* capecc: #pragma omp taskwait: no tasks exist */
+            hist[7] = me;
+        }
+    /* capecc: #pragma omp flush: merges happen at barriers */
+    /* capecc: #pragma omp taskwait: no tasks exist */
     }
 }
 

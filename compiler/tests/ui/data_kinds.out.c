@@ -1,24 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 
 
@@ -62,43 +43,37 @@ static void rows(int n, int m, double grid[n][m], double out[])
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
-    (void)__cape_d;
     int (*__cape_shared_n) = __cape_d->n;
-    (void)__cape_shared_n; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_m) = __cape_d->m;
-    (void)__cape_shared_m; /* unused when every use was lowered away (a lock pair) */
     double (*(*__cape_shared_grid))[(*__cape_shared_m)] = __cape_d->grid;
-    (void)__cape_shared_grid; /* unused when every use was lowered away (a lock pair) */
     double (*(*__cape_shared_out)) = __cape_d->out;
-    (void)__cape_shared_out; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_calls) = __cape_d->calls;
-    (void)__cape_shared_calls; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at data_kinds.c:15 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-        double acc = 0.0;
-        for (int j = 0; j < (*__cape_shared_m); j++)
-            acc += (*__cape_shared_grid)[i][j];
-        (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    double acc = 0.0;
+                    for (int j = 0; j < (*__cape_shared_m); j++)
+                        acc += (*__cape_shared_grid)[i][j];
+                    (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
     }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 
@@ -137,17 +112,17 @@ int __cape_user_main(void)
     {
         int n = 3;
         {
-        /* capecc: #pragma omp parallel for at data_kinds.c:39 */
-        struct __cape_data_2 __cape_data = {
-            .out = (void *)&out,
-            .pr = (void *)&pr,
-            .tmp = (void *)&tmp,
-            .z = (void *)&z,
-            .n = (void *)&n,
-        };
-        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
-    }
+            /* capecc: #pragma omp parallel for at data_kinds.c:39 */
+            struct __cape_data_2 __cape_data = {
+                .out = (void *)&out,
+                .pr = (void *)&pr,
+                .tmp = (void *)&tmp,
+                .z = (void *)&z,
+                .n = (void *)&n,
+            };
+            __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
+                            __CAPE_STACK_POINTER());
+        }
     }
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:45 */
@@ -169,45 +144,39 @@ int __cape_user_main(void)
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
-    (void)__cape_d;
     double (*__cape_shared_out)[6] = __cape_d->out;
-    (void)__cape_shared_out; /* unused when every use was lowered away (a lock pair) */
     struct pair  (*__cape_shared_pr) = __cape_d->pr;
-    (void)__cape_shared_pr; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_tmp)[3] = __cape_d->tmp;
-    (void)__cape_shared_tmp; /* unused when every use was lowered away (a lock pair) */
     size_t (*__cape_shared_z) = __cape_d->z;
-    (void)__cape_shared_z; /* unused when every use was lowered away (a lock pair) */
     int (*__cape_shared_n) = __cape_d->n;
-    (void)__cape_shared_n; /* unused when every use was lowered away (a lock pair) */
     __typeof__(*__cape_shared_tmp) tmp;
     { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
-    __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
-    __typeof__((*__cape_shared_z)) z;
-    __typeof__(z) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_pr) pr;
-    __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            z = (__typeof__(z))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-            tmp[0] = (int)z;
-            (*__cape_shared_out)[z] += pr.a * tmp[0];
-        }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+        __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
+        __typeof__((*__cape_shared_z)) z;
+        __typeof__(z) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_pr) pr;
+        __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                z = (__typeof__(z))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    tmp[0] = (int)z;
+                    (*__cape_shared_out)[z] += pr.a * tmp[0];
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 
@@ -223,44 +192,39 @@ static void __cape_combine_4_total(void *__cape_inout, const void *__cape_in)
 static void __cape_fn_3(void *__cape_arg)
 {
     struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
-    (void)__cape_d;
     int (*__cape_shared_n) = __cape_d->n;
-    (void)__cape_shared_n; /* unused when every use was lowered away (a lock pair) */
     double (*(*__cape_shared_a))[(*__cape_shared_n)] = __cape_d->a;
-    (void)__cape_shared_a; /* unused when every use was lowered away (a lock pair) */
     double (*__cape_shared_out)[6] = __cape_d->out;
-    (void)__cape_shared_out; /* unused when every use was lowered away (a lock pair) */
     ulong_t (*__cape_shared_u) = __cape_d->u;
-    (void)__cape_shared_u; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
-    __typeof__(total) *__cape_orig_total = &total;
-    __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
-    __typeof__(*__cape_orig_u) u;
-    __typeof__(u) __cape_lb0 = (10);
-    __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = -(long long)(2);
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
-                   / (unsigned long long)-__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __typeof__(*__cape_orig_total) total = 0;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            u = (__typeof__(u))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+        __typeof__(total) *__cape_orig_total = &total;
+        __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
+        __typeof__(*__cape_orig_u) u;
+        __typeof__(u) __cape_lb0 = (10);
+        __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = -(long long)(2);
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
+                       / (unsigned long long)-__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_total) total = 0;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                u = (__typeof__(u))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+            }
+        if (__cape_loop_is_last(&__cape_l)) {
+            u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
+            __builtin_memcpy(__cape_orig_u, &u, sizeof u);
         }
-    if (__cape_loop_is_last(&__cape_l)) {
-        u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
-        __builtin_memcpy(__cape_orig_u, &u, sizeof u);
+        __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
+        __cape_loop_end(&__cape_l, 1);
     }
-    __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 

@@ -1,24 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
@@ -193,40 +174,38 @@ int __cape_user_main(void)
 static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
-    (void)__cape_d;
     omp_lock_t (*__cape_shared_lock) = __cape_d->lock;
-    (void)__cape_shared_lock; /* unused when every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((8))) __cape_ub0 = (8);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-        { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-    { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
-    { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
-}
-        omp_set_lock(&(*__cape_shared_lock));
-        if (total < 3)
-            total = 0;
-        omp_unset_lock(&(*__cape_shared_lock));
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((8))) __cape_ub0 = (8);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
+                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
     }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
+                    omp_set_lock(&(*__cape_shared_lock));
+                    if (total < 3)
+                        total = 0;
+                    omp_unset_lock(&(*__cape_shared_lock));
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
 
 }
 

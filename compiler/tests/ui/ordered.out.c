@@ -1,32 +1,13 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 int a[10], b[10];
 void orphan(int i)
 {
     { /* capecc: #pragma omp ordered at ordered.c:4: the loop already runs in order */
-    __cape_ordered_begin();
-    b[i] = i;
-}
+        __cape_ordered_begin();
+        b[i] = i;
+    }
 }
 /* capecc: data of the #pragma omp parallel for at ordered.c:9 */
 struct __cape_data_1 {
@@ -65,31 +46,31 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     (void)__cape_d;
     { /* capecc: #pragma omp parallel for at ordered.c:9 */
-    int i;
-    __typeof__(i) __cape_lb0 = (0);
-    __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-        { /* capecc: #pragma omp ordered at ordered.c:11: the loop already runs in order */
-    __cape_ordered_begin();
-    a[i] = i;
-}
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    { /* capecc: #pragma omp ordered at ordered.c:11: the loop already runs in order */
+                        __cape_ordered_begin();
+                        a[i] = i;
+                    }
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
     }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 
@@ -99,30 +80,30 @@ static void __cape_fn_2(void *__cape_arg)
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
     (void)__cape_d;
     { /* capecc: #pragma omp parallel for at ordered.c:14 */
-    int i;
-    __typeof__(i) __cape_lb0 = (1);
-    __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
-    __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
-    long long __cape_step0 = 1;
-    unsigned long long __cape_n0 = 0;
-    if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
-        __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
-                   / (unsigned long long)__cape_step0 + 1;
-    unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
-    __cape_loop __cape_l;
-    __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-            i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
-            {
-/* capecc: #pragma omp ordered depend: the loop runs in sequential order */
-        a[i] += a[i - 1];
-/* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+        int i;
+        __typeof__(i) __cape_lb0 = (1);
+        __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init_ordered(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    /* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+                    a[i] += a[i - 1];
+                /* capecc: #pragma omp ordered depend: the loop runs in sequential order */
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
     }
-        }
-    __cape_loop_end(&__cape_l, 1);
-}
 
 }
 

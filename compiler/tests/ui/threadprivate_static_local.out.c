@@ -1,29 +1,10 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
-/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
-#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
-    _Bool: 0, \
-    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
-    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
-    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
-    int: -__INT_MAX__ - 1, unsigned int: 0U, \
-    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
-    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
-    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
-#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
-    _Bool: 1, \
-    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
-    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
-    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
-    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
-    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
-    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
-    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
 int omp_get_thread_num(void);
 static int bump(int by)
 {
     static int calls = 1;
-static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
+    static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
     calls += by;
     return calls;
 }
@@ -36,7 +17,7 @@ static void __cape_fn_3(void *__cape_arg);
 int __cape_user_main(void)
 {
     static double weight = 2.0;
-static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
+    static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
     weight = 3.0;
     {
         /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
@@ -53,9 +34,7 @@ static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((
 static void __cape_fn_3(void *__cape_arg)
 {
     struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
-    (void)__cape_d;
     double (*__cape_shared_weight) = __cape_d->weight;
-    (void)__cape_shared_weight; /* unused when every use was lowered away (a lock pair) */
     __cape_copyin(&(*__cape_shared_weight), sizeof (*__cape_shared_weight));
     {
         (*__cape_shared_weight) += bump(1);

@@ -1,0 +1,75 @@
+//! What each kind of directive is, in one place: the lowering, the placement rules and the
+//! nesting rules all ask these questions instead of listing kinds themselves.
+
+use super::{ClauseKind, Directive, DirectiveKind};
+
+impl DirectiveKind {
+    /// A worksharing construct (or a `section` of one), as OpenMP's nesting rules mean it.
+    pub fn is_worksharing(self) -> bool {
+        use DirectiveKind::*;
+        matches!(
+            self,
+            For | ForSimd
+                | ParallelFor
+                | ParallelForSimd
+                | Sections
+                | ParallelSections
+                | Section
+                | Single
+        )
+    }
+
+    /// A loop construct: its statement is a `for` loop whose iterations are divided.
+    pub fn is_loop(self) -> bool {
+        use DirectiveKind::*;
+        matches!(self, For | ForSimd | ParallelFor | ParallelForSimd)
+    }
+
+    /// `parallel` alone or combined with a worksharing construct: the statement is outlined.
+    pub fn is_parallel(self) -> bool {
+        use DirectiveKind::*;
+        matches!(
+            self,
+            Parallel | ParallelFor | ParallelForSimd | ParallelSections
+        )
+    }
+
+    /// `parallel for` and `parallel sections`: a region and a worksharing construct in one.
+    pub fn is_combined_parallel(self) -> bool {
+        self.is_parallel() && self != DirectiveKind::Parallel
+    }
+
+    /// Constructs that take their statement directly: no other directive may stand between
+    /// the pragma and the statement (an ignored `simd` aside).
+    pub fn takes_statement_directly(self) -> bool {
+        use DirectiveKind::*;
+        self.is_loop() || matches!(self, Sections | ParallelSections | Atomic | Critical)
+    }
+
+    /// Directives that declare something rather than run: allowed at file scope.
+    pub fn is_declarative(self) -> bool {
+        use DirectiveKind::*;
+        matches!(
+            self,
+            Threadprivate | DeclareSimd | DeclareReduction | DeclareTarget | EndDeclareTarget
+        )
+    }
+}
+
+impl Directive {
+    /// Executable directives that are not followed by a statement of their own.
+    pub fn is_stand_alone(&self) -> bool {
+        use DirectiveKind::*;
+        match self.kind {
+            Barrier | Flush | Taskwait | Taskyield | Cancel | CancellationPoint | TargetUpdate
+            | TargetEnterData | TargetExitData => true,
+            Ordered => self.clauses.iter().any(|c| c.kind == ClauseKind::Depend),
+            _ => false,
+        }
+    }
+
+    /// A construct: a directive with a structured block (its statement).
+    pub fn is_construct(&self) -> bool {
+        !self.is_stand_alone() && !self.kind.is_declarative()
+    }
+}

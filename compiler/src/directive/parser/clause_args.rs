@@ -1,0 +1,445 @@
+//! The arguments of each clause (`schedule(...)`, `reduction(op: list)`, `depend(...)`, ...):
+//! the phase of the parser after a clause name has been read.
+
+use super::super::ast::*;
+use super::super::lexer::{Tok, TokKind};
+use super::super::rules::IF_MODIFIERS;
+use super::{backticked, PResult, Parser, SpanOrder, REDUCTION_OPS};
+use crate::diag::{Diagnostic, Span};
+
+const REDUCTION_OPS_NOTE: &str =
+    "expected one of `+`, `*`, `-`, `&`, `|`, `^`, `&&`, `||`, `max`, \
+     `min` or a `declare reduction` identifier";
+
+const SCHEDULE_KINDS: [(&str, ScheduleKind); 5] = [
+    ("static", ScheduleKind::Static),
+    ("dynamic", ScheduleKind::Dynamic),
+    ("guided", ScheduleKind::Guided),
+    ("auto", ScheduleKind::Auto),
+    ("runtime", ScheduleKind::Runtime),
+];
+
+const SCHEDULE_MODIFIERS: [&str; 3] = ["monotonic", "nonmonotonic", "simd"];
+
+const MAP_TYPES: [&str; 6] = ["to", "from", "tofrom", "alloc", "release", "delete"];
+
+/// Whether `modifier` (e.g. `target data`) is a contiguous run of words of `name`.
+fn name_contains(name: &str, modifier: &str) -> bool {
+    let name: Vec<&str> = name.split(' ').collect();
+    let modifier: Vec<&str> = modifier.split(' ').collect();
+    name.windows(modifier.len())
+        .any(|w| w == modifier.as_slice())
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn clause_args(
+        &mut self,
+        kind: ClauseKind,
+        directive: DirectiveKind,
+    ) -> PResult<ClauseArgs> {
+        use ClauseKind as C;
+        let name = kind.name();
+        Ok(match kind {
+            C::Nowait
+            | C::Untied
+            | C::Mergeable
+            | C::Nogroup
+            | C::Inbranch
+            | C::Notinbranch
+            | C::Threads
+            | C::Simd
+            | C::SeqCst
+            | C::Read
+            | C::Write
+            | C::Update
+            | C::Capture => {
+                if self.peek_is_punct("(") {
+                    return Err(
+                        Diagnostic::error(format!("clause `{name}` takes no arguments"))
+                            .with_primary(self.here(), "unexpected `(`"),
+                    );
+                }
+                ClauseArgs::None
+            }
+            C::If => self.if_args(directive)?,
+            C::NumThreads
+            | C::Collapse
+            | C::Final
+            | C::Priority
+            | C::Grainsize
+            | C::NumTasks
+            | C::Device
+            | C::Safelen
+            | C::Simdlen
+            | C::NumTeams
+            | C::ThreadLimit
+            | C::Hint
+            | C::Filter => ClauseArgs::Expr {
+                expr: self.paren_expr(name)?,
+                modifier: None,
+            },
+            C::Ordered => {
+                if self.peek_is_punct("(") {
+                    ClauseArgs::Expr {
+                        expr: self.paren_expr(name)?,
+                        modifier: None,
+                    }
+                } else {
+                    ClauseArgs::None
+                }
+            }
+            C::Private
+            | C::Firstprivate
+            | C::Lastprivate
+            | C::Shared
+            | C::Copyin
+            | C::Copyprivate
+            | C::Uniform
+            | C::IsDevicePtr
+            | C::UseDevicePtr => ClauseArgs::List(self.paren_list(name, false)?),
+            C::To | C::From | C::Link => ClauseArgs::List(self.paren_list(name, true)?),
+            C::Default => self.default_args()?,
+            C::Reduction => self.reduction_args()?,
+            C::Schedule => self.schedule_args()?,
+            C::Linear | C::Aligned => self.list_with_expr_args(name)?,
+            C::ProcBind => self.keyword_arg(name, &["master", "close", "spread"])?,
+            C::Depend => self.depend_args(directive)?,
+            C::Map => self.map_args()?,
+            C::Defaultmap => {
+                let open = self.expect_open(name)?;
+                self.expect_keyword(&["tofrom"])?;
+                self.expect_punct(":", "after `tofrom`")?;
+                self.expect_keyword(&["scalar"])?;
+                let close = self.expect_close(&open)?;
+                ClauseArgs::Raw {
+                    text: self.text_between(&open, &close),
+                }
+            }
+            C::DistSchedule => {
+                let open = self.expect_open(name)?;
+                self.expect_keyword(&["static"])?;
+                if self.eat_punct(",").is_some() {
+                    self.expr(&[","])?;
+                }
+                let close = self.expect_close(&open)?;
+                ClauseArgs::Raw {
+                    text: self.text_between(&open, &close),
+                }
+            }
+            C::Initializer => {
+                let open = self.expect_open(name)?;
+                self.expr(&[])?;
+                let close = self.expect_close(&open)?;
+                ClauseArgs::Raw {
+                    text: self.text_between(&open, &close),
+                }
+            }
+        })
+    }
+
+    /// The next token must be one of `words`.
+    fn expect_keyword(&mut self, words: &[&str]) -> PResult<Tok<'a>> {
+        let expected = match words {
+            [one] => format!("`{one}`"),
+            _ => format!("one of {}", backticked(words)),
+        };
+        match self.peek() {
+            Some(t) if t.kind == TokKind::Ident && words.contains(&t.text) => {
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => Err(self.expected(&expected)),
+        }
+    }
+
+    /// `(keyword)` kept as raw text.
+    fn keyword_arg(&mut self, clause: &str, words: &[&str]) -> PResult<ClauseArgs> {
+        let open = self.expect_open(clause)?;
+        let word = self.expect_keyword(words)?;
+        self.expect_close(&open)?;
+        Ok(ClauseArgs::Raw {
+            text: word.text.to_string(),
+        })
+    }
+
+    fn default_args(&mut self) -> PResult<ClauseArgs> {
+        let open = self.expect_open("default")?;
+        let kind = match self.peek() {
+            Some(t) if t.is_ident("shared") => DefaultKind::Shared,
+            Some(t) if t.is_ident("none") => DefaultKind::None,
+            Some(t) if t.is_ident("firstprivate") || t.is_ident("private") => {
+                return Err(self.expected("`shared` or `none`").with_note(format!(
+                    "`default({})` is not available in C in OpenMP 4.5",
+                    t.text
+                )))
+            }
+            _ => return Err(self.expected("`shared` or `none`")),
+        };
+        self.pos += 1;
+        self.expect_close(&open)?;
+        Ok(ClauseArgs::Default(kind))
+    }
+
+    /// `if([directive-name-modifier :] expr)`
+    fn if_args(&mut self, directive: DirectiveKind) -> PResult<ClauseArgs> {
+        let open = self.expect_open("if")?;
+        let mut modifier = None;
+        for words in (1..=3).rev() {
+            let candidate: Option<Vec<Tok<'a>>> = (0..words)
+                .map(|i| self.peek_at(i).filter(|t| t.kind == TokKind::Ident))
+                .collect();
+            let Some(candidate) = candidate else { continue };
+            if !self.peek_at(words).is_some_and(|t| t.is_punct(":")) {
+                continue;
+            }
+            let text = candidate
+                .iter()
+                .map(|t| t.text)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let span = match (candidate.first(), candidate.last()) {
+                (Some(a), Some(b)) => self.span(a.start, b.end),
+                _ => self.here(),
+            };
+            if !IF_MODIFIERS.contains(&text.as_str()) {
+                return Err(
+                    Diagnostic::error(format!("unknown directive-name modifier `{text}`"))
+                        .with_primary(span, "unknown modifier")
+                        .with_note(format!("expected one of {}", backticked(&IF_MODIFIERS))),
+                );
+            }
+            if !name_contains(directive.name(), &text) {
+                return Err(Diagnostic::error(format!(
+                    "directive-name modifier `{text}` does not apply to `#pragma omp {}`",
+                    directive.name()
+                ))
+                .with_primary(span, "modifier does not name this construct"));
+            }
+            self.pos += words + 1;
+            modifier = Some(text);
+            break;
+        }
+        let expr = self.expr(&[","])?;
+        self.expect_close(&open)?;
+        Ok(ClauseArgs::Expr { expr, modifier })
+    }
+
+    fn reduction_args(&mut self) -> PResult<ClauseArgs> {
+        let open = self.expect_open("reduction")?;
+        let op_tok = match self.peek() {
+            Some(t) if t.kind == TokKind::Ident || t.kind == TokKind::Punct => t,
+            _ => return Err(self.expected("a reduction operator")),
+        };
+        let known = REDUCTION_OPS
+            .iter()
+            .find(|(text, _)| *text == op_tok.text)
+            .map(|(_, op)| *op);
+        let op = match known {
+            Some(op) => op,
+            None if op_tok.kind == TokKind::Ident => ReductionOp::Custom,
+            None => {
+                return Err(Diagnostic::error(format!(
+                    "invalid reduction operator `{}`",
+                    op_tok.text
+                ))
+                .with_primary(self.tok_span(&op_tok), "not a reduction operator")
+                .with_note(REDUCTION_OPS_NOTE))
+            }
+        };
+        self.pos += 1;
+        self.expect_punct(":", "after the reduction operator")?;
+        let items = self.list("reduction", true)?;
+        self.expect_close(&open)?;
+        Ok(ClauseArgs::Reduction {
+            op,
+            op_span: self.tok_span(&op_tok),
+            items,
+        })
+    }
+
+    /// `schedule([modifier [, modifier] :] kind [, chunk])`
+    fn schedule_args(&mut self) -> PResult<ClauseArgs> {
+        let open = self.expect_open("schedule")?;
+        let mut modifiers: Vec<(String, Span)> = Vec::new();
+        let first_is_modifier = self
+            .peek()
+            .is_some_and(|t| SCHEDULE_MODIFIERS.contains(&t.text));
+        let has_modifiers = self.peek().is_some_and(|t| t.kind == TokKind::Ident)
+            && self
+                .peek_at(1)
+                .is_some_and(|t| t.is_punct(":") || (t.is_punct(",") && first_is_modifier));
+        if has_modifiers {
+            loop {
+                let m = self.expect_ident("a schedule modifier")?;
+                if !SCHEDULE_MODIFIERS.contains(&m.text) {
+                    return Err(Diagnostic::error(format!(
+                        "unknown schedule modifier `{}`",
+                        m.text
+                    ))
+                    .with_primary(self.tok_span(&m), "unknown modifier")
+                    .with_note(format!(
+                        "expected one of {}",
+                        backticked(&SCHEDULE_MODIFIERS)
+                    )));
+                }
+                modifiers.push((m.text.to_string(), self.tok_span(&m)));
+                if self.eat_punct(",").is_none() {
+                    break;
+                }
+            }
+            self.expect_punct(":", "after the schedule modifiers")?;
+        }
+        let kind_names: Vec<&str> = SCHEDULE_KINDS.iter().map(|(n, _)| *n).collect();
+        let kind_tok = self.expect_ident("a schedule kind")?;
+        let Some(kind) = SCHEDULE_KINDS
+            .iter()
+            .find(|(n, _)| *n == kind_tok.text)
+            .map(|(_, k)| *k)
+        else {
+            return Err(
+                Diagnostic::error(format!("unknown schedule kind `{}`", kind_tok.text))
+                    .with_primary(self.tok_span(&kind_tok), "unknown schedule kind")
+                    .with_note(format!("expected one of {}", backticked(&kind_names))),
+            );
+        };
+        let chunk = if self.eat_punct(",").is_some() {
+            Some(self.expr(&[","])?)
+        } else {
+            None
+        };
+        self.expect_close(&open)?;
+        if let (Some(chunk), ScheduleKind::Runtime | ScheduleKind::Auto) = (chunk, kind) {
+            return Err(Diagnostic::error(format!(
+                "`{}` schedule does not take a chunk size",
+                kind_tok.text
+            ))
+            .with_primary(chunk, "chunk size given here"));
+        }
+        let has = |name: &str| modifiers.iter().find(|(m, _)| m == name).map(|(_, s)| *s);
+        if let (Some(a), Some(b)) = (has("monotonic"), has("nonmonotonic")) {
+            return Err(Diagnostic::error(
+                "schedule modifiers `monotonic` and `nonmonotonic` are mutually exclusive",
+            )
+            .with_primary(a.max_by_start(b), "conflicting modifier")
+            .with_secondary(a.min_by_start(b), "first modifier"));
+        }
+        if let Some(s) = has("nonmonotonic") {
+            if !matches!(kind, ScheduleKind::Dynamic | ScheduleKind::Guided) {
+                return Err(Diagnostic::error(
+                    "`nonmonotonic` is only allowed with `dynamic` or `guided` schedules",
+                )
+                .with_primary(s, "not allowed here")
+                .with_secondary(self.tok_span(&kind_tok), "schedule kind"));
+            }
+        }
+        let modifiers = modifiers.into_iter().map(|(m, _)| m).collect();
+        Ok(ClauseArgs::Schedule {
+            kind,
+            modifiers,
+            chunk,
+        })
+    }
+
+    /// `linear([val|ref|uval](list) [: step])`, `aligned(list [: n])`
+    fn list_with_expr_args(&mut self, clause: &str) -> PResult<ClauseArgs> {
+        let open = self.expect_open(clause)?;
+        let modifier_open = if clause == "linear"
+            && self
+                .peek()
+                .is_some_and(|t| ["val", "ref", "uval"].iter().any(|m| t.is_ident(m)))
+            && self.peek_at(1).is_some_and(|t| t.is_punct("("))
+        {
+            self.pos += 1;
+            self.bump()
+        } else {
+            None
+        };
+        let items = self.list(clause, false)?;
+        if let Some(inner) = modifier_open {
+            self.expect_close(&inner)?;
+        }
+        let expr = if self.eat_punct(":").is_some() {
+            Some(self.expr(&[","])?)
+        } else {
+            None
+        };
+        self.expect_close(&open)?;
+        Ok(ClauseArgs::ListWithExpr { items, expr })
+    }
+
+    /// `depend(in|out|inout : list)`, `depend(source)`, `depend(sink : vec)`
+    fn depend_args(&mut self, directive: DirectiveKind) -> PResult<ClauseArgs> {
+        let open = self.expect_open("depend")?;
+        let types = ["in", "out", "inout", "source", "sink"];
+        let ty = self.expect_ident("a dependence type")?;
+        if !types.contains(&ty.text) {
+            return Err(
+                Diagnostic::error(format!("unknown dependence type `{}`", ty.text))
+                    .with_primary(self.tok_span(&ty), "unknown dependence type")
+                    .with_note(format!("expected one of {}", backticked(&types))),
+            );
+        }
+        let for_ordered = matches!(ty.text, "source" | "sink");
+        if for_ordered != (directive == DirectiveKind::Ordered) {
+            let msg = if for_ordered {
+                format!(
+                    "`depend({})` is only allowed on `#pragma omp ordered`",
+                    ty.text
+                )
+            } else {
+                format!(
+                    "`depend({})` is not allowed on `#pragma omp ordered`",
+                    ty.text
+                )
+            };
+            return Err(Diagnostic::error(msg).with_primary(self.tok_span(&ty), "not allowed here"));
+        }
+        match ty.text {
+            "source" => {}
+            "sink" => {
+                self.expect_punct(":", "after `sink`")?;
+                self.expr(&[","])?;
+                while self.eat_punct(",").is_some() {
+                    self.expr(&[","])?;
+                }
+            }
+            _ => {
+                self.expect_punct(":", &format!("after `{}`", ty.text))?;
+                self.list("depend", true)?;
+            }
+        }
+        let close = self.expect_close(&open)?;
+        Ok(ClauseArgs::Raw {
+            text: self.text_between(&open, &close),
+        })
+    }
+
+    /// `map([[always[,]] map-type :] list)`
+    fn map_args(&mut self) -> PResult<ClauseArgs> {
+        let open = self.expect_open("map")?;
+        let ident_at = |i: usize| self.peek_at(i).filter(|t| t.kind == TokKind::Ident);
+        let punct_at = |i: usize, p: &str| self.peek_at(i).is_some_and(|t| t.is_punct(p));
+        let always = ident_at(0).is_some_and(|t| t.text == "always")
+            && (punct_at(1, ",") && ident_at(2).is_some() && punct_at(3, ":")
+                || ident_at(1).is_some() && punct_at(2, ":"));
+        let has_type = always || ident_at(0).is_some() && punct_at(1, ":");
+        if always {
+            self.pos += 1;
+            self.eat_punct(",");
+        }
+        if has_type {
+            let ty = self.expect_ident("a map type")?;
+            if !MAP_TYPES.contains(&ty.text) {
+                return Err(Diagnostic::error(format!("unknown map type `{}`", ty.text))
+                    .with_primary(self.tok_span(&ty), "unknown map type")
+                    .with_note(format!("expected one of {}", backticked(&MAP_TYPES))));
+            }
+            self.expect_punct(":", "after the map type")?;
+        }
+        self.list("map", true)?;
+        let close = self.expect_close(&open)?;
+        Ok(ClauseArgs::Raw {
+            text: self.text_between(&open, &close),
+        })
+    }
+}

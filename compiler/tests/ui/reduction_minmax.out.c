@@ -1,0 +1,154 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+int omp_get_thread_num(void);
+/* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
+#define __CAPE_LOWEST(x) __extension__ _Generic((x), \
+    _Bool: 0, \
+    char: ((char)-1 < 0 ? -__SCHAR_MAX__ - 1 : 0), \
+    signed char: -__SCHAR_MAX__ - 1, unsigned char: 0, \
+    short: -__SHRT_MAX__ - 1, unsigned short: 0, \
+    int: -__INT_MAX__ - 1, unsigned int: 0U, \
+    long: -__LONG_MAX__ - 1L, unsigned long: 0UL, \
+    long long: -__LONG_LONG_MAX__ - 1LL, unsigned long long: 0ULL, \
+    float: -__builtin_inff(), double: -__builtin_inf(), long double: -__builtin_infl())
+#define __CAPE_HIGHEST(x) __extension__ _Generic((x), \
+    _Bool: 1, \
+    char: ((char)-1 < 0 ? __SCHAR_MAX__ : __SCHAR_MAX__ * 2 + 1), \
+    signed char: __SCHAR_MAX__, unsigned char: __SCHAR_MAX__ * 2 + 1, \
+    short: __SHRT_MAX__, unsigned short: __SHRT_MAX__ * 2 + 1, \
+    int: __INT_MAX__, unsigned int: __INT_MAX__ * 2U + 1U, \
+    long: __LONG_MAX__, unsigned long: __LONG_MAX__ * 2UL + 1UL, \
+    long long: __LONG_LONG_MAX__, unsigned long long: __LONG_LONG_MAX__ * 2ULL + 1ULL, \
+    float: __builtin_inff(), double: __builtin_inf(), long double: __builtin_infl())
+#include <stdio.h>
+
+
+static void __cape_combine_2_hi(void *__cape_inout, const void *__cape_in);
+static void __cape_combine_3_lo(void *__cape_inout, const void *__cape_in);
+/* capecc: data of the #pragma omp parallel for at reduction_minmax.c:7 */
+struct __cape_data_1 {
+    void *hi;
+    void *lo;
+};
+static void __cape_fn_1(void *__cape_arg);
+static void __cape_combine_5_count(void *__cape_inout, const void *__cape_in);
+/* capecc: data of the #pragma omp parallel at reduction_minmax.c:15 */
+struct __cape_data_4 {
+    void *count;
+};
+static void __cape_fn_4(void *__cape_arg);
+int __cape_user_main(void)
+{
+    double hi = 0.0, lo = 1e9;
+    int count = 0;
+    {
+        /* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
+        struct __cape_data_1 __cape_data = {
+            .hi = (void *)&hi,
+            .lo = (void *)&lo,
+        };
+        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    {
+        /* capecc: #pragma omp parallel at reduction_minmax.c:15 */
+        struct __cape_data_4 __cape_data = {
+            .count = (void *)&count,
+        };
+        __cape_parallel(__cape_fn_4, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    printf("%g %g %d\n", hi, lo, count);
+    return 0;
+}
+
+/* capecc: reduction(max: hi) of the #pragma omp parallel for at reduction_minmax.c:7 */
+static void __cape_combine_2_hi(void *__cape_inout, const void *__cape_in)
+{
+    double (*__cape_a) = __cape_inout;
+    double (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a > *__cape_b ? *__cape_a : *__cape_b;
+}
+
+/* capecc: reduction(min: lo) of the #pragma omp parallel for at reduction_minmax.c:7 */
+static void __cape_combine_3_lo(void *__cape_inout, const void *__cape_in)
+{
+    double (*__cape_a) = __cape_inout;
+    double (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a < *__cape_b ? *__cape_a : *__cape_b;
+}
+
+/* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    double (*__cape_shared_hi) = __cape_d->hi;
+    double (*__cape_shared_lo) = __cape_d->lo;
+    { /* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
+        __typeof__((*__cape_shared_hi)) *__cape_orig_hi = &(*__cape_shared_hi);
+        __typeof__((*__cape_shared_lo)) *__cape_orig_lo = &(*__cape_shared_lo);
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((100))) __cape_ub0 = (100);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __typeof__(*__cape_orig_hi) hi = __CAPE_LOWEST(hi);
+        __typeof__(*__cape_orig_lo) lo = __CAPE_HIGHEST(lo);
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    double v = (i * 37) % 101;
+                    if (v > hi)
+                        hi = v;
+                    if (v < lo)
+                        lo = v;
+                }
+            }
+        __cape_reduce(__cape_orig_hi, &hi, sizeof hi, __cape_combine_2_hi);
+        __cape_reduce(__cape_orig_lo, &lo, sizeof lo, __cape_combine_3_lo);
+        __cape_loop_end(&__cape_l, 1);
+    }
+
+}
+
+/* capecc: reduction(+: count) of the #pragma omp parallel at reduction_minmax.c:15 */
+static void __cape_combine_5_count(void *__cape_inout, const void *__cape_in)
+{
+    int (*__cape_a) = __cape_inout;
+    int (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a + *__cape_b;
+}
+
+/* capecc: #pragma omp parallel at reduction_minmax.c:15 */
+static void __cape_fn_4(void *__cape_arg)
+{
+    struct __cape_data_4 *__cape_d = (struct __cape_data_4 *)__cape_arg;
+    int (*__cape_shared_count) = __cape_d->count;
+    __typeof__(*__cape_shared_count) count = 0;
+    count++;
+    __cape_reduce(__cape_d->count, &count, sizeof count, __cape_combine_5_count);
+}
+
+
+/* capecc: the program starts in the runtime, which runs the user's main on every rank */
+static int __cape_main_adapter(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    return __cape_user_main();
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    return __cape_start(argc, argv, envp, __cape_main_adapter);
+}
