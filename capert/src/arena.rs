@@ -74,6 +74,11 @@ impl Arena {
         self.heap.claimed_bytes(start, end)
     }
 
+    /// Writes merged `bytes` at `start` in the arena (panics outside it).
+    pub fn write(&mut self, start: usize, bytes: &[u8]) {
+        self.heap.write_in_arena(start, bytes);
+    }
+
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<NonNull<u8>, String> {
         self.heap
             .alloc(size, align)

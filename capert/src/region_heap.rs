@@ -107,7 +107,7 @@ pub fn inject(rt: &mut Runtime, addr: usize, bytes: &[u8]) {
         if tracked {
             rt.tracker.inject(at, piece);
         } else {
-            crate::sys::raw::write_memory(at, piece);
+            rt.arena.write(at, piece);
         }
         at = to;
     }

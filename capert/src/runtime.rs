@@ -10,6 +10,7 @@ use crate::diag::eprint_line;
 use crate::io::Io;
 use crate::stats::Stats;
 use crate::sys::mpi::Comm;
+use crate::sys::raw::SameProgram;
 use crate::sys::{bounds, mem};
 use crate::track::{Tracker, TrackerKind, PAGE_SIZE};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +36,8 @@ pub struct Runtime {
     pub totals: Stats,
     /// Fault tolerance (`CAPE_CHECKPOINT` / `CAPE_RESTART`).
     pub ft: Option<crate::ft::Ft>,
+    /// Addresses in other ranks' merge records are ours (see [`SameProgram`]).
+    pub same_program: SameProgram,
     finalized: bool,
     exit_status: i32,
 }
@@ -78,7 +81,7 @@ pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
 
 /// Start-up (everything before the user's `main`). Returns the runtime and the top of the
 /// user stack. `args`: the program's `argv[1..]` (they identify a checkpoint log).
-pub fn start_up(args: &[Vec<u8>]) -> (Runtime, usize) {
+pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize) {
     std::panic::set_hook(Box::new(|info| {
         let what = info
             .payload()
@@ -159,6 +162,7 @@ pub fn start_up(args: &[Vec<u8>]) -> (Runtime, usize) {
         current: Stats::default(),
         totals: Stats::default(),
         ft,
+        same_program,
         finalized: false,
         exit_status: 0,
     };

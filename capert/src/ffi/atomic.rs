@@ -3,6 +3,7 @@
 use super::guard;
 use crate::region::{self, with_state};
 use crate::runtime;
+use crate::sys::raw::{Combiner, ProgramBytes};
 use std::ffi::{c_longlong, c_void};
 
 /// `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
@@ -21,9 +22,16 @@ pub extern "C" fn __cape_atomic_fetch_add(
         if x.is_null() || x0.is_null() || size == 0 || size > 16 {
             return 0;
         }
-        match with_state(|s| region::constructs::capture_fetch_add(s, x as usize, size, delta)) {
+        // SAFETY: by the ABI contract `x` and `x0` are live integers of `size` bytes.
+        let (x, x0) = unsafe {
+            (
+                ProgramBytes::new(x as usize, size),
+                ProgramBytes::new(x0 as usize, size),
+            )
+        };
+        match with_state(|s| region::constructs::capture_fetch_add(s, x, delta)) {
             Ok((before, earlier)) => {
-                crate::sys::raw::write_memory(x0 as usize, &before);
+                x0.write(&before);
                 earlier
             }
             Err(e) => runtime::fatal(&e),
@@ -47,11 +55,18 @@ pub extern "C" fn __cape_atomic_update(
         if addr.is_null() || operand.is_null() {
             return;
         }
-        let bytes = crate::sys::raw::read_memory(operand as usize, size);
-        with_state(|s| {
-            region::constructs::atomic_update(s, addr as usize, combine as usize, &bytes)
-        });
+        // SAFETY: `operand` points to `size` readable bytes by the ABI contract.
+        let bytes = unsafe { std::slice::from_raw_parts(operand.cast::<u8>(), size) }.to_vec();
+        // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes and
+        // `combine` combines objects of that type.
+        let (target, combine) = unsafe {
+            (
+                ProgramBytes::new(addr as usize, size),
+                Combiner::new(combine, size),
+            )
+        };
+        with_state(|s| region::constructs::atomic_update(s, target, combine, &bytes));
         // user code: run with the state released
-        crate::sys::raw::combine(addr as usize, &bytes, combine as usize);
+        combine.apply(target, &bytes);
     })
 }

@@ -2,6 +2,7 @@
 
 use super::guard;
 use crate::region::{self, with_state};
+use crate::sys::raw::{Combiner, ProgramBytes};
 use std::ffi::c_void;
 
 /// Records a reduction: `partial` (`size` bytes) is combined into `shared` with
@@ -19,12 +20,19 @@ pub extern "C" fn __cape_reduce(
             return;
         }
         // SAFETY: `partial` points to `size` readable bytes by the ABI contract.
-        let bytes = unsafe { crate::sys::raw::read_bytes(partial as usize, size) };
-        let now =
-            with_state(|s| region::constructs::reduce(s, shared as usize, combine as usize, bytes));
+        let bytes = unsafe { std::slice::from_raw_parts(partial.cast::<u8>(), size) }.to_vec();
+        // SAFETY: by the ABI contract `shared` is a live variable of `size` bytes and
+        // `combine` combines objects of that type.
+        let (shared, combine) = unsafe {
+            (
+                ProgramBytes::new(shared as usize, size),
+                Combiner::new(combine, size),
+            )
+        };
+        let now = with_state(|s| region::constructs::reduce(s, shared, combine, bytes));
         if let Some(partial) = now {
             // a team of one: user code, run with the state released
-            crate::sys::raw::combine(shared as usize, &partial, combine as usize);
+            combine.apply(shared, &partial);
         }
     })
 }

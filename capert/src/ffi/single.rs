@@ -46,5 +46,12 @@ pub extern "C" fn __cape_master_end() {
 /// thread's variable (a broadcast; private memory, not part of the merge).
 #[no_mangle]
 pub extern "C" fn __cape_copyprivate(addr: *mut c_void, size: usize) {
-    guard(|| with_state(|s| region::constructs::copyprivate(s, addr as usize, size)))
+    guard(|| {
+        if addr.is_null() {
+            return;
+        }
+        // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes.
+        let var = unsafe { crate::sys::raw::ProgramBytes::new(addr as usize, size) };
+        with_state(|s| region::constructs::copyprivate(s, var))
+    })
 }

@@ -68,7 +68,10 @@ pub extern "C" fn __cape_start(
         let Some(user_main) = user_main else {
             runtime::fatal("`__cape_start` called without a main function");
         };
-        let (rt, top) = runtime::start_up(&program_args(argc, argv));
+        // SAFETY: mpirun starts this same executable on every rank, and the driver links it
+        // without PIE (so its functions and globals have the same addresses everywhere).
+        let same_program = unsafe { crate::sys::raw::SameProgram::assume() };
+        let (rt, top) = runtime::start_up(&program_args(argc, argv), same_program);
         with_state(|s| s.rt = Some(rt));
         // Failure only loses the hook.
         crate::sys::ft::register_exit_hook(exit_hook);

@@ -44,9 +44,11 @@ pub fn load_or_create_secret(path: &Path, euid: u32) -> Result<[u8; SECRET_LEN],
                 .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
                 .open(path)
                 .map_err(|e| format!("cannot read the checkpoint key `{shown}`: {e}: {fix}"))?;
-            check(&file.metadata().map_err(|e| {
-                format!("cannot read the checkpoint key `{shown}`: {e}: {fix}")
-            })?)?;
+            check(
+                &file
+                    .metadata()
+                    .map_err(|e| format!("cannot read the checkpoint key `{shown}`: {e}: {fix}"))?,
+            )?;
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut file, &mut bytes)
                 .map_err(|e| format!("cannot read the checkpoint key `{shown}`: {e}: {fix}"))?;

@@ -8,7 +8,7 @@ use super::epoch::{merge_point, shared_ranges};
 use super::records::Record;
 use super::State;
 use crate::sys::mpi::CAPTURE_SLOTS;
-use crate::sys::raw::{read_memory, write_memory};
+use crate::sys::raw::{Combiner, ProgramBytes};
 
 /// `__cape_barrier`: a merge point of the innermost active region (no-op in a team of one).
 pub fn barrier(s: &mut State) -> Result<(), String> {
@@ -68,30 +68,36 @@ pub fn master_end(s: &State) {
     crate::region_heap::block_end(s.team.levels.len());
 }
 
-/// `__cape_copyprivate`: team rank 0's `size` bytes at `addr` on every rank of the team.
-pub fn copyprivate(s: &State, addr: usize, size: usize) {
+/// `__cape_copyprivate`: team rank 0's value of `var` on every rank of the team.
+pub fn copyprivate(s: &State, var: ProgramBytes) {
     let team_size = match s.team.levels.last() {
         Some(l) if l.active => l.team_size,
         _ => return,
     };
-    let mut bytes = read_memory(addr, size);
+    let mut bytes = var.read();
     if let Some(comm) = s.rt.as_ref().and_then(|rt| rt.comm.as_ref()) {
         comm.broadcast_in_team(team_size, &mut bytes);
     }
-    write_memory(addr, &bytes);
+    var.write(&bytes);
 }
 
 /// `__cape_reduce`: inside an active region record it (and return None); otherwise (a team
 /// of one) return the partial value for the caller to combine now.
-pub fn reduce(s: &mut State, shared: usize, combiner: usize, partial: Vec<u8>) -> Option<Vec<u8>> {
+pub fn reduce(
+    s: &mut State,
+    shared: ProgramBytes,
+    combiner: Combiner,
+    partial: Vec<u8>,
+) -> Option<Vec<u8>> {
     let t = &mut s.team;
     let active = t.levels.last().is_some_and(|l| l.active);
     match t.region.as_mut() {
         Some(r) if active => {
-            r.excluded.push((shared, shared + partial.len()));
+            let at = shared.addr();
+            r.excluded.push((at, at + partial.len()));
             r.records.push(Record::Combine {
-                target: shared,
-                combiner,
+                target: at,
+                combiner: combiner.address(),
                 operand: partial,
             });
             None
@@ -117,16 +123,17 @@ fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
 
 /// `__cape_atomic_update`, before the caller applies it: inside an active region on shared
 /// memory it is also logged for the next merge point (see the module documentation).
-pub fn atomic_update(s: &mut State, addr: usize, combiner: usize, operand: &[u8]) {
+pub fn atomic_update(s: &mut State, target: ProgramBytes, combiner: Combiner, operand: &[u8]) {
+    let addr = target.addr();
     if is_shared_in_active_region(s, addr, operand.len()) {
         if let Some(r) = s.team.region.as_mut() {
             if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
-                slot.insert(read_memory(addr, operand.len()));
+                slot.insert(target.read());
                 r.excluded.push((addr, addr + operand.len()));
             }
             r.records.push(Record::Combine {
                 target: addr,
-                combiner,
+                combiner: combiner.address(),
                 operand: operand.to_vec(),
             });
         }
@@ -134,31 +141,28 @@ pub fn atomic_update(s: &mut State, addr: usize, combiner: usize, operand: &[u8]
 }
 
 /// `__cape_atomic_fetch_add` (`atomic capture` of `x += delta` and its forms): the value of
-/// `x` when the epoch started (`size` bytes) and the sum of every delta other updates of `x`
+/// `x` when the epoch started and the sum of every delta other updates of `x`
 /// took before this one, from any rank (an MPI fetch-and-add on rank 0). The update itself is
 /// then applied and logged as an ordinary atomic update. Outside an active region, or on
 /// private memory: the current value and 0.
 pub fn capture_fetch_add(
     s: &mut State,
-    addr: usize,
-    size: usize,
+    x: ProgramBytes,
     delta: i64,
 ) -> Result<(Vec<u8>, i64), String> {
-    if !is_shared_in_active_region(s, addr, size) {
-        return Ok((read_memory(addr, size), 0));
+    let addr = x.addr();
+    if !is_shared_in_active_region(s, addr, x.len()) {
+        return Ok((x.read(), 0));
     }
     let x0 = {
         let Some(r) = s.team.region.as_mut() else {
-            return Ok((read_memory(addr, size), 0));
+            return Ok((x.read(), 0));
         };
         if r.captured.insert(addr) {
             // a capture record tells every rank which cells to empty at the merge
             r.records.push(Record::Capture { target: addr });
         }
-        r.before
-            .get(&addr)
-            .cloned()
-            .unwrap_or_else(|| read_memory(addr, size))
+        r.before.get(&addr).cloned().unwrap_or_else(|| x.read())
     };
     let earlier =
         s.rt.as_ref()

@@ -11,6 +11,7 @@ use crate::allreduce::allreduce;
 use crate::diff::diff_into;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
+use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
 use std::collections::HashMap;
@@ -221,7 +222,7 @@ pub(super) fn merge_point(
 
     let world = rt.size;
     if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some() || r.collect) {
-        accumulate(r, &merged, &mut applied.targets, id);
+        accumulate(r, &merged, &mut applied.targets, id, rt.same_program);
     }
     rt.current.t_track += t1 - t0;
     rt.current.t_diff += t2 - t1;
@@ -262,7 +263,13 @@ pub(super) fn apply_records<M: Memory>(
 
 /// Team rank 0 of a small team: folds the epoch's merged memory runs and the final values of
 /// the reduction/atomic targets into the region's accumulated changes.
-fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut [(usize, usize)], id: u64) {
+fn accumulate(
+    r: &mut ActiveRegion,
+    merged: &Tickpt,
+    targets: &mut [(usize, usize)],
+    id: u64,
+    program: SameProgram,
+) {
     let mut epoch_runs = Tickpt::new(id);
     for run in merged.runs().filter(|run| run.addr < BLOCK_BASE) {
         epoch_runs.push(run.addr, run.stamp, run.bytes);
@@ -271,7 +278,7 @@ fn accumulate(r: &mut ActiveRegion, merged: &Tickpt, targets: &mut [(usize, usiz
         order: r.epoch << EPOCH_SHIFT | ORDER_MASK,
         rank: u32::MAX,
     };
-    let finals = records::final_values(targets, latest, id);
+    let finals = records::final_values(targets, latest, id, program);
     let step = merge(&epoch_runs, &finals, None);
     r.accumulated = Some(match r.accumulated.take() {
         Some(acc) => merge(&acc, &step, None),

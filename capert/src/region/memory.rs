@@ -13,8 +13,8 @@ pub(super) trait Memory {
     fn combine(&mut self, target: usize, operand: &[u8], combiner: usize);
 }
 
-/// The real program: tracked pages through the tracker (the twins follow), combiners are
-/// function addresses of the (non-PIE) executable, the same on every rank.
+/// The real program: tracked pages through the tracker (the twins follow); targets and
+/// combiners named by records are turned into handles through the runtime's `SameProgram`.
 pub(super) struct Program<'a>(pub &'a mut Runtime);
 
 impl Memory for Program<'_> {
@@ -23,10 +23,18 @@ impl Memory for Program<'_> {
     }
 
     fn restore(&mut self, addr: usize, bytes: &[u8]) {
-        crate::sys::raw::write_memory(addr, bytes);
+        // `before` holds targets of this rank's own atomic updates: record targets
+        self.0.same_program.object(addr, bytes.len()).write(bytes);
     }
 
     fn combine(&mut self, target: usize, operand: &[u8], combiner: usize) {
-        crate::sys::raw::combine(target, operand, combiner);
+        let program = self.0.same_program;
+        match program.combiner(combiner, operand.len()) {
+            Some(c) => c.apply(program.object(target, operand.len()), operand),
+            None => crate::runtime::fatal(&format!(
+                "a merge record names {combiner:#x} as its combine function, which is not in \
+                 this program's code: do all ranks run the same executable?"
+            )),
+        }
     }
 }

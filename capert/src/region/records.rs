@@ -8,7 +8,7 @@
 
 use super::memory::Memory;
 use crate::sys::mpi::CAPTURE_SLOTS;
-use crate::sys::raw::read_memory;
+use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
 
 /// Runs at or above this address carry a rank's record block, not memory.
@@ -181,7 +181,12 @@ pub(super) fn apply<M: Memory>(blocks: &[(u64, Vec<u8>)], mem: &mut M) -> Applie
 }
 
 /// The final values of the combined targets (hulls of overlapping ranges), stamped `latest`.
-pub(super) fn final_values(targets: &mut [(usize, usize)], latest: Stamp, id: u64) -> Tickpt {
+pub(super) fn final_values(
+    targets: &mut [(usize, usize)],
+    latest: Stamp,
+    id: u64,
+    program: SameProgram,
+) -> Tickpt {
     targets.sort_unstable();
     let mut hulls: Vec<(usize, usize)> = Vec::new();
     for &(s, e) in targets.iter() {
@@ -192,7 +197,7 @@ pub(super) fn final_values(targets: &mut [(usize, usize)], latest: Stamp, id: u6
     }
     let mut finals = Tickpt::new(id);
     for (s, e) in hulls {
-        finals.push(s as u64, latest, &read_memory(s, e - s));
+        finals.push(s as u64, latest, &program.object(s, e - s).read());
     }
     finals
 }

@@ -8,7 +8,7 @@ use super::threadprivate::Threadprivates;
 use super::State;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
-use crate::sys::raw::read_memory;
+use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
 use std::time::Instant;
 
@@ -64,7 +64,11 @@ pub(super) fn ft_end(
     let Some(ft) = rt.ft.as_mut() else {
         return Ok(());
     };
-    let mut change = compact(&change.unwrap_or_else(|| Tickpt::new(0)), &ranges);
+    let mut change = compact(
+        &change.unwrap_or_else(|| Tickpt::new(0)),
+        &ranges,
+        rt.same_program,
+    );
     if !tps.is_empty() {
         let mut values = Tickpt::new(0);
         let latest = Stamp {
@@ -72,11 +76,7 @@ pub(super) fn ft_end(
             rank: u32::MAX,
         };
         for tp in tps.iter() {
-            values.push(
-                tp.addr as u64,
-                latest,
-                &read_memory(tp.addr, tp.stash.len()),
-            );
+            values.push(tp.var.addr() as u64, latest, &tp.var.read());
         }
         change = merge(&change, &values, None);
     }
@@ -88,7 +88,7 @@ pub(super) fn ft_end(
 /// with current memory (the gap did not change, so replaying it writes what is already
 /// there): a run header costs 24 bytes in TICKPT v1, and diffs of floating-point arrays
 /// give many short runs.
-fn compact(change: &Tickpt, shared: &[(usize, usize)]) -> Tickpt {
+fn compact(change: &Tickpt, shared: &[(usize, usize)], program: SameProgram) -> Tickpt {
     const GAP: usize = 32;
     let mut out = Tickpt::new(change.region);
     let stamp = Stamp { order: 0, rank: 0 };
@@ -99,7 +99,7 @@ fn compact(change: &Tickpt, shared: &[(usize, usize)]) -> Tickpt {
             let end = *start + bytes.len();
             let same_range = shared.iter().any(|&(s, e)| s <= end && addr <= e);
             if addr >= end && addr - end < GAP && same_range {
-                bytes.extend_from_slice(&read_memory(end, addr - end));
+                bytes.extend_from_slice(&program.object(end, addr - end).read());
                 bytes.extend_from_slice(run.bytes);
                 continue;
             }

@@ -2,13 +2,13 @@
 //! keeps its own copy aside between regions and gets it back in the next one.
 
 use crate::runtime::Runtime;
-use crate::sys::raw::{read_memory, write_memory};
+use crate::sys::raw::ProgramBytes;
 
 /// A threadprivate variable: `stash` is this rank's own copy while sequential code shows
 /// thread 0's; `master` is thread 0's value at the current region's start (for `copyin`).
 #[derive(Debug)]
 pub(super) struct Threadprivate {
-    pub(super) addr: usize,
+    pub(super) var: ProgramBytes,
     pub(super) stash: Vec<u8>,
     master: Vec<u8>,
 }
@@ -31,34 +31,34 @@ impl Threadprivates {
     }
 
     /// `__cape_threadprivate`: may run before start-up (from a C constructor).
-    pub fn register(&mut self, addr: usize, size: usize) {
-        if size == 0 || self.0.iter().any(|tp| tp.addr == addr) {
+    pub fn register(&mut self, var: ProgramBytes) {
+        if var.is_empty() || self.0.iter().any(|tp| tp.var.addr() == var.addr()) {
             return;
         }
         // Every thread's copy starts with the variable's initial value.
-        let stash = read_memory(addr, size);
+        let stash = var.read();
         self.0.push(Threadprivate {
-            addr,
+            var,
             master: stash.clone(),
             stash,
         });
-        self.0.sort_by_key(|tp| tp.addr);
+        self.0.sort_by_key(|tp| tp.var.addr());
     }
 
     /// The variables' byte ranges (excluded from every merge).
     pub(super) fn ranges(&self) -> Vec<(usize, usize)> {
         self.0
             .iter()
-            .map(|tp| (tp.addr, tp.addr + tp.stash.len()))
+            .map(|tp| (tp.var.addr(), tp.var.addr() + tp.var.len()))
             .collect()
     }
 
     /// Region begin: remember thread 0's values; ranks other than 0 get their own copies back.
     pub(super) fn begin(&mut self, rank: usize) {
         for tp in self.0.iter_mut() {
-            tp.master = read_memory(tp.addr, tp.stash.len());
+            tp.master = tp.var.read();
             if rank != 0 {
-                write_memory(tp.addr, &tp.stash);
+                tp.var.write(&tp.stash);
             }
         }
     }
@@ -70,7 +70,7 @@ impl Threadprivates {
         }
         let mut values = Vec::new();
         for tp in self.0.iter() {
-            values.extend_from_slice(&read_memory(tp.addr, tp.stash.len()));
+            values.extend_from_slice(&tp.var.read());
         }
         if let Some(comm) = rt.comm.as_ref() {
             comm.broadcast_from_root(&mut values);
@@ -80,10 +80,10 @@ impl Threadprivates {
         }
         let mut at = 0;
         for tp in self.0.iter_mut() {
-            let len = tp.stash.len();
-            tp.stash = read_memory(tp.addr, len);
+            let len = tp.var.len();
+            tp.stash = tp.var.read();
             if let Some(v) = values.get(at..at + len) {
-                write_memory(tp.addr, v);
+                tp.var.write(v);
             }
             at += len;
         }
@@ -92,18 +92,17 @@ impl Threadprivates {
     /// A replayed region: copies of other threads are not logged, they restart as thread 0's.
     pub(super) fn restart_as_thread_0(&mut self) {
         for tp in self.0.iter_mut() {
-            tp.stash = read_memory(tp.addr, tp.stash.len());
+            tp.stash = tp.var.read();
         }
     }
 
     /// `__cape_copyin` on a rank other than 0 of an active team: thread 0's value at the
     /// region's start, on this thread.
-    pub(super) fn copyin(&self, addr: usize, size: usize) {
+    pub(super) fn copyin(&self, var: ProgramBytes) {
         for tp in self.0.iter() {
-            let end = tp.addr + tp.master.len();
-            if addr >= tp.addr && addr + size <= end {
-                let from = addr - tp.addr;
-                write_memory(addr, &tp.master[from..from + size]);
+            if let Some(part) = tp.var.part(var.addr(), var.len()) {
+                let from = part.addr() - tp.var.addr();
+                part.write(&tp.master[from..from + part.len()]);
                 return;
             }
         }
@@ -111,10 +110,10 @@ impl Threadprivates {
 }
 
 /// `__cape_copyin`: thread 0's value at the region's start, on this thread.
-pub fn copyin(s: &mut super::State, addr: usize, size: usize) {
+pub fn copyin(s: &mut super::State, var: ProgramBytes) {
     let (rank, _) = s.rank_size();
     if rank == 0 || !s.team.innermost_active() {
         return;
     }
-    s.threadprivates.copyin(addr, size);
+    s.threadprivates.copyin(var);
 }

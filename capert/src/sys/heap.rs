@@ -121,6 +121,20 @@ impl Heap {
         unsafe { std::slice::from_raw_parts(start as *const u8, end - start) }
     }
 
+    /// Writes `bytes` at `start`, inside the arena (checked). Merged bytes may claim pages
+    /// (and initialise the state) of this rank's arena here, hence not limited to the claimed part.
+    pub fn write_in_arena(&mut self, start: usize, bytes: &[u8]) {
+        let end = start.checked_add(bytes.len());
+        assert!(
+            self.base <= start && end.is_some_and(|e| e <= self.limit),
+            "{start:#x} (+{}) is not in the heap arena",
+            bytes.len()
+        );
+        // SAFETY: inside the arena mapping (checked above), which lives as long as the
+        // process and is mapped read/write; `bytes` is runtime memory, not the arena's.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), start as *mut u8, bytes.len()) }
+    }
+
     pub fn contains(&self, ptr: usize) -> bool {
         ptr >= self.base && ptr < self.limit
     }

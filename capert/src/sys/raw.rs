@@ -1,83 +1,140 @@
-//! Raw access to application memory at addresses the compiled program handed us
-//! (reduction variables and their partial values) and calls through C function addresses.
+//! Typed access to application memory and to the program's combiners.
+//!
+//! The compiled program hands the ABI addresses of its variables (reduction and atomic
+//! targets, threadprivate and copyprivate variables) and of its combine functions. The FFI
+//! layer wraps them once, with `unsafe` constructors that state what the C caller guarantees,
+//! into [`ProgramBytes`] and [`Combiner`]; the rest of the runtime reads, writes and calls
+//! through these handles with safe methods. Addresses named by other ranks' merge records
+//! become handles through [`SameProgram`], the one explicit trust step.
 
 use std::ffi::c_void;
 
 /// The C signature of a reduction combiner: `*inout = *inout OP *in`.
 pub type CombineFn = extern "C" fn(*mut c_void, *const c_void);
 
-/// Copies `len` bytes at `addr` into a vector.
-///
-/// # Safety
-/// `[addr, addr+len)` must be readable.
-pub unsafe fn read_bytes(addr: usize, len: usize) -> Vec<u8> {
-    // SAFETY: guaranteed by the caller.
-    unsafe { std::slice::from_raw_parts(addr as *const u8, len).to_vec() }
+/// `len` bytes of application memory at `addr`: a live object of the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProgramBytes {
+    addr: usize,
+    len: usize,
 }
 
-/// Combines `partial` into the variable at `shared` with the combiner at address `combine`.
-/// `combine` is a function address of the (non-PIE) executable, identical on every rank.
-///
-/// # Safety
-/// `shared` must be a live object of `partial.len()` bytes, `combine` the address of a
-/// function with the [`CombineFn`] signature that works on objects of that size.
-pub unsafe fn combine_into(shared: usize, partial: &[u8], combine: usize) {
-    // SAFETY: guaranteed by the caller: `combine` is a valid CombineFn address.
-    let f: CombineFn = unsafe { std::mem::transmute::<usize, CombineFn>(combine) };
-    // The combiner may expect alignment: pass an aligned copy of the partial value.
-    let mut aligned = vec![0u128; partial.len().div_ceil(16).max(1)];
-    // SAFETY: `aligned` has at least partial.len() bytes; the two do not overlap.
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            partial.as_ptr(),
-            aligned.as_mut_ptr().cast::<u8>(),
-            partial.len(),
-        )
-    };
-    f(shared as *mut c_void, aligned.as_ptr().cast());
-}
-
-/// Copies `bytes` to `addr`.
-///
-/// # Safety
-/// `[addr, addr+bytes.len())` must be writable and not overlap `bytes`.
-pub unsafe fn write_bytes(addr: usize, bytes: &[u8]) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) }
-}
-
-// Safe entry points over the ABI contract: every address reaching them was handed to the ABI
-// by the compiled program (or, in a merge record, by the same program on another rank).
-
-/// Combines a partial reduction value into the shared variable at `shared` with the combiner
-/// at address `combine`. Both come from `__cape_reduce` calls of the compiled program (its
-/// ABI contract: `shared` is a live object of `partial.len()` bytes, `combine` a
-/// `void (*)(void *, const void *)` for that type).
-pub fn combine(shared: usize, partial: &[u8], combine: usize) {
-    if shared == 0 || combine == 0 {
-        return;
+impl ProgramBytes {
+    /// # Safety
+    /// `[addr, addr+len)` must be readable and writable application memory (not memory the
+    /// runtime holds references into) for as long as the handle is used.
+    pub unsafe fn new(addr: usize, len: usize) -> ProgramBytes {
+        ProgramBytes { addr, len }
     }
-    // SAFETY: guaranteed by the `__cape_reduce` contract described above; the function
-    // address is the same on every rank because programs are linked without PIE.
-    unsafe { combine_into(shared, partial, combine) }
+
+    pub fn addr(&self) -> usize {
+        self.addr
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `[addr, addr + len)` of this object, if it lies inside it.
+    pub fn part(&self, addr: usize, len: usize) -> Option<ProgramBytes> {
+        let inside = addr >= self.addr && addr.checked_add(len)? <= self.addr + self.len;
+        inside.then_some(ProgramBytes { addr, len })
+    }
+
+    /// A copy of the object's bytes.
+    pub fn read(&self) -> Vec<u8> {
+        if self.addr == 0 || self.len == 0 {
+            return Vec::new();
+        }
+        // SAFETY: readable by the constructor's contract.
+        unsafe { std::slice::from_raw_parts(self.addr as *const u8, self.len).to_vec() }
+    }
+
+    /// Writes `bytes` at the object's start; never past its end (a longer `bytes` is cut).
+    pub fn write(&self, bytes: &[u8]) {
+        let len = bytes.len().min(self.len);
+        if self.addr == 0 || len == 0 {
+            return;
+        }
+        // SAFETY: `len` bytes from `addr` are writable by the constructor's contract; `bytes`
+        // is runtime memory, which the contract excludes, so the two do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.addr as *mut u8, len) }
+    }
 }
 
-/// Copies `len` bytes of program memory at `addr`. Only used on addresses the compiled program
-/// handed to the ABI (reduction/atomic targets, threadprivate and copyprivate variables),
-/// which its contract makes live objects of at least that size.
-pub fn read_memory(addr: usize, len: usize) -> Vec<u8> {
-    if addr == 0 || len == 0 {
-        return Vec::new();
-    }
-    // SAFETY: guaranteed by the ABI contract described above.
-    unsafe { read_bytes(addr, len) }
+/// A combine function of the program, for objects of `size` bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Combiner {
+    f: CombineFn,
+    size: usize,
 }
 
-/// Writes `bytes` to program memory at `addr` (same contract as [`read_memory`]).
-pub fn write_memory(addr: usize, bytes: &[u8]) {
-    if addr == 0 || bytes.is_empty() {
-        return;
+impl Combiner {
+    /// # Safety
+    /// `f(inout, in)` must read an object of `size` bytes at `in` and update one at `inout`,
+    /// and touch nothing else the runtime relies on.
+    pub unsafe fn new(f: CombineFn, size: usize) -> Combiner {
+        Combiner { f, size }
     }
-    // SAFETY: guaranteed by the ABI contract; `bytes` is runtime memory, never the target.
-    unsafe { write_bytes(addr, bytes) }
+
+    /// The function's address, the same on every rank (programs are linked without PIE).
+    pub fn address(&self) -> usize {
+        self.f as usize
+    }
+
+    /// `target = target OP operand`; nothing when the sizes differ from the combiner's.
+    pub fn apply(&self, target: ProgramBytes, operand: &[u8]) {
+        if target.addr == 0 || target.len != self.size || operand.len() != self.size {
+            return;
+        }
+        // The combiner may expect alignment: pass an aligned copy of the operand.
+        let mut aligned = vec![0u128; operand.len().div_ceil(16).max(1)];
+        // SAFETY: `aligned` has at least operand.len() bytes; the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                operand.as_ptr(),
+                aligned.as_mut_ptr().cast::<u8>(),
+                operand.len(),
+            )
+        };
+        (self.f)(target.addr as *mut c_void, aligned.as_ptr().cast());
+    }
+}
+
+/// The trust that the addresses in merge records from other ranks name this process's
+/// objects and functions: every rank of the job runs the same non-PIE executable.
+#[derive(Debug, Clone, Copy)]
+pub struct SameProgram(());
+
+impl SameProgram {
+    /// # Safety
+    /// Every rank of the job must run this same executable, linked without PIE, and merge
+    /// records must only be made by [`crate::region`] from handles of [`ProgramBytes`] and
+    /// [`Combiner`] on those ranks.
+    pub unsafe fn assume() -> SameProgram {
+        SameProgram(())
+    }
+
+    /// Program memory the merge names: a record's target (on every rank the same variable),
+    /// or shared memory of this process between two runs of a change.
+    pub fn object(self, addr: usize, len: usize) -> ProgramBytes {
+        ProgramBytes { addr, len }
+    }
+
+    /// The combiner a record names, if `addr` lies in the executable's code.
+    pub fn combiner(self, addr: usize, size: usize) -> Option<Combiner> {
+        let (start, end) = super::bounds::executable_code();
+        if addr == 0 || (end > start && !(start..end).contains(&addr)) {
+            return None;
+        }
+        // SAFETY: by `assume`'s contract this is the address of the combiner another rank
+        // wrapped from a `__cape_reduce`/`__cape_atomic_update` argument, whose C contract
+        // is the CombineFn signature for objects of `size` bytes; it lies in our code.
+        let f = unsafe { std::mem::transmute::<usize, CombineFn>(addr) };
+        Some(Combiner { f, size })
+    }
 }
