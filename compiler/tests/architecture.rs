@@ -116,3 +116,170 @@ fn the_rule_reads_the_map_as_intended() {
     assert!(!names(ft, "g.rs") && !names(ft, "diff.rs"));
     assert!(entries.contains_key(&("capert".to_string(), "src/diff.rs".to_string())));
 }
+
+/// The code of `file`: without its `#[cfg(test)]` module (tests may read files and print) and
+/// without comment lines (docs may name any module).
+fn non_test_source(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let code = match text.find("#[cfg(test)]") {
+        Some(at) => &text[..at],
+        None => &text[..],
+    };
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Invariant: only `compiler/src/driver/` performs I/O or spawns processes.
+#[test]
+fn only_the_driver_does_io() {
+    let src = root().join("compiler/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let io = [
+        "std::fs",
+        "std::process",
+        "std::io::stdin",
+        "std::io::stdout",
+        "std::io::stderr",
+        "std::net",
+        "std::env",
+        "File::",
+        "Command::",
+        "println!",
+        "eprintln!",
+        "print!(",
+        "eprint!(",
+    ];
+    let mut found = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        // the driver does the I/O; main.rs only calls it; tests.rs files are test modules
+        if relative.starts_with("driver/") || relative == "main.rs" || relative.ends_with("tests.rs")
+        {
+            continue;
+        }
+        let text = non_test_source(&file);
+        for what in io {
+            if text.contains(what) {
+                found.push(format!("compiler/src/{relative}: {what}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "I/O outside compiler/src/driver/ (the rest of the compiler is pure):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// Top-level module -> the top-level modules it names through `crate::` (a directory module
+/// counts as one, with all its files).
+fn module_graph(src: &Path) -> BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut graph: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let relative = file.strip_prefix(src).unwrap().to_string_lossy().into_owned();
+        let module = relative
+            .split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let text = non_test_source(&file);
+        let uses = graph.entry(module.clone()).or_default();
+        for (at, _) in text.match_indices("crate::") {
+            let name: String = text[at + 7..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && name != module {
+                uses.insert(name);
+            }
+        }
+        // `use crate::{a, b::c}` groups
+        for (at, _) in text.match_indices("crate::{") {
+            let group = &text[at + 8..];
+            let group = &group[..group.find('}').unwrap_or(0)];
+            for item in group.split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    uses.insert(name);
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle in `graph`, if there is one, as the list of modules around it.
+fn find_cycle(graph: &BTreeMap<String, std::collections::BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, std::collections::BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(2) => return None,
+            Some(1) => {
+                let from = path.iter().position(|n| n == node).unwrap();
+                let mut cycle = path[from..].to_vec();
+                cycle.push(node.to_string());
+                return Some(cycle);
+            }
+            _ => {}
+        }
+        state.insert(node.to_string(), 1);
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if graph.contains_key(next) {
+                if let Some(cycle) = visit(next, graph, state, path) {
+                    return Some(cycle);
+                }
+            }
+        }
+        path.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if let Some(cycle) = visit(node, graph, &mut state, &mut Vec::new()) {
+            return Some(cycle);
+        }
+    }
+    None
+}
+
+/// Invariant: the top-level modules of the runtime and of the compiler depend on each other
+/// one way only (no module imports one that imports it back).
+#[test]
+fn no_module_cycles() {
+    for krate in ["compiler", "capert", "caperun", "cape-format"] {
+        let graph = module_graph(&root().join(krate).join("src"));
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("{krate}: modules import each other: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn a_cycle_is_found() {
+    let mut graph: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    graph.entry("a".into()).or_default().insert("b".into());
+    graph.entry("b".into()).or_default().insert("c".into());
+    graph.entry("c".into()).or_default();
+    assert_eq!(find_cycle(&graph), None);
+    graph.entry("c".into()).or_default().insert("a".into());
+    assert!(find_cycle(&graph).is_some());
+}
