@@ -64,7 +64,7 @@ pub struct Config {
     pub tracker: TrackerChoice,
     pub verbose: bool,
     pub check_races: bool,
-    /// `CAPE_STATS`: 0 off, 1 totals at exit, 2 also one line per region.
+    /// `CAPE_STATS`: 0 off, 1 every rank's totals at exit, 2 also one line per region.
     pub stats: u8,
     pub output: OutputMode,
     /// `OMP_NUM_THREADS`: None when unset.

@@ -214,7 +214,10 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
             log_error = ft.flush().err();
         }
     }
+    // Rank 0's status, and whether rank 0 prints statistics: every rank must then take part in
+    // gathering them, even one whose environment lacks CAPE_STATS (a remote node).
     let mut status_bytes = status.to_le_bytes().to_vec();
+    status_bytes.push(rt.cfg.stats);
     if let Some(comm) = rt.comm.as_mut() {
         comm.broadcast_from_root(&mut status_bytes);
     }
@@ -222,8 +225,8 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
         .get(..4)
         .and_then(|b| b.try_into().ok())
         .map_or(status, i32::from_le_bytes);
-    if rt.cfg.stats >= 1 && rt.rank == 0 {
-        eprint_line(&rt.totals.line("total"));
+    if status_bytes.get(4).is_some_and(|&stats| stats >= 1) {
+        print_every_ranks_totals(rt);
     }
     if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
         crate::ft::output::finish(false);
@@ -243,6 +246,21 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
     }
     rt.exit_status = root_status;
     root_status
+}
+
+/// One `capert: stats: total:` line per rank, printed by rank 0 in rank order, so that an
+/// imbalance between ranks shows. Collective.
+fn print_every_ranks_totals(rt: &Runtime) {
+    let mine = rt.totals.line("total", Some(rt.rank));
+    let lines = match rt.comm.as_ref() {
+        Some(comm) => comm.all_gather_bytes(mine.as_bytes()),
+        None => vec![mine.into_bytes()],
+    };
+    if rt.rank == 0 {
+        for line in lines {
+            eprint_line(&String::from_utf8_lossy(&line));
+        }
+    }
 }
 
 /// The name of the user global holding `addr`, as " (in `name`)", when the executable's

@@ -23,9 +23,14 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn line(&self, label: &str) -> String {
+    /// One line of counters; the byte counts over their phase's time as GB/s after the
+    /// microseconds (diff: bytes diffed, merge: bytes sent, inject: bytes injected, log: bytes
+    /// logged), then `rank=R` when `rank` is given. Fields are only ever appended, so that
+    /// readers of older lines keep working.
+    pub fn line(&self, label: &str, rank: Option<usize>) -> String {
+        let rank = rank.map_or(String::new(), |r| format!(" rank={r}"));
         format!(
-            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={}",
+            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={} diff_gbps={:.2} merge_gbps={:.2} inject_gbps={:.2} log_gbps={:.2}{rank}",
             self.regions,
             self.pages_written,
             self.bytes_diffed,
@@ -40,6 +45,10 @@ impl Stats {
             self.t_inject.as_micros(),
             self.t_reduce.as_micros(),
             self.t_log.as_micros(),
+            gb_per_s(self.bytes_diffed, self.t_diff),
+            gb_per_s(self.bytes_sent, self.t_merge),
+            gb_per_s(self.bytes_injected, self.t_inject),
+            gb_per_s(self.bytes_logged, self.t_log),
         )
     }
 
@@ -58,5 +67,40 @@ impl Stats {
         self.t_reduce += o.t_reduce;
         self.bytes_logged += o.bytes_logged;
         self.t_log += o.t_log;
+    }
+}
+
+/// `bytes` per `time` in GB/s; 0 when no time was measured.
+fn gb_per_s(bytes: u64, time: Duration) -> f64 {
+    let secs = time.as_secs_f64();
+    if secs > 0.0 {
+        bytes as f64 / secs / 1e9
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_keeps_the_old_fields_and_appends_speeds_and_rank() {
+        let s = Stats {
+            regions: 2,
+            bytes_diffed: 4_000_000,
+            t_diff: Duration::from_millis(2),
+            bytes_injected: 1_000,
+            ..Stats::default()
+        };
+        let line = s.line("total", Some(3));
+        assert!(line.starts_with(
+            "capert: stats: total: regions=2 pages_written=0 bytes_diffed=4000000 runs=0 "
+        ));
+        assert!(line.contains(" diff_us=2000 merge_us=0 inject_us=0 reduce_us=0 log_us=0 "));
+        assert!(
+            line.ends_with(" diff_gbps=2.00 merge_gbps=0.00 inject_gbps=0.00 log_gbps=0.00 rank=3")
+        );
+        assert!(!s.line("region 1", None).contains("rank="));
     }
 }

@@ -324,7 +324,7 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
     if rt.cfg.stats >= 2 && rt.rank == 0 {
-        crate::diag::eprint_line(&region.line(&format!("region {}", rt.region_no)));
+        crate::diag::eprint_line(&region.line(&format!("region {}", rt.region_no), None));
     }
     rt.totals.add(&region);
     Ok(outcome)

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Data-path benchmark (not a test): the speed of diff, encode, decode, merge and inject per core
+# for four change patterns, beside memcpy and MPI point-to-point bandwidth measured in the same
+# run on this machine. Writes docs/datapath.md (or the file given as the first argument).
+# usage: scripts/bench_datapath.sh [OUT] ; env RUNS (default 11), MIB (default 64)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+OUT=${1:-docs/datapath.md}
+RUNS=${RUNS:-11}
+MIB=${MIB:-64}
+
+cargo build --release --quiet -p capert --example bench_datapath
+bench=${CARGO_TARGET_DIR:-target}/release/examples/bench_datapath
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/capecc-datapath.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# MPI bandwidth: 2 ranks bounce one message back and forth; median of the round trips.
+cat >"$work/pingpong.c" <<'C'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int runs = atoi(argv[1]);
+    long sizes[] = {1L << 20, 16L << 20, 64L << 20};
+    char *buf = malloc(sizes[2]);
+    for (long i = 0; i < sizes[2]; i++) buf[i] = (char)i;
+    double *t = malloc(sizeof(double) * (runs + 1));
+    for (int s = 0; s < 3; s++) {
+        int n = (int)sizes[s];
+        for (int r = 0; r <= runs; r++) { /* round 0 warms up */
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (rank == 0) {
+                MPI_Send(buf, n, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+                MPI_Recv(buf, n, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, n, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, n, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+            }
+            t[r] = MPI_Wtime() - t0;
+        }
+        qsort(t + 1, runs, sizeof(double), cmp);
+        if (rank == 0)
+            printf("| %ld MiB | %.2f |\n", sizes[s] >> 20, 2.0 * n / t[1 + runs / 2] / 1e9);
+    }
+    MPI_Finalize();
+    return 0;
+}
+C
+mpicc -O2 "$work/pingpong.c" -o "$work/pingpong"
+
+echo "==> data path ($MIB MiB, $RUNS runs)" >&2
+"$bench" --runs "$RUNS" --mib "$MIB" >"$work/datapath.txt"
+echo "==> MPI ping-pong, 2 ranks" >&2
+mpirun -np 2 "$work/pingpong" "$RUNS" >"$work/mpi.txt"
+
+{
+    cat <<'MD'
+# The data path: measured
+
+Produced by `scripts/bench_datapath.sh` (rerun it to refresh this file). One core per
+measurement: the runtime's steps at a merge point, each over the same span of changed pages,
+beside memcpy and MPI point-to-point bandwidth measured in the same run.
+
+- **diff**: written page vs its twin -> runs of changed bytes (`capert/src/diff.rs`), page by page.
+- **encode** / **decode**: runs <-> the merge message (the wire encoding of
+  `cape-format/src/tickpt.rs`).
+- **merge**: two ranks' change sets (`capert/src/merge.rs`): rank 0 changed the even pages,
+  rank 1 the odd ones.
+- **inject**: the merged runs written into tracked memory and its twin (`Tracker::inject`).
+
+Every GB/s is *span bytes / median time* (the span is the memory the pattern covers), so each
+column compares directly with memcpy of the same span. Patterns: dense (every byte of a page
+changed), every 8th byte, 2 bytes per double (the two high bytes of each 8-byte word: a double
+going from 0.0 to a value like 3.0), and sparse (one byte per page). "wire / changed" is the
+bytes of the merge message per changed byte.
+
+MD
+    echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), L3 $(lscpu 2>/dev/null | sed -n 's/^L3 cache: *//p')."
+    echo "Load when measured (\`uptime\`): $(uptime | sed 's/^ *//')."
+    echo "Date: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- capert cape-format || echo ' (with local changes)')."
+    echo
+    echo "## Runtime steps"
+    echo
+    sed 's/^memcpy: /memcpy of the same span: /' "$work/datapath.txt"
+    echo
+    echo "## MPI point-to-point bandwidth (2 ranks, ping-pong, one direction)"
+    echo
+    echo "| message | GB/s |"
+    echo "|---|---:|"
+    cat "$work/mpi.txt"
+} >"$OUT"
+echo "==> wrote $OUT" >&2
