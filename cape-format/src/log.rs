@@ -102,7 +102,10 @@ pub fn read_progress(bytes: &[u8]) -> Option<(u64, u64)> {
     if bytes.len() < FIXED_HEADER_LEN || bytes[..8] != LOG_MAGIC {
         return None;
     }
-    Some((word(bytes, COMMITTED_LEN_AT), word(bytes, COMMITTED_REGIONS_AT)))
+    Some((
+        word(bytes, COMMITTED_LEN_AT),
+        word(bytes, COMMITTED_REGIONS_AT),
+    ))
 }
 
 /// What sequential code read before a region, beyond the arguments (bound by the header).

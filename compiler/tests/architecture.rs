@@ -15,7 +15,9 @@ fn root() -> PathBuf {
 
 /// The code map: the first fenced block after `## Code map`.
 fn code_map(text: &str) -> &str {
-    let start = text.find("## Code map").expect("ARCHITECTURE.md has a `## Code map`");
+    let start = text
+        .find("## Code map")
+        .expect("ARCHITECTURE.md has a `## Code map`");
     let rest = &text[start..];
     let open = rest.find("```").expect("the code map is a fenced block") + 3;
     let body = &rest[open..];
@@ -83,16 +85,20 @@ fn code_map_names_every_source_file() {
         rust_files(&base.join("src"), &mut files);
         files.sort();
         for file in files {
-            let relative = file.strip_prefix(&base).unwrap().to_string_lossy().into_owned();
+            let relative = file
+                .strip_prefix(&base)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let key = |entry: &str| (krate.to_string(), entry.to_string());
             let (dir, name) = match relative.rsplit_once('/') {
                 Some((dir, name)) => (format!("{dir}/"), name.to_string()),
                 None => (String::new(), relative.clone()),
             };
             let named = entries.contains_key(&key(&relative))
-                || entries.get(&key(&dir)).is_some_and(|text| {
-                    name == "mod.rs" || names(text, &name)
-                });
+                || entries
+                    .get(&key(&dir))
+                    .is_some_and(|text| name == "mod.rs" || names(text, &name));
             if !named {
                 unnamed.push(format!("{krate}/{relative}"));
             }
@@ -154,9 +160,15 @@ fn only_the_driver_does_io() {
     ];
     let mut found = Vec::new();
     for file in files {
-        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().into_owned();
+        let relative = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         // the driver does the I/O; main.rs only calls it; tests.rs files are test modules
-        if relative.starts_with("driver/") || relative == "main.rs" || relative.ends_with("tests.rs")
+        if relative.starts_with("driver/")
+            || relative == "main.rs"
+            || relative.ends_with("tests.rs")
         {
             continue;
         }
@@ -181,7 +193,11 @@ fn module_graph(src: &Path) -> BTreeMap<String, std::collections::BTreeSet<Strin
     rust_files(src, &mut files);
     let mut graph: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
     for file in files {
-        let relative = file.strip_prefix(src).unwrap().to_string_lossy().into_owned();
+        let relative = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         let module = relative
             .split('/')
             .next()

@@ -79,9 +79,10 @@ fn runtime_available() -> bool {
     let found = exe
         .parent()
         .is_some_and(|d| d.join("libcapert.a").is_file());
-    found || missing(&format!(
-        "libcapert.a not built next to {CAPECC} (run `cargo build` first)"
-    ))
+    found
+        || missing(&format!(
+            "libcapert.a not built next to {CAPECC} (run `cargo build` first)"
+        ))
 }
 
 /// Runs a program built by capecc as a 1-rank MPI job (singleton init).
@@ -304,10 +305,7 @@ fn several_inputs_in_one_command_match_gcc() {
     let expected = gcc_reference(dir, &["main.c", "sum.c"], &["-Iinclude", "-DSCALE=5"]);
     assert_eq!(stdout(&got), expected, "stderr: {}", stderr(&got));
     // Default output name.
-    assert_ok(&capecc(
-        dir,
-        &["-Iinclude", "-DSCALE=5", "main.c", "sum.c"],
-    ));
+    assert_ok(&capecc(dir, &["-Iinclude", "-DSCALE=5", "main.c", "sum.c"]));
     assert!(dir.join("a.out").is_file());
 }
 

@@ -2,7 +2,6 @@
 //! The oracle is a plain model of memory kept by the test itself, never the tracker's own output.
 // These tests map and write raw memory to exercise the trackers, as a C program would.
 #![allow(unsafe_code)]
-
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;

@@ -85,7 +85,10 @@ mod tests {
         let bytes = std::fs::read(std::env::current_exe().unwrap()).unwrap();
         let names = section_names(&bytes).unwrap();
         assert!(names.iter().any(|n| n == ".text"), "{names:?}");
-        assert_eq!(file_type(&bytes[..18]).map(|t| t == 2 || t == 3), Some(true));
+        assert_eq!(
+            file_type(&bytes[..18]).map(|t| t == 2 || t == 3),
+            Some(true)
+        );
         assert!(!is_relocatable(&bytes));
     }
 

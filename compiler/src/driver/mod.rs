@@ -142,10 +142,13 @@ impl Driver {
         let cc: Vec<String> = cc_setting.split_whitespace().map(str::to_string).collect();
         // A fresh `$TMPDIR/capecc-*`, mode 0700, that did not exist before (so another user
         // cannot have prepared it); removed when the driver is dropped.
-        let temp = tempfile::Builder::new().prefix("capecc-").tempdir().map_err(|e| {
-            report_error(&format!("cannot create a temporary directory: {e}"), None);
-            1
-        })?;
+        let temp = tempfile::Builder::new()
+            .prefix("capecc-")
+            .tempdir()
+            .map_err(|e| {
+                report_error(&format!("cannot create a temporary directory: {e}"), None);
+                1
+            })?;
         let include_dir = temp.path().join("include");
         Ok(Driver {
             plan,
