@@ -1,4 +1,4 @@
-# Sourced by tests/ft/run.sh (uses its pass/fail, $OUT, $INPUT, $REF, $CAPERUN, mpirun).
+# Sourced by tests/ft/run.sh (uses its pass/fail/wait_regions, $OUT, $INPUT, $REF, $CAPERUN, mpirun).
 # The checkpoint directory against other users, run as root and as an ordinary user
 # (`capetest`, created when the suite runs as root, as in scripts/nonroot-tests.sh):
 # a pre-created directory writable by others or owned by someone else is refused by caperun

@@ -5,9 +5,10 @@
 # regions, a checksum every 50 iterations) is built with `gcc -O2 -fopenmp` (the reference,
 # itself checked against the program built without OpenMP) and with capecc; every run's
 # output must equal the reference byte for byte, or the first run's output followed by the
-# restart's must. tests/ft/checkpoint_dir.sh (sourced at the end): the checkpoint directory
+# restart's must. tests/ft/checkpoint_dir.sh (sourced as section 6): the checkpoint directory
 # against other users (as root and as an ordinary user), a full disk, a directory made
-# unwritable mid-run, a hang until --timeout.
+# unwritable mid-run, a hang until --timeout. tests/ft/progs/ftheap.c (section 7): a restart
+# rebuilds the heap blocks of `single`/`master` blocks.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
