@@ -220,7 +220,7 @@ pub extern "C" fn __cape_memalign(align: usize, size: usize) -> *mut c_void {
 /// `valloc` of the program (page aligned).
 #[no_mangle]
 pub extern "C" fn __cape_valloc(size: usize) -> *mut c_void {
-    guard(|| __cape_aligned_alloc(4096, size))
+    guard(|| __cape_aligned_alloc(crate::track::PAGE_SIZE, size))
 }
 
 /// `strdup` of the program.

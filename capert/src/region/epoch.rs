@@ -83,10 +83,10 @@ pub(super) fn diff_written(
     diffed
 }
 
-/// Where a logged region may write: shared memory as it is now, except that the whole arena
-/// counts (a logged `single`/`master` block may have grown the heap). The arena is our own
-/// fixed mapping for application data only, so this admits no runtime or library memory.
-/// The byte ranges of shared memory, ascending, non-overlapping.
+/// The byte ranges of shared memory, ascending: user globals, the whole used arena (a
+/// `single`/`master` block may have grown the heap) and the user stack above `sp`. The arena
+/// is our own fixed mapping for application data only, so this admits no runtime or library
+/// memory; a logged region's payload must lie inside these ranges.
 pub(super) fn shared_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
     let mut ranges = rt.globals.clone();
     ranges.push(rt.arena.used_range());

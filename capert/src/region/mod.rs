@@ -14,7 +14,6 @@
 //! When the team is smaller than the world, barriers use a cached team communicator; team
 //! rank 0 (world rank 0) accumulates the region's merged changes and the region end
 //! broadcasts them so that the ranks outside the team end with the same memory.
-
 //!
 //! The steps live in submodules that own their data: `team` (levels, ICVs, `omp_*` state),
 //! `epoch` (one merge point: track -> diff -> exchange -> merge -> inject), `records`
