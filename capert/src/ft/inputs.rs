@@ -29,9 +29,10 @@ pub fn note_stdin(bytes: &[u8]) {
 /// Sequential code read environment variable `name` and got `value`. Only the first read of a
 /// name counts: later values are the program's own `setenv`s, deterministic.
 pub fn note_env_read(name: &[u8], value: Option<&[u8]>) {
-    env_reads()
-        .entry(name.to_vec())
-        .or_insert_with(|| value.map(<[u8]>::to_vec));
+    let mut reads = env_reads();
+    if !reads.contains_key(name) {
+        reads.insert(name.to_vec(), value.map(<[u8]>::to_vec));
+    }
 }
 
 /// Digest of a set of environment reads (0 when none).
