@@ -146,7 +146,7 @@ fn numeric_lists(text: &str) -> Vec<Span> {
 }
 
 /// The end of a preprocessing number starting at `i` (`1.5e-3f`, `0x1p+4`, `10UL`).
-fn number_end(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn number_end(bytes: &[u8], mut i: usize) -> usize {
     while let Some(&b) = bytes.get(i) {
         let exponent_sign = matches!(b, b'+' | b'-')
             && matches!(

@@ -4,6 +4,7 @@
 //! occurs nowhere in the translation unit (`__cape_d` -> `__cap0_d`). The swap keeps lengths, so
 //! every offset, line and column stays valid, and it is a bijection, so user names stay distinct.
 
+use crate::parse_view::number_end;
 use crate::preprocess::LineMap;
 
 /// Prefixes of generated names; the swap replaces their first `e`/`E`.
@@ -76,15 +77,7 @@ fn identifiers(source: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
                 i += 1;
             } else if c.is_ascii_digit() {
                 // a pp-number: `1e5`, `0x1fULL`, `1.5e-3f`
-                while i < bytes.len()
-                    && (bytes[i].is_ascii_alphanumeric()
-                        || bytes[i] == b'.'
-                        || bytes[i] == b'_'
-                        || (matches!(bytes[i], b'+' | b'-')
-                            && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P')))
-                {
-                    i += 1;
-                }
+                i = number_end(bytes, i);
             } else if c.is_ascii_alphabetic() || c == b'_' {
                 let start = i;
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {

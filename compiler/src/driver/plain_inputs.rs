@@ -40,10 +40,14 @@ impl Driver {
                     match (objects.get(*index), self.plan.inputs.get(*index)) {
                         (Some(Some(object)), _) => argv.push(path_arg(object)),
                         (_, Some(input)) => {
-                            if is_shared_library(&input.path) {
+                            // a shared library has nothing to rename: do not read it whole
+                            let copy = if is_shared_library(&input.path) {
                                 shared.push(input.path.clone());
-                            }
-                            match self.tracked_copy(position, &input.path)? {
+                                None
+                            } else {
+                                self.tracked_copy(position, &input.path)?
+                            };
+                            match copy {
                                 Some(copy) => {
                                     argv.push(path_arg(&copy));
                                     copies.push((copy, input.path.clone()));

@@ -202,10 +202,7 @@ pub fn overlaps(a: Span, b: Span) -> bool {
 }
 
 pub fn uses_in<'p>(cx: &'p Context, span: Span) -> &'p [Use] {
-    let uses = &cx.program.uses;
-    let from = uses.partition_point(|u| u.span.start < span.start);
-    let to = uses.partition_point(|u| u.span.start < span.end);
-    uses.get(from..to).unwrap_or(&[])
+    in_span(&cx.program.uses, span, |u| u.span.start)
 }
 
 /// The spelling of variable `v` under `env`.

@@ -271,29 +271,27 @@ impl<'a> Walker<'a> {
                 _ => None,
             },
             TypeSpecifier::Struct(s) => {
-                let tag = s.node.identifier.as_ref().map(|i| i.node.name.clone());
                 let declared_here = s.node.declarations.is_some();
-                let local_tag = tag.as_ref().is_some_and(|tag| {
-                    self.tag_scopes
-                        .iter()
-                        .skip(1)
-                        .any(|scope| scope.contains(tag))
-                });
+                let local_tag = self.is_local_tag(s.node.identifier.as_ref());
                 (self.in_function() && (declared_here || local_tag)).then(|| span_of(t.span))
             }
             TypeSpecifier::Enum(e) => {
-                let tag = e.node.identifier.as_ref().map(|i| i.node.name.clone());
                 let declared_here = !e.node.enumerators.is_empty();
-                let local_tag = tag.as_ref().is_some_and(|tag| {
-                    self.tag_scopes
-                        .iter()
-                        .skip(1)
-                        .any(|scope| scope.contains(tag))
-                });
+                let local_tag = self.is_local_tag(e.node.identifier.as_ref());
                 (self.in_function() && (declared_here || local_tag)).then(|| span_of(t.span))
             }
             _ => None,
         }
+    }
+
+    /// Whether struct/union/enum `tag` is declared in a block scope (not at file scope).
+    fn is_local_tag(&self, tag: Option<&Node<Identifier>>) -> bool {
+        tag.is_some_and(|tag| {
+            self.tag_scopes
+                .iter()
+                .skip(1)
+                .any(|scope| scope.contains(&tag.node.name))
+        })
     }
 
     /// Returns (class, const from a typedef).
