@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data-path benchmark (not a test): the speed of diff, encode, decode, merge and inject per core
+# Data-path benchmark (not a test): the speed of diff, check, merge and inject per core
 # for four change patterns, beside memcpy and MPI point-to-point bandwidth measured in the same
 # run on this machine. Writes docs/datapath.md (or the file given as the first argument).
 # usage: scripts/bench_datapath.sh [OUT] ; env RUNS (default 11), MIB (default 64)
@@ -73,18 +73,19 @@ Produced by `scripts/bench_datapath.sh` (rerun it to refresh this file). One cor
 measurement: the runtime's steps at a merge point, each over the same span of changed pages,
 beside memcpy and MPI point-to-point bandwidth measured in the same run.
 
-- **diff**: written page vs its twin -> runs of changed bytes (`capert/src/diff.rs`), page by page.
-- **encode** / **decode**: runs <-> the merge message (the wire encoding of
-  `cape-format/src/tickpt.rs`).
-- **merge**: two ranks' change sets (`capert/src/merge.rs`): rank 0 changed the even pages,
-  rank 1 the odd ones.
-- **inject**: the merged runs written into tracked memory and its twin (`Tracker::inject`).
+- **diff**: written page vs its twin -> the page's record in the change set, in the form it is
+  sent (`diff_page` in `capert/src/diff.rs`), page by page; the twin is brought up to date.
+- **check**: the validation of a change set received from a peer (`ChangeSet::parse`).
+- **merge**: two ranks' change sets (`cape-format/src/changeset/merge.rs`): rank 0 changed the
+  even pages, rank 1 the odd ones; no decoding, the result written in the same form.
+- **inject**: the merged changes written into tracked memory and its twin
+  (`capert/src/inject.rs`, through `Tracker::inject`).
 
 Every GB/s is *span bytes / median time* (the span is the memory the pattern covers), so each
 column compares directly with memcpy of the same span. Patterns: dense (every byte of a page
 changed), every 8th byte, 2 bytes per double (the two high bytes of each 8-byte word: a double
 going from 0.0 to a value like 3.0), and sparse (one byte per page). "wire / changed" is the
-bytes of the merge message per changed byte.
+bytes of the merge message per changed byte (docs/merge-encoding.md).
 
 MD
     echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), L3 $(lscpu 2>/dev/null | sed -n 's/^L3 cache: *//p')."

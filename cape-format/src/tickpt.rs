@@ -4,8 +4,9 @@
 //!
 //! # Binary format, version 1
 //!
-//! The same encoding travels between ranks and will be written to disk, so it is versioned and
-//! carries a checksum. All integers are little-endian.
+//! The checkpoint log stores this encoding, and rank 0 sends it to the ranks outside a small
+//! team, so it is versioned and carries a checksum. All integers are little-endian. (Merge
+//! messages between ranks are change sets, `crate::changeset`.)
 //!
 //! | offset | size            | field                                                     |
 //! |--------|-----------------|-----------------------------------------------------------|
@@ -382,151 +383,6 @@ impl Tickpt {
     }
 }
 
-/// Magic number of the compact wire encoding (merge messages between ranks, never on disk).
-pub const WIRE_MAGIC: [u8; 4] = *b"CAPW";
-pub const WIRE_VERSION: u8 = 2;
-
-impl Tickpt {
-    /// Append the compact wire encoding to `out`; see [`Tickpt::decode_wire`] for the layout.
-    /// Roughly 2-3 bytes of overhead per run instead of 24, and no checksum (MPI is reliable).
-    pub fn encode_wire_into(&self, out: &mut Vec<u8>) {
-        // Stamps of one rank are shared by all its runs, so a table plus an index written only
-        // where the stamp changes costs almost nothing per run.
-        let mut table: Vec<Stamp> = Vec::new();
-        let mut index_of = std::collections::HashMap::new();
-        let mut indices: Vec<u32> = Vec::new();
-        let mut prev: Option<Stamp> = None;
-        for h in &self.headers {
-            if prev != Some(h.stamp()) {
-                let next = table.len() as u32;
-                let i = *index_of.entry(h.stamp()).or_insert_with(|| {
-                    table.push(h.stamp());
-                    next
-                });
-                indices.push(i);
-                prev = Some(h.stamp());
-            }
-        }
-        out.reserve(32 + table.len() * 12 + self.headers.len() * 3 + self.data.len());
-        out.extend_from_slice(&WIRE_MAGIC);
-        out.push(WIRE_VERSION);
-        put_varint(out, self.region);
-        put_varint(out, table.len() as u64);
-        for s in &table {
-            put_varint(out, s.order);
-            put_varint(out, u64::from(s.rank));
-        }
-        put_varint(out, self.headers.len() as u64);
-        put_varint(out, self.data.len() as u64);
-        let mut prev_end = 0u64;
-        let mut prev: Option<Stamp> = None;
-        let mut next_index = indices.iter();
-        for h in &self.headers {
-            let changed = prev != Some(h.stamp());
-            put_varint(out, u64::from(h.len - 1) << 1 | u64::from(changed));
-            if changed {
-                put_varint(out, u64::from(*next_index.next().unwrap_or(&0)));
-                prev = Some(h.stamp());
-            }
-            put_varint(out, h.addr - prev_end);
-            prev_end = h.addr + u64::from(h.len);
-        }
-        out.extend_from_slice(&self.data);
-    }
-
-    /// Parse the compact wire encoding. Never panics. Layout (varint = LEB128, at most 10 bytes):
-    ///
-    /// magic `b"CAPW"`, version byte `2`, varint region, varint stamp count `S`, `S` × (varint
-    /// order, varint rank), varint run count `R`, varint data length `D`, `R` run headers, `D`
-    /// data bytes. A run header is varint `(len - 1) << 1 | stamp_changed`, then (if
-    /// `stamp_changed`, always for the first run) varint index into the stamp table, then varint
-    /// gap from the end of the previous run (from address 0 for the first run).
-    pub fn decode_wire(buf: &[u8]) -> Result<Tickpt, TickptError> {
-        let mut r = Reader { buf, pos: 0 };
-        if r.take(4).ok_or(TickptError::Truncated)? != WIRE_MAGIC {
-            return Err(TickptError::BadMagic);
-        }
-        let version = r.take(1).ok_or(TickptError::Truncated)?[0];
-        if version != WIRE_VERSION {
-            return Err(TickptError::UnsupportedVersion(version.into()));
-        }
-        let region = r.varint()?;
-        let stamp_count = r.varint()?;
-        // Every stamp takes at least two bytes: bound the allocation by the buffer.
-        if stamp_count > (buf.len() / 2) as u64 {
-            return Err(TickptError::Truncated);
-        }
-        let mut table = Vec::with_capacity(stamp_count as usize);
-        for _ in 0..stamp_count {
-            let order = r.varint()?;
-            let rank = u32::try_from(r.varint()?)
-                .map_err(|_| TickptError::Malformed("stamp rank out of range"))?;
-            table.push(Stamp { order, rank });
-        }
-        let run_count = r.varint()?;
-        let data_len = r.varint()?;
-        // Every run takes at least two header bytes and one data byte.
-        let remaining = (buf.len() - r.pos) as u64;
-        if run_count > remaining / 3 || data_len > remaining {
-            return Err(TickptError::Truncated);
-        }
-        let mut headers = Vec::with_capacity(run_count as usize);
-        let mut prev_end = 0u64;
-        let mut stamp: Option<Stamp> = None;
-        let mut total = 0u64;
-        for _ in 0..run_count {
-            let word = r.varint()?;
-            if word & 1 == 1 {
-                let i = r.varint()?;
-                stamp = Some(
-                    *usize::try_from(i)
-                        .ok()
-                        .and_then(|i| table.get(i))
-                        .ok_or(TickptError::Malformed("stamp index out of range"))?,
-                );
-            }
-            let stamp = stamp.ok_or(TickptError::Malformed("first run without a stamp"))?;
-            let len = u32::try_from((word >> 1) + 1)
-                .map_err(|_| TickptError::Malformed("run too long"))?;
-            let addr = prev_end
-                .checked_add(r.varint()?)
-                .ok_or(TickptError::Malformed("run wraps around the address space"))?;
-            prev_end = addr
-                .checked_add(u64::from(len))
-                .ok_or(TickptError::Malformed("run wraps around the address space"))?;
-            total += u64::from(len);
-            headers.push(RunHeader::new(addr, len, stamp));
-        }
-        if total != data_len {
-            return Err(TickptError::Malformed(
-                "run lengths do not add up to the data length",
-            ));
-        }
-        let data = r
-            .take(data_len as usize)
-            .ok_or(TickptError::Truncated)?
-            .to_vec();
-        if r.pos != buf.len() {
-            return Err(TickptError::Malformed("trailing bytes after the data"));
-        }
-        Ok(Tickpt {
-            region,
-            headers,
-            data,
-        })
-    }
-}
-
-/// LEB128: seven bits per byte, low bits first, high bit set on every byte but the last.
-#[inline]
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
 /// Iterator over the runs of a [`Tickpt`], in address order.
 #[derive(Clone, Debug)]
 pub struct Runs<'a> {
@@ -572,26 +428,6 @@ impl<'a> Reader<'a> {
 
     fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
         self.take(N)?.try_into().ok()
-    }
-
-    /// LEB128 as written by `put_varint`; rejects encodings longer than ten bytes or that
-    /// overflow 64 bits.
-    #[inline]
-    fn varint(&mut self) -> Result<u64, TickptError> {
-        let mut v = 0u64;
-        for shift in (0..70).step_by(7) {
-            let byte = *self.buf.get(self.pos).ok_or(TickptError::Truncated)?;
-            self.pos += 1;
-            let bits = u64::from(byte & 0x7F);
-            if shift == 63 && bits > 1 {
-                return Err(TickptError::Malformed("varint overflows 64 bits"));
-            }
-            v |= bits << shift;
-            if byte & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(TickptError::Malformed("varint longer than ten bytes"))
     }
 
     fn u16(&mut self) -> Option<u16> {

@@ -1,17 +1,17 @@
 //! Micro-benchmarks of the pure runtime core (not a test):
 //!
-//!     cargo run --release -p capert --example bench_core [diff|merge|exchange|tickpt]...
+//!     cargo run --release -p capert --example bench_core [diff|merge|tickpt]...
 //!
-//! diff: written page vs twin (identical, sparse, all changed); merge: two ranks' interleaved
-//! runs; exchange: one allreduce exchange on jacobi-shaped diffs with the checksummed and the
-//! wire encodings; tickpt: XXH64, encode and decode of the on-disk format. No argument runs all.
+//! diff: written page vs twin into runs (identical, sparse, all changed); merge: two ranks'
+//! interleaved runs; tickpt: XXH64, encode and decode of the on-disk format. No argument runs
+//! all. (The merge point's data path, change sets, is measured by bench_datapath.)
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use capert::diff::diff_into;
 use capert::merge::merge;
-use capert::tickpt::{xxh64, Stamp, Tickpt, TickptError};
+use capert::tickpt::{xxh64, Stamp, Tickpt};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -21,9 +21,6 @@ fn main() {
     }
     if wanted("merge") {
         bench_merge();
-    }
-    if wanted("exchange") {
-        bench_exchange_encodings();
     }
     if wanted("tickpt") {
         bench_checksum_and_encode();
@@ -39,19 +36,6 @@ fn gb_per_s(bytes: usize, reps: usize, mut f: impl FnMut()) -> f64 {
         best = best.min(start.elapsed().as_secs_f64());
     }
     bytes as f64 / best / 1e9
-}
-
-/// splitmix64: seedable test data, the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    }
 }
 
 fn bench_diff() {
@@ -110,59 +94,6 @@ fn bench_merge() {
         (a.data_bytes() + b.data_bytes()) as f64 / secs / 1e9,
         m.run_count()
     );
-}
-
-/// One exchange of the allreduce on jacobi-shaped diffs (P=2, N=2000: each rank's half of the
-/// grid changes in runs of ~7 bytes with 1-2 unchanged bytes between them), with the checksummed
-/// version-1 encoding and with the wire encoding.
-fn bench_exchange_encodings() {
-    let mut rng = Rng(40 ^ 0x5DEE_CE66_D1CE_4E5B);
-    let mut half = |rank: u32, base: u64| {
-        let mut t = Tickpt::new(9);
-        let mut addr = base;
-        while addr < base + 16_000_000 {
-            let len = 5 + rng.below(5);
-            let bytes: Vec<u8> = (0..len).map(|_| rng.below(255) as u8).collect();
-            t.push(addr, Stamp { order: 1000, rank }, &bytes);
-            addr += len + 1 + rng.below(2);
-        }
-        t
-    };
-    let a = half(0, 0x10_0000);
-    let b = half(1, 0x10_0000 + 16_000_000);
-    type Encode = fn(&Tickpt, &mut Vec<u8>);
-    type Decode = fn(&[u8]) -> Result<Tickpt, TickptError>;
-    let variants: [(&str, Encode, Decode); 2] = [
-        ("v1 (checksummed)", Tickpt::encode_into, Tickpt::decode),
-        ("wire", Tickpt::encode_wire_into, Tickpt::decode_wire),
-    ];
-    for (name, encode, decode) in variants {
-        let mut buf = Vec::new();
-        let (mut t_enc, mut t_dec, mut t_merge) = (f64::MAX, f64::MAX, f64::MAX);
-        for _ in 0..7 {
-            let t0 = Instant::now();
-            buf.clear();
-            encode(&b, &mut buf);
-            let t1 = Instant::now();
-            let other = decode(&buf).expect("round trip");
-            let t2 = Instant::now();
-            black_box(merge(&a, &other, None));
-            let t3 = Instant::now();
-            t_enc = t_enc.min((t1 - t0).as_secs_f64());
-            t_dec = t_dec.min((t2 - t1).as_secs_f64());
-            t_merge = t_merge.min((t3 - t2).as_secs_f64());
-        }
-        println!(
-            "exchange {name:>16}: {} runs, {} data bytes -> {} message bytes; \
-             encode {:.1} ms, decode {:.1} ms, merge {:.1} ms",
-            b.run_count(),
-            b.data_bytes(),
-            buf.len(),
-            t_enc * 1e3,
-            t_dec * 1e3,
-            t_merge * 1e3
-        );
-    }
 }
 
 fn bench_checksum_and_encode() {

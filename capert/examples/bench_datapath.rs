@@ -4,22 +4,24 @@
 //!
 //! For each change pattern (dense, every 8th byte, 2 bytes per double, one byte per page) over
 //! M MiB of pages (default 64, beyond the caches), the speed of each step a merge point takes:
-//! - diff: page vs twin -> runs (`diff_into`, page by page as the runtime calls it);
-//! - encode / decode: runs <-> the merge message (`encode_wire_into` / `decode_wire`);
+//! - diff: page vs twin -> the change set, in the form it is sent (`diff_page`, page by page
+//!   as the runtime calls it, the twin brought up to date);
+//! - check: the validation of a received change set (`ChangeSet::parse`);
 //! - merge: two ranks' change sets (rank 0 changed the even pages, rank 1 the odd ones);
-//! - inject: the merged runs written into tracked memory and its twin (`Tracker::inject`);
+//! - inject: the merged changes written into tracked memory and its twin (`inject_others`);
 //!
 //! and memcpy of the same span for comparison. Every speed is span bytes / median time, so the
-//! columns compare directly with memcpy. Also the changed bytes, runs and bytes on the wire.
+//! columns compare directly with memcpy. Also the changed bytes, records and bytes on the wire.
 //! Output: a markdown table on stdout.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use capert::diff::diff_into;
-use capert::merge::merge;
+use cape_format::changeset::{Buf, ChangeSet, Merge, Writer};
+use capert::diff::diff_page;
+use capert::inject::{inject_others, Target};
 use capert::sys::mprotect::TwinMapping;
-use capert::tickpt::{Stamp, Tickpt};
+use capert::tickpt::Stamp;
 use capert::track::{Tracker, PAGE_SIZE};
 
 /// How a region changed a page relative to its twin.
@@ -90,18 +92,42 @@ fn gb_per_s(bytes: usize, t: Duration) -> f64 {
     bytes as f64 / t.as_secs_f64() / 1e9
 }
 
-/// The change set of `pages` (page indices into `mem`/`twin`), diffed page by page.
-fn diff_pages(mem: &[u8], twin: &[u8], base: u64, pages: &[usize], stamp: Stamp, out: &mut Tickpt) {
-    out.clear(1);
+/// The change set of `pages` (page indices into `mem`/`twin`) by `stamp`'s rank, diffed page
+/// by page into `out`; the twin pages end equal to memory.
+fn diff_pages(
+    mem: &[u8],
+    twin: &mut [u8],
+    base: u64,
+    pages: &[usize],
+    stamp: Stamp,
+    out: &mut Buf,
+) {
+    out.clear();
+    let mut w = Writer::new(out, 1, [stamp]);
     for &p in pages {
         let r = p * PAGE_SIZE..(p + 1) * PAGE_SIZE;
-        diff_into(
+        diff_page(
             &mem[r.clone()],
-            &twin[r.clone()],
+            &mut twin[r.clone()],
             base + r.start as u64,
-            stamp,
-            out,
+            stamp.rank,
+            None,
+            &mut w,
         );
+    }
+    w.finish();
+}
+
+/// Injects into the tracked span through the tracker (the twins follow), as the runtime does.
+struct Tracked<'t>(&'t mut Tracker);
+
+impl Target for Tracked<'_> {
+    fn inject(&mut self, addr: usize, bytes: &[u8]) {
+        self.0.inject(addr, bytes);
+    }
+    fn read(&self, addr: usize, out: &mut [u8]) {
+        let page = addr & !(PAGE_SIZE - 1);
+        out.copy_from_slice(&self.0.memory(page)[addr - page..addr - page + out.len()]);
     }
 }
 
@@ -136,15 +162,20 @@ fn main() {
         span >> 20
     );
     println!();
-    println!("memcpy: {:.2} GB/s", gb_per_s(span, t_memcpy));
+    println!(
+        "memcpy of the same span: {:.2} GB/s",
+        gb_per_s(span, t_memcpy)
+    );
     println!();
-    println!("| pattern | changed bytes | runs | wire bytes | wire / changed | diff GB/s | encode GB/s | decode GB/s | merge GB/s | inject GB/s |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| pattern | changed bytes | records | wire bytes | wire / changed | diff GB/s | check GB/s | merge GB/s | inject GB/s |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 
     let all: Vec<usize> = (0..pages).collect();
     let even: Vec<usize> = (0..pages).step_by(2).collect();
     let odd: Vec<usize> = (1..pages).step_by(2).collect();
     let base = target.base() as u64;
+    let (mut whole, mut a, mut b, mut merged) = (Buf::new(), Buf::new(), Buf::new(), Buf::new());
+    let mut scratch = Vec::new();
     for pattern in Pattern::ALL {
         let mut mem = twin.clone();
         for (i, b) in mem.iter_mut().enumerate() {
@@ -166,58 +197,62 @@ fn main() {
         };
         let rank0 = Stamp { order: 1, rank: 0 };
         let rank1 = Stamp { order: 2, rank: 1 };
-        let mut whole = Tickpt::new(1);
-        let t_diff = timed(runs, || {
-            diff_pages(&mem, &twin_of_pattern, base, &all, rank1, &mut whole);
-            black_box(&whole);
+        // the diff brings the twin up to date: each run starts from a fresh copy (not timed)
+        let mut scratch_twin = twin_of_pattern.clone();
+        let t_diff = median(
+            (0..=runs)
+                .map(|_| {
+                    scratch_twin.copy_from_slice(&twin_of_pattern);
+                    let start = Instant::now();
+                    diff_pages(&mem, &mut scratch_twin, base, &all, rank1, &mut whole);
+                    start.elapsed()
+                })
+                .skip(1)
+                .collect(),
+        );
+        let set = ChangeSet::parse(whole.as_slice()).unwrap_or_else(|e| fail(&e.to_string()));
+        let changed: usize = set.records().map(|r| r.changed_bytes()).sum();
+        let records = set.records().count();
+        let t_check = timed(runs, || {
+            black_box(ChangeSet::parse(whole.as_slice()).unwrap_or_else(|e| fail(&e.to_string())));
         });
-        let changed = whole.data_bytes();
-        let mut wire = Vec::new();
-        let t_encode = timed(runs, || {
-            wire.clear();
-            whole.encode_wire_into(&mut wire);
-            black_box(&wire);
-        });
-        let t_decode = timed(runs, || {
-            let decoded = Tickpt::decode_wire(&wire).unwrap_or_else(|e| fail(&e.to_string()));
-            black_box(decoded);
-        });
-        let (mut a, mut b, mut a_page) = (Tickpt::new(1), Tickpt::new(1), Tickpt::new(1));
-        diff_pages(&mem, &twin_of_pattern, base, &even, rank0, &mut a);
-        diff_pages(&mem, &twin_of_pattern, base, &odd, rank1, &mut b);
+        scratch_twin.copy_from_slice(&twin_of_pattern);
+        diff_pages(&mem, &mut scratch_twin, base, &even, rank0, &mut a);
+        diff_pages(&mem, &mut scratch_twin, base, &odd, rank1, &mut b);
         let t_merge = timed(runs, || {
-            black_box(merge(&a, &b, None));
+            merged.clear();
+            let a = ChangeSet::parse(a.as_slice()).unwrap_or_else(|e| fail(&e.to_string()));
+            let mut m = Merge::new(a, false, &mut merged, None, &mut scratch);
+            m.feed(b.as_slice())
+                .unwrap_or_else(|e| fail(&e.to_string()));
+            black_box(m.finish().unwrap_or_else(|e| fail(&e.to_string())));
         });
-        let mut expected = Tickpt::new(1);
-        for &p in &all {
-            let stamp = if p.is_multiple_of(2) { rank0 } else { rank1 };
-            diff_pages(&mem, &twin_of_pattern, base, &[p], stamp, &mut a_page);
-            for run in a_page.runs() {
-                expected.push(run.addr, stamp, run.bytes);
-            }
-        }
-        if merge(&a, &b, None) != expected {
-            fail("merge of the halves differs from the whole change set");
+        let merged_set =
+            ChangeSet::parse(merged.as_slice()).unwrap_or_else(|e| fail(&e.to_string()));
+        let merged_changed: usize = merged_set.records().map(|r| r.changed_bytes()).sum();
+        if merged_changed != changed {
+            fail("the merge of the halves lost or invented bytes");
         }
         target.bytes_mut(0, span).copy_from_slice(&twin_of_pattern);
         let t_inject = timed(runs, || {
-            for run in whole.runs() {
-                tracker.inject(run.addr as usize, run.bytes);
-            }
+            black_box(inject_others(
+                &mut Tracked(&mut tracker),
+                u32::MAX,
+                &merged_set,
+            ));
         });
         if target.bytes(0, span) != mem.as_slice() {
             fail("inject did not reproduce the changed memory");
         }
         println!(
-            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
             pattern.name(),
             changed,
-            whole.run_count(),
-            wire.len(),
-            wire.len() as f64 / changed as f64,
+            records,
+            whole.len(),
+            whole.len() as f64 / changed as f64,
             gb_per_s(span, t_diff),
-            gb_per_s(span, t_encode),
-            gb_per_s(span, t_decode),
+            gb_per_s(span, t_check),
             gb_per_s(span, t_merge),
             gb_per_s(span, t_inject),
         );

@@ -1,14 +1,14 @@
-//! Recursive-doubling allreduce of TICKPTs over any point-to-point [`Transport`].
+//! Recursive-doubling allreduce of change sets over any point-to-point [`Transport`].
 //!
-//! Every rank ends with the merge of all ranks' TICKPTs. With `p2` the largest power of two
+//! Every rank ends with the merge of all ranks' change sets. With `p2` the largest power of two
 //! `<= size`: the extra ranks (`rank >= p2`) first fold their TICKPT into `rank - p2`; the first
 //! `p2` ranks then run `log2(p2)` exchange rounds (partner `rank ^ mask`), each merging what it
 //! holds with its partner's; finally the folded ranks receive the result back. No master rank:
 //! the merge work is spread over all ranks, and the number of rounds is `log2(size)` rounded up
 //! plus one for non-powers of two.
 //!
-//! Messages use the compact wire encoding ([`Tickpt::encode_wire_into`]), not the checksummed
-//! on-disk one: they are several times smaller for the fragmented diffs real programs produce.
+//! Messages are change sets (`cape_format::changeset`): what a rank holds is sent as it is,
+//! and what it receives is merged without decoding into another form.
 //!
 //! Both partners of an exchange compute the same merge, with the lower rank's side as the first
 //! operand, so all ranks end byte-identical.
@@ -22,8 +22,8 @@
 //! in one place. Each address where two ranks wrote different values is reported at least once
 //! (see `merge` for why a racy address cannot slip through a merge tree).
 
-use crate::merge::{merge, Race};
-use crate::tickpt::{Tickpt, TickptError};
+use crate::tickpt::TickptError;
+use cape_format::changeset::{Buf, ChangeSet, Contributor, Merge, MergeError, Race};
 use std::fmt;
 
 pub trait Transport {
@@ -80,12 +80,14 @@ pub fn steps(size: usize, rank: usize) -> Vec<Step> {
 pub enum AllreduceError {
     Transport(String),
     Decode(TickptError),
-    /// A peer sent the TICKPT of another region: the ranks no longer run the same program path.
+    /// A peer sent the change set of another region: the ranks no longer run the same path.
     RegionMismatch {
         local: u64,
         remote: u64,
         peer: usize,
     },
+    /// A peer's change set contradicts ours (two stamps or two record blocks of one rank).
+    Inconsistent(MergeError),
 }
 
 impl fmt::Display for AllreduceError {
@@ -101,6 +103,7 @@ impl fmt::Display for AllreduceError {
                 f,
                 "ranks diverged: this rank is in region {local}, rank {peer} sent region {remote}"
             ),
+            AllreduceError::Inconsistent(e) => write!(f, "bad checkpoint from a peer: {e}"),
         }
     }
 }
@@ -113,13 +116,75 @@ impl From<TickptError> for AllreduceError {
     }
 }
 
-/// Every rank ends with the merge of all ranks' TICKPTs (identical on every rank).
+fn merge_error(e: MergeError, peer: usize) -> AllreduceError {
+    match e {
+        MergeError::Format(e) => AllreduceError::Decode(e),
+        MergeError::Region { local, remote } => AllreduceError::RegionMismatch {
+            local,
+            remote,
+            peer,
+        },
+        other => AllreduceError::Inconsistent(other),
+    }
+}
+
+/// The buffers of the exchange, kept from region to region so that a merge point allocates
+/// nothing once they have grown to the working size.
+#[derive(Default)]
+pub struct Exchange {
+    /// This rank's change set, then what it has merged so far; the result at the end.
+    acc: Buf,
+    /// Where the next merge writes (then swapped with `acc`).
+    next: Buf,
+    scratch: Vec<Contributor>,
+}
+
+impl Exchange {
+    /// The buffer to write this rank's change set into (emptied).
+    pub fn local(&mut self) -> &mut Buf {
+        self.acc.clear();
+        &mut self.acc
+    }
+
+    /// The merged change set after [`allreduce`] (this rank's own before).
+    pub fn result(&self) -> Result<ChangeSet<'_>, TickptError> {
+        // written by this rank, or checked when it arrived
+        ChangeSet::trusted(self.acc.as_slice())
+    }
+
+    /// Bytes of memory the buffers hold.
+    pub fn capacity(&self) -> usize {
+        self.acc.capacity() + self.next.capacity()
+    }
+
+    /// Merges the peer's change set `other` into what this rank holds. `acc_second`: this
+    /// rank's side is the second operand (the higher rank's), so both partners compute the
+    /// same merge.
+    fn merge_with(
+        &mut self,
+        other: &[u8],
+        acc_second: bool,
+        races: Option<&mut Vec<Race>>,
+        peer: usize,
+    ) -> Result<(), AllreduceError> {
+        let acc = ChangeSet::trusted(self.acc.as_slice())?;
+        self.next.clear();
+        let mut merge = Merge::new(acc, acc_second, &mut self.next, races, &mut self.scratch);
+        merge.feed(other).map_err(|e| merge_error(e, peer))?;
+        merge.finish().map_err(|e| merge_error(e, peer))?;
+        std::mem::swap(&mut self.acc, &mut self.next);
+        Ok(())
+    }
+}
+
+/// Every rank ends with the merge of all ranks' change sets in `ex` (identical on every
+/// rank); each starts with its own there ([`Exchange::local`]).
 /// Races are recorded into `races` as described in the module documentation.
 pub fn allreduce<T: Transport>(
     t: &mut T,
-    local: Tickpt,
+    ex: &mut Exchange,
     mut races: Option<&mut Vec<Race>>,
-) -> Result<Tickpt, AllreduceError> {
+) -> Result<(), AllreduceError> {
     let (rank, size) = (t.rank(), t.size());
     if rank >= size {
         return Err(AllreduceError::Transport(format!(
@@ -127,60 +192,43 @@ pub fn allreduce<T: Transport>(
         )));
     }
     let p2 = pow2_floor(size);
-    let mut acc = local;
-    let mut buf = Vec::new();
     for step in steps(size, rank) {
         match step {
             Step::SendTo(peer) => {
-                buf.clear();
-                acc.encode_wire_into(&mut buf);
-                t.send(peer, &buf).map_err(AllreduceError::Transport)?;
+                t.send(peer, ex.acc.as_slice())
+                    .map_err(AllreduceError::Transport)?;
+            }
+            Step::RecvFrom(peer) if rank >= p2 => {
+                // the final result, computed by `peer`
+                let message = t.recv(peer).map_err(AllreduceError::Transport)?;
+                let local = ex.result()?.region;
+                let remote = ChangeSet::parse(&message)?.region;
+                if remote != local {
+                    return Err(AllreduceError::RegionMismatch {
+                        local,
+                        remote,
+                        peer,
+                    });
+                }
+                ex.acc.clear();
+                ex.acc.put(&message);
             }
             Step::RecvFrom(peer) => {
-                let other = receive(&t.recv(peer), acc.region, peer)?;
-                acc = if rank >= p2 {
-                    // The final result, computed by `peer`.
-                    other
-                } else {
-                    merge(&acc, &other, races.as_deref_mut())
-                };
+                let message = t.recv(peer).map_err(AllreduceError::Transport)?;
+                ex.merge_with(&message, false, races.as_deref_mut(), peer)?;
             }
             Step::Exchange(peer) => {
-                buf.clear();
-                acc.encode_wire_into(&mut buf);
-                let reply = t.exchange(peer, &buf);
-                let other = receive(&reply, acc.region, peer)?;
+                let message = t
+                    .exchange(peer, ex.acc.as_slice())
+                    .map_err(AllreduceError::Transport)?;
                 let mask = rank ^ peer;
                 let recorder = rank % (2 * mask) == 0;
                 let races = if recorder { races.as_deref_mut() } else { None };
-                acc = if rank < peer {
-                    merge(&acc, &other, races)
-                } else {
-                    merge(&other, &acc, races)
-                };
+                ex.merge_with(&message, rank > peer, races, peer)?;
             }
         }
     }
-    Ok(acc)
-}
-
-fn receive(
-    message: &Result<Vec<u8>, String>,
-    region: u64,
-    peer: usize,
-) -> Result<Tickpt, AllreduceError> {
-    let bytes = message
-        .as_ref()
-        .map_err(|e| AllreduceError::Transport(e.clone()))?;
-    let other = Tickpt::decode_wire(bytes)?;
-    if other.region != region {
-        return Err(AllreduceError::RegionMismatch {
-            local: region,
-            remote: other.region,
-            peer,
-        });
-    }
-    Ok(other)
+    Ok(())
 }
 
 /// In-process transport over threads and channels, for tests of code built on `allreduce`.
@@ -250,8 +298,11 @@ pub(crate) mod channels {
 mod tests {
     use super::channels::mesh;
     use super::*;
-    use crate::tickpt::testutil::{oracle, random_tickpt, Rng};
+    use crate::tickpt::testutil::Rng;
     use crate::tickpt::Stamp;
+    use cape_format::changeset::testutil::{
+        byte_map, from_byte_map, oracle, random_changes, ByteMap,
+    };
 
     #[test]
     fn steps_are_consistent_for_1_to_9_ranks() {
@@ -359,7 +410,7 @@ mod tests {
         }
     }
 
-    fn run_allreduce(locals: Vec<Tickpt>, check: bool) -> Vec<(Tickpt, Vec<Race>)> {
+    fn run_allreduce(locals: Vec<Vec<u8>>, check: bool) -> Vec<(Vec<u8>, Vec<Race>)> {
         let transports = mesh(locals.len());
         let handles: Vec<_> = transports
             .into_iter()
@@ -367,8 +418,11 @@ mod tests {
             .map(|(mut t, local)| {
                 std::thread::spawn(move || {
                     let mut races = Vec::new();
-                    let result = allreduce(&mut t, local, check.then_some(&mut races));
-                    (result.map_err(|e| e.to_string()), races)
+                    let mut ex = Exchange::default();
+                    ex.local().put(&local);
+                    let result = allreduce(&mut t, &mut ex, check.then_some(&mut races));
+                    let merged = ex.acc.as_slice().to_vec();
+                    (result.map(|()| merged).map_err(|e| e.to_string()), races)
                 })
             })
             .collect();
@@ -381,29 +435,69 @@ mod tests {
             .collect()
     }
 
+    fn encode(region: u64, map: &ByteMap) -> Vec<u8> {
+        let mut buf = Buf::new();
+        from_byte_map(region, map, &mut buf);
+        buf.as_slice().to_vec()
+    }
+
     #[test]
     fn every_rank_ends_with_the_oracle_for_1_to_9_ranks() {
         let mut rng = Rng::new(30);
         for size in 1..=9u32 {
             for round in 0..25 {
-                let locals: Vec<Tickpt> = (0..size)
+                let maps: Vec<ByteMap> = (0..size)
                     .map(|r| {
-                        let span = 50 + rng.below(400);
-                        random_tickpt(&mut rng, 77, r, 0x10_0000, span)
+                        let span = 50 + rng.below(9000);
+                        let order = rng.below(4);
+                        random_changes(&mut rng, Stamp { order, rank: r }, 0x10_0000, span)
                     })
                     .collect();
-                let want = oracle(77, &locals);
-                let results = run_allreduce(locals.clone(), true);
+                let want = oracle(&maps);
+                let locals: Vec<Vec<u8>> = maps.iter().map(|m| encode(77, m)).collect();
+                let results = run_allreduce(locals, true);
                 let mut all_races = Vec::new();
+                let first = results[0].0.clone();
                 for (rank, (got, races)) in results.into_iter().enumerate() {
-                    if size == 1 {
-                        // Nothing to merge: the local TICKPT comes back as it was.
-                        assert_eq!(got, locals[0]);
-                    }
-                    assert_eq!(got, want, "size {size} round {round} rank {rank}");
+                    assert_eq!(got, first, "size {size} round {round}: ranks differ");
+                    let set = ChangeSet::parse(&got).unwrap();
+                    assert!(
+                        byte_map(&set) == want,
+                        "size {size} round {round} rank {rank}"
+                    );
                     all_races.extend(races);
                 }
-                crate::merge::tests::check_races(&locals, &all_races);
+                check_races(&maps, &all_races);
+            }
+        }
+    }
+
+    /// Every reported race is real, and every byte two ranks wrote differently is in one.
+    fn check_races(maps: &[ByteMap], races: &[Race]) {
+        use std::collections::BTreeMap;
+        let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
+        for m in maps {
+            for (&addr, &(s, b)) in m {
+                written.entry(addr).or_default().insert(s.rank, b);
+            }
+        }
+        for race in races {
+            for addr in race.addr..race.addr + race.len {
+                let by_rank = &written[&addr];
+                assert_ne!(by_rank.get(&race.ranks.0), by_rank.get(&race.ranks.1));
+            }
+        }
+        for (addr, by_rank) in &written {
+            let mut values: Vec<u8> = by_rank.values().copied().collect();
+            values.sort();
+            values.dedup();
+            if values.len() > 1 {
+                assert!(
+                    races
+                        .iter()
+                        .any(|r| (r.addr..r.addr + r.len).contains(addr)),
+                    "race at {addr:#x} not reported"
+                );
             }
         }
     }
@@ -412,11 +506,11 @@ mod tests {
     fn each_race_is_reported_once_across_ranks() {
         // Every rank writes its own value to byte 0: each pair that meets in a merge races.
         for size in 2..=9u32 {
-            let locals: Vec<Tickpt> = (0..size)
+            let locals: Vec<Vec<u8>> = (0..size)
                 .map(|r| {
-                    let mut t = Tickpt::new(1);
-                    t.push(0, Stamp { order: 0, rank: r }, &[r as u8 + 1]);
-                    t
+                    let mut map = ByteMap::new();
+                    map.insert(0, (Stamp { order: 0, rank: r }, r as u8 + 1));
+                    encode(1, &map)
                 })
                 .collect();
             let results = run_allreduce(locals, true);
@@ -424,9 +518,9 @@ mod tests {
             // A merge tree over `size` leaves has `size - 1` merges, each one racy here.
             assert_eq!(total, size as usize - 1, "size {size}");
             for (got, _) in &results {
-                let runs: Vec<_> = got.runs().collect();
-                assert_eq!(runs.len(), 1);
-                assert_eq!(runs[0].bytes, &[size as u8]);
+                let map = byte_map(&ChangeSet::parse(got).unwrap());
+                assert_eq!(map.len(), 1);
+                assert_eq!(map[&0].1, size as u8);
             }
         }
     }
@@ -439,7 +533,9 @@ mod tests {
             .enumerate()
             .map(|(r, mut t)| {
                 std::thread::spawn(move || {
-                    allreduce(&mut t, Tickpt::new(r as u64), None).map(|_| ())
+                    let mut ex = Exchange::default();
+                    ex.local().put(&encode(r as u64, &ByteMap::new()));
+                    allreduce(&mut t, &mut ex, None)
                 })
             })
             .collect();
@@ -472,7 +568,9 @@ mod tests {
                 Ok(b"garbage".to_vec())
             }
         }
-        let err = allreduce(&mut Broken, Tickpt::new(0), None).unwrap_err();
+        let mut ex = Exchange::default();
+        ex.local().put(&encode(0, &ByteMap::new()));
+        let err = allreduce(&mut Broken, &mut ex, None).unwrap_err();
         assert_eq!(err.to_string(), "checkpoint exchange failed: peer vanished");
     }
 }

@@ -74,6 +74,11 @@ impl Arena {
         self.heap.claimed_bytes(start, end)
     }
 
+    /// Reads bytes at `start` in the arena, claimed or not (panics outside it).
+    pub fn read(&self, start: usize, out: &mut [u8]) {
+        self.heap.read_in_arena(start, out);
+    }
+
     /// Writes merged `bytes` at `start` in the arena (panics outside it).
     pub fn write(&mut self, start: usize, bytes: &[u8]) {
         self.heap.write_in_arena(start, bytes);

@@ -20,6 +20,7 @@ pub mod track;
 pub mod allreduce;
 pub mod diff;
 pub mod ft;
+pub mod inject;
 pub mod merge;
 pub mod schedule;
 pub mod stats;

@@ -6,15 +6,7 @@
 
 use crate::tickpt::{RunRef, Tickpt};
 
-/// Two ranks wrote different values to the same bytes in one region.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Race {
-    pub addr: u64,
-    pub len: u64,
-    /// The two ranks, smaller first.
-    pub ranks: (u32, u32),
-    pub region: u64,
-}
+pub use cape_format::changeset::Race;
 
 /// Union of two TICKPTs of the same region. Where runs overlap, the byte with the larger Stamp
 /// wins (on equal stamps, which well-formed inputs never have, `b` wins).

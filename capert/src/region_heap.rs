@@ -11,9 +11,9 @@
 //! Two ranks using the arena between the same merge points (`master` and `masked filter(1)`
 //! with no barrier between) would merge two different allocator states: an error.
 
-use crate::diff::diff_into;
+use crate::diff::diff_page;
 use crate::runtime::Runtime;
-use crate::tickpt::{Stamp, Tickpt};
+use cape_format::changeset::Writer;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Nesting depth of the team level whose `single`/`master` block this rank runs (0: none).
@@ -65,28 +65,41 @@ pub fn region_end() {
     USED_IN_EPOCH.store(false, Ordering::Relaxed);
 }
 
-/// Diffs the arena pages claimed since they were last tracked against zero into `out`;
-/// returns the bytes compared. Only a rank that allocated in a `single`/`master` block has
-/// such pages at a merge point.
-pub fn diff_fresh_pages(rt: &Runtime, stamp: Stamp, out: &mut Tickpt) -> u64 {
-    const CHUNK: usize = 1 << 16;
-    static ZERO: [u8; CHUNK] = [0; CHUNK];
+/// Diffs the arena pages claimed since they were last tracked against zero into the change
+/// set `out` (records of `rank`); returns the bytes compared and the bytes recorded. Only a
+/// rank that allocated in a `single`/`master` block has such pages at a merge point.
+pub fn diff_fresh_pages(rt: &Runtime, rank: u32, out: &mut Writer<'_>) -> (u64, u64) {
+    let page = crate::track::PAGE_SIZE;
     let Some((start, end)) = rt.arena.untracked() else {
-        return 0;
+        return (0, 0);
     };
-    let mut at = start;
-    while at < end {
-        let to = (at + CHUNK).min(end);
-        diff_into(
-            rt.arena.bytes(at, to),
-            &ZERO[..to - at],
-            at as u64,
-            stamp,
-            out,
-        );
-        at = to;
+    let mut recorded = 0;
+    let mut zero = [0u8; crate::track::PAGE_SIZE];
+    for at in (start..end).step_by(page) {
+        zero.fill(0);
+        let mem = rt.arena.bytes(at, at + page);
+        recorded += diff_page(mem, &mut zero, at as u64, rank, None, out) as u64;
     }
-    (end - start) as u64
+    ((end - start) as u64, recorded)
+}
+
+/// Reads `out.len()` bytes at `addr` of shared memory: tracked pages, or arena pages another
+/// rank claimed since the last merge point (not tracked here yet).
+pub fn read(rt: &Runtime, addr: usize, out: &mut [u8]) {
+    let page = crate::track::PAGE_SIZE;
+    let mut done = 0;
+    while done < out.len() {
+        let at = addr + done;
+        let page_start = at & !(page - 1);
+        let n = (page_start + page - at).min(out.len() - done);
+        if rt.tracker.contains(at) {
+            let bytes = &rt.tracker.memory(page_start)[at - page_start..at - page_start + n];
+            out[done..done + n].copy_from_slice(bytes);
+        } else {
+            rt.arena.read(at, &mut out[done..done + n]);
+        }
+        done += n;
+    }
 }
 
 /// Writes merged bytes at `addr`: through the tracker where tracked (the twin follows),

@@ -38,6 +38,10 @@ pub struct Runtime {
     pub ft: Option<crate::ft::Ft>,
     /// Addresses in other ranks' merge records are ours (see [`SameProgram`]).
     pub same_program: SameProgram,
+    /// The merge buffers, reused from merge point to merge point.
+    pub exchange: crate::allreduce::Exchange,
+    /// The pages written in the current epoch (reused).
+    pub written_pages: Vec<usize>,
     finalized: bool,
     exit_status: i32,
 }
@@ -163,6 +167,8 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         totals: Stats::default(),
         ft,
         same_program,
+        exchange: Default::default(),
+        written_pages: Vec::new(),
         finalized: false,
         exit_status: 0,
     };

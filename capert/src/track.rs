@@ -447,6 +447,38 @@ impl Tracker {
         range.span.bytes(page - range.start(), PAGE_SIZE)
     }
 
+    /// The memory of written page `page` and its twin, for a diff that brings the twin up to
+    /// date itself (then [`Tracker::commit_diffed`]).
+    pub fn pair_mut(&mut self, page: usize) -> (&[u8], &mut [u8]) {
+        let index = self.ranges.partition_point(|r| r.end() <= page);
+        let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page) else {
+            panic!("page {page:#x} is not tracked");
+        };
+        let offset = page - range.start();
+        let Range { span, twin, .. } = range;
+        (
+            span.bytes(offset, PAGE_SIZE),
+            twin.bytes_mut(offset, PAGE_SIZE),
+        )
+    }
+
+    /// After a diff through [`Tracker::pair_mut`] that left every twin of `written` equal to
+    /// memory: only the bookkeeping of [`Tracker::commit`].
+    pub fn commit_diffed(&mut self, written: &[usize]) {
+        if let Backend::Mprotect = self.backend {
+            self.clear_written_marks(written);
+        }
+    }
+
+    fn clear_written_marks(&self, written: &[usize]) {
+        // A page not marked written has memory as its twin: clearing the marks is the copy.
+        for &page in written {
+            let range = self.range_of_page(page);
+            let index = (page - range.start()) / PAGE_SIZE;
+            range.written[index / 64].fetch_and(!(1 << (index % 64)), Ordering::Relaxed);
+        }
+    }
+
     /// After the diff: the twins of `written` become copies of current memory.
     pub fn commit(&mut self, written: &[usize]) {
         match self.backend {
@@ -464,14 +496,7 @@ impl Tracker {
                         .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
                 }
             }
-            Backend::Mprotect => {
-                // A page not marked written has memory as its twin: clearing the marks is the copy.
-                for &page in written {
-                    let range = self.range_of_page(page);
-                    let index = (page - range.start()) / PAGE_SIZE;
-                    range.written[index / 64].fetch_and(!(1 << (index % 64)), Ordering::Relaxed);
-                }
-            }
+            Backend::Mprotect => self.clear_written_marks(written),
         }
     }
 

@@ -4,16 +4,17 @@
 //! rank)`, so that overlapping writes resolve as sequential execution would.
 
 use super::memory::{Memory, Program};
-use super::records::{self, capture_slots, Applied, Record, BLOCK_BASE};
+use super::records::{self, capture_slots, Applied, Record};
 use super::threadprivate::Threadprivates;
 use super::ActiveRegion;
 use crate::allreduce::allreduce;
-use crate::diff::diff_into;
+use crate::diff::diff_page;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
 use crate::sys::raw::SameProgram;
-use crate::tickpt::{Stamp, Tickpt};
-use crate::track::PAGE_SIZE;
+use crate::tickpt::Stamp;
+use crate::track::{Tracker, PAGE_SIZE};
+use cape_format::changeset::{to_tickpt, ChangeSet, Writer, LINE};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -50,37 +51,51 @@ pub(super) fn end_tracking_unchanged(rt: &mut Runtime) -> Result<(), String> {
     Ok(())
 }
 
-/// Diffs the written pages against their twins inside `ranges` minus `excluded` (sorted) into
-/// `out`; returns the bytes compared.
+/// Diffs the written pages against their twins into `out` (records of `rank`): only bytes
+/// inside `ranges` minus `excluded` (both sorted) are recorded, and every changed byte is
+/// copied into the twin. Returns the bytes compared, the bytes recorded and the records.
 pub(super) fn diff_written(
-    rt: &Runtime,
+    tracker: &mut Tracker,
     written: &[usize],
     ranges: &[(usize, usize)],
     excluded: &[(usize, usize)],
-    stamp: Stamp,
-    out: &mut Tickpt,
-) -> u64 {
+    rank: u32,
+    out: &mut Writer<'_>,
+) -> (u64, u64, u64) {
     let mut pieces = Vec::new();
-    let mut diffed = 0u64;
+    let (mut recorded, mut records) = (0u64, 0u64);
     for &page in written {
         let page_end = page + PAGE_SIZE;
-        let mem = rt.tracker.memory(page);
-        let twin = rt.tracker.twin(page);
-        for &(s, e) in ranges {
-            let (lo, hi) = (s.max(page), e.min(page_end));
-            if lo >= hi {
-                continue;
-            }
-            pieces.clear();
-            subtract(lo, hi, excluded, &mut pieces);
-            for &(a, b) in &pieces {
-                let (i, j) = (a - page, b - page);
-                diff_into(&mem[i..j], &twin[i..j], a as u64, stamp, out);
-                diffed += (b - a) as u64;
-            }
+        pieces.clear();
+        let first = ranges.partition_point(|&(_, e)| e <= page);
+        for &(s, e) in ranges[first..].iter().take_while(|&&(s, _)| s < page_end) {
+            subtract(s.max(page), e.min(page_end), excluded, &mut pieces);
+        }
+        let allowed =
+            (pieces.as_slice() != [(page, page_end)]).then(|| allowed_lines(page, &pieces));
+        let (mem, twin) = tracker.pair_mut(page);
+        let n = diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out);
+        recorded += n as u64;
+        records += u64::from(n > 0);
+    }
+    ((written.len() * PAGE_SIZE) as u64, recorded, records)
+}
+
+/// Per line of the page at `page`, the bytes inside `pieces` (ascending, within the page).
+pub(super) fn allowed_lines(page: usize, pieces: &[(usize, usize)]) -> [u64; PAGE_SIZE / LINE] {
+    let mut lines = [0u64; PAGE_SIZE / LINE];
+    for &(a, b) in pieces {
+        let (a, b) = (a - page, b - page);
+        let mut at = a;
+        while at < b {
+            let line = at / LINE;
+            let to = b.min((line + 1) * LINE);
+            let (lo, hi) = (at % LINE, to - line * LINE);
+            lines[line] |= (u64::MAX >> (LINE - (hi - lo))) << lo;
+            at = to;
         }
     }
-    diffed
+    lines
 }
 
 /// The byte ranges of shared memory, ascending: user globals, the whole used arena (a
@@ -138,7 +153,8 @@ pub(super) fn merge_point(
     last: bool,
 ) -> Result<(), String> {
     let t0 = Instant::now();
-    let mut written = Vec::new();
+    let mut written = std::mem::take(&mut rt.written_pages);
+    written.clear();
     rt.tracker
         .end_region(&mut written)
         .map_err(|e| e.to_string())?;
@@ -157,14 +173,6 @@ pub(super) fn merge_point(
     excluded.extend(threadprivates.ranges());
     excluded.sort_unstable();
     let id = message_id(rt.region_no, r.epoch);
-    let mut local = Tickpt::new(id);
-    let mut diffed = diff_written(rt, &written, &ranges, &excluded, stamp, &mut local);
-    // arena pages this rank claimed in a `single`/`master` block: not tracked yet
-    diffed += crate::region_heap::diff_fresh_pages(rt, stamp, &mut local);
-    rt.current.pages_written += written.len() as u64;
-    rt.current.bytes_diffed += diffed;
-    rt.current.runs_local += local.run_count() as u64;
-    rt.current.bytes_local += local.data_bytes() as u64;
     let printed = rt.io.take_printed();
     if !printed.is_empty() {
         r.records.push(Record::Output(printed));
@@ -172,9 +180,23 @@ pub(super) fn merge_point(
     if crate::region_heap::take_epoch_use() {
         r.records.push(Record::HeapUse);
     }
-    records::attach(&mut local, me, &r.records);
-    rt.tracker.commit(&written);
+    let mut ex = std::mem::take(&mut rt.exchange);
+    let mut w = Writer::new(ex.local(), id, [stamp]);
+    let (mut diffed, mut recorded, records) =
+        diff_written(&mut rt.tracker, &written, &ranges, &excluded, me, &mut w);
+    // arena pages this rank claimed in a `single`/`master` block: not tracked yet
+    let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
+    diffed += fresh;
+    recorded += fresh_recorded;
+    records::attach(&mut w, me, &r.records);
+    w.finish();
+    rt.current.pages_written += written.len() as u64;
+    rt.current.bytes_diffed += diffed;
+    rt.current.runs_local += records;
+    rt.current.bytes_local += recorded;
+    rt.tracker.commit_diffed(&written);
     rt.tracker.finish_region();
+    rt.written_pages = written;
     let t2 = Instant::now();
 
     let check = rt.cfg.check_races;
@@ -186,16 +208,19 @@ pub(super) fn merge_point(
     let mut link = comm
         .link(r.team_size)
         .ok_or_else(|| "internal error: no team communicator for a team rank".to_string())?;
-    let merged = allreduce(
+    allreduce(
         &mut link,
-        local,
+        &mut ex,
         if check { Some(&mut r.races) } else { None },
     )
     .map_err(|e| e.to_string())?;
     rt.current.bytes_sent += comm.bytes_sent - sent_before;
     let t3 = Instant::now();
 
-    // Memory runs first (other ranks' bytes), then the record blocks in rank order.
+    let merged = ex
+        .result()
+        .map_err(|e| format!("internal error: merged checkpoint: {e}"))?;
+    // Memory first (other ranks' bytes), then the record blocks in rank order.
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
@@ -229,6 +254,7 @@ pub(super) fn merge_point(
     rt.current.t_merge += t3 - t2;
     rt.current.t_inject += t4 - t3;
     rt.current.t_reduce += t5 - t4;
+    rt.exchange = ex;
     if !last {
         rt.tracker.begin_region().map_err(|e| e.to_string())?;
         r.next_epoch();
@@ -236,23 +262,16 @@ pub(super) fn merge_point(
     Ok(())
 }
 
-/// Writes the merged memory runs of the other ranks; returns the bytes written.
-pub(super) fn inject_others<M: Memory>(mem: &mut M, me: u32, merged: &Tickpt) -> u64 {
-    let mut injected = 0;
-    for run in merged.runs().filter(|run| run.addr < BLOCK_BASE) {
-        if run.stamp.rank != me {
-            mem.inject(run.addr as usize, run.bytes);
-            injected += run.bytes.len() as u64;
-        }
-    }
-    injected
+/// Writes the changes of the other ranks into memory; returns the bytes changed.
+pub(super) fn inject_others<M: Memory>(mem: &mut M, me: u32, merged: &ChangeSet<'_>) -> u64 {
+    crate::inject::inject_others(mem, me, merged)
 }
 
 /// Atomically updated variables back to their value before the epoch (`before`), then every
 /// rank's records applied in rank order: the same result on every rank.
 pub(super) fn apply_records<M: Memory>(
     mem: &mut M,
-    merged: &Tickpt,
+    merged: &ChangeSet<'_>,
     before: &HashMap<usize, Vec<u8>>,
 ) -> Applied {
     for (&addr, bytes) in before {
@@ -265,15 +284,12 @@ pub(super) fn apply_records<M: Memory>(
 /// the reduction/atomic targets into the region's accumulated changes.
 fn accumulate(
     r: &mut ActiveRegion,
-    merged: &Tickpt,
+    merged: &ChangeSet<'_>,
     targets: &mut [(usize, usize)],
     id: u64,
     program: SameProgram,
 ) {
-    let mut epoch_runs = Tickpt::new(id);
-    for run in merged.runs().filter(|run| run.addr < BLOCK_BASE) {
-        epoch_runs.push(run.addr, run.stamp, run.bytes);
-    }
+    let epoch_runs = to_tickpt(merged);
     let latest = Stamp {
         order: r.epoch << EPOCH_SHIFT | ORDER_MASK,
         rank: u32::MAX,

@@ -2,11 +2,10 @@
 //! apply records) runs the same code on the real program and, in the in-process tests, on a
 //! simulated memory per rank.
 
+use crate::inject::Target;
 use crate::runtime::Runtime;
 
-pub(super) trait Memory {
-    /// Writes bytes another rank wrote in the epoch (merged).
-    fn inject(&mut self, addr: usize, bytes: &[u8]);
+pub(super) trait Memory: Target {
     /// Writes an atomically updated variable back to its value before the epoch.
     fn restore(&mut self, addr: usize, bytes: &[u8]);
     /// Runs a record's combiner on its target: `combiner(target, operand)`.
@@ -17,11 +16,17 @@ pub(super) trait Memory {
 /// combiners named by records are turned into handles through the runtime's `SameProgram`.
 pub(super) struct Program<'a>(pub &'a mut Runtime);
 
-impl Memory for Program<'_> {
+impl Target for Program<'_> {
     fn inject(&mut self, addr: usize, bytes: &[u8]) {
         crate::region_heap::inject(self.0, addr, bytes);
     }
 
+    fn read(&self, addr: usize, out: &mut [u8]) {
+        crate::region_heap::read(self.0, addr, out);
+    }
+}
+
+impl Memory for Program<'_> {
     fn restore(&mut self, addr: usize, bytes: &[u8]) {
         // `before` holds targets of this rank's own atomic updates: record targets
         self.0.same_program.object(addr, bytes.len()).write(bytes);

@@ -2,18 +2,21 @@
 //! own simulated memory, run an epoch's end (diff -> records -> allreduce -> inject -> apply)
 //! and a replayed region's delivery through the same functions as the real program.
 
-use super::epoch::{apply_records, inject_others, subtract, EPOCH_SHIFT};
+use super::epoch::{allowed_lines, apply_records, inject_others, subtract, EPOCH_SHIFT};
 use super::memory::Memory;
 use super::records::{self, capture_slots, Applied, Record};
 use super::replay::{inject_replayed, ReplayError};
 use crate::allreduce::channels::{mesh, ChannelTransport};
-use crate::allreduce::{allreduce, Transport};
-use crate::diff::diff_into;
+use crate::allreduce::{allreduce, Exchange, Transport};
+use crate::diff::diff_page;
+use crate::inject::Target;
 use crate::tickpt::{Stamp, Tickpt};
+use cape_format::changeset::Writer;
 use std::collections::HashMap;
 
 const BASE: usize = 0x10_000;
-const LEN: usize = 256;
+/// One page: the diff works page by page.
+const LEN: usize = 4096;
 /// Rank r's own 8 bytes.
 fn slot(r: usize) -> usize {
     BASE + 8 * r
@@ -54,10 +57,16 @@ impl SimMemory {
     }
 }
 
-impl Memory for SimMemory {
+impl Target for SimMemory {
     fn inject(&mut self, addr: usize, bytes: &[u8]) {
         self.write(addr, bytes);
     }
+    fn read(&self, addr: usize, out: &mut [u8]) {
+        out.copy_from_slice(self.bytes(addr, out.len()));
+    }
+}
+
+impl Memory for SimMemory {
     fn restore(&mut self, addr: usize, bytes: &[u8]) {
         self.write(addr, bytes);
     }
@@ -123,16 +132,19 @@ fn rank_epoch(mut link: ChannelTransport, epoch: u64) -> (SimMemory, Applied) {
         order: epoch << EPOCH_SHIFT | (r as u64 * 10 + 10),
         rank: me,
     };
-    let mut local = Tickpt::new(epoch);
+    let mut ex = Exchange::default();
+    let mut w = Writer::new(ex.local(), epoch, [stamp]);
     let mut pieces = Vec::new();
     subtract(BASE, BASE + LEN, &[(REDUCED, CAPTURED)], &mut pieces);
-    for (lo, hi) in pieces {
-        let (i, j) = (lo - BASE, hi - BASE);
-        diff_into(&mem.0[i..j], &twin[i..j], lo as u64, stamp, &mut local);
-    }
-    records::attach(&mut local, me, &recorded);
+    let allowed = allowed_lines(BASE, &pieces);
+    let mut twin = twin;
+    diff_page(&mem.0, &mut twin, BASE as u64, me, Some(&allowed), &mut w);
+    assert_eq!(twin, mem.0, "the diff brings the twin up to date");
+    records::attach(&mut w, me, &recorded);
+    w.finish();
 
-    let merged = allreduce(&mut link, local, None).unwrap();
+    allreduce(&mut link, &mut ex, None).unwrap();
+    let merged = ex.result().unwrap();
     inject_others(&mut mem, me, &merged);
     let applied = apply_records(&mut mem, &merged, &before);
     (mem, applied)

@@ -1,20 +1,16 @@
 //! The records of an epoch that are not memory runs: reduction partials, atomic updates,
 //! `atomic capture` notes, a rank's printed output, a rank's use of the arena allocator.
 //!
-//! Each rank's records travel inside the merge message as one run at
-//! `BLOCK_BASE + (rank << BLOCK_RANK_SHIFT)`, above every user address, so that a merge point
-//! stays exactly one collective; every rank then applies all ranks' records in rank order.
+//! Each rank's records travel inside the merge message as its record block (after the page
+//! records), so that a merge point stays exactly one collective; every rank then applies all
+//! ranks' records in rank order.
 //! Within a block every record starts with its kind byte.
 
 use super::memory::Memory;
 use crate::sys::mpi::CAPTURE_SLOTS;
 use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
-
-/// Runs at or above this address carry a rank's record block, not memory.
-pub(super) const BLOCK_BASE: u64 = 1 << 62;
-/// A rank's record block starts at `BLOCK_BASE + (rank << BLOCK_RANK_SHIFT)`.
-const BLOCK_RANK_SHIFT: u32 = 40;
+use cape_format::changeset::{ChangeSet, Writer};
 
 const KIND_COMBINE: u8 = 0;
 const KIND_CAPTURE: u8 = 1;
@@ -118,26 +114,19 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
     out
 }
 
-/// Adds rank `rank`'s record block to its merge message.
-pub(super) fn attach(local: &mut Tickpt, rank: u32, records: &[Record]) {
-    if records.is_empty() {
-        return;
+/// Adds rank `rank`'s record block to its merge message (after its page records).
+pub(super) fn attach(local: &mut Writer<'_>, rank: u32, records: &[Record]) {
+    if !records.is_empty() {
+        local.block(rank, &encode(records));
     }
-    let at = BLOCK_BASE + (u64::from(rank) << BLOCK_RANK_SHIFT);
-    local.push(at, Stamp { order: 0, rank }, &encode(records));
 }
 
 /// The record blocks of a merged message, in rank order: (rank, encoded records).
-pub(super) fn blocks(merged: &Tickpt) -> Vec<(u64, Vec<u8>)> {
-    let mut blocks: Vec<(u64, Vec<u8>)> = Vec::new();
-    for run in merged.runs().filter(|run| run.addr >= BLOCK_BASE) {
-        let from = (run.addr - BLOCK_BASE) >> BLOCK_RANK_SHIFT;
-        match blocks.last_mut() {
-            Some((rank, bytes)) if *rank == from => bytes.extend_from_slice(run.bytes),
-            _ => blocks.push((from, run.bytes.to_vec())),
-        }
-    }
-    blocks
+pub(super) fn blocks<'a>(merged: &ChangeSet<'a>) -> Vec<(u64, &'a [u8])> {
+    merged
+        .blocks()
+        .map(|(rank, bytes)| (u64::from(rank), bytes))
+        .collect()
 }
 
 /// What applying the epoch's records found, beyond the combined targets in memory.
@@ -154,7 +143,7 @@ pub(super) struct Applied {
 }
 
 /// Applies every rank's records in rank order (deterministic and identical on every rank).
-pub(super) fn apply<M: Memory>(blocks: &[(u64, Vec<u8>)], mem: &mut M) -> Applied {
+pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied {
     let mut applied = Applied::default();
     for (rank, block) in blocks {
         let mut heap_used = false;
@@ -263,16 +252,21 @@ mod tests {
     /// Blocks attached by several ranks come back per rank, in rank order, next to memory runs.
     #[test]
     fn blocks_come_back_per_rank() {
-        let mut t = Tickpt::new(1);
-        t.push(0x1000, Stamp { order: 1, rank: 0 }, &[1, 2]);
-        attach(&mut t, 0, &[Record::HeapUse]);
-        attach(&mut t, 2, &[Record::Capture { target: 4 }]);
-        attach(&mut t, 1, &[]);
-        let got = blocks(&t);
+        use cape_format::changeset::Buf;
+        let mut buf = Buf::new();
+        let mut w = Writer::new(&mut buf, 1, [Stamp { order: 1, rank: 0 }]);
+        w.begin_record(0x1000, 0);
+        w.masked_line(0, 0b11, &[1; 64]);
+        attach(&mut w, 0, &[Record::HeapUse]);
+        attach(&mut w, 1, &[]);
+        attach(&mut w, 2, &[Record::Capture { target: 4 }]);
+        w.finish();
+        let set = ChangeSet::parse(buf.as_slice()).unwrap();
+        let got = blocks(&set);
         assert_eq!(got.len(), 2);
-        assert_eq!((got[0].0, decode(&got[0].1)), (0, vec![Record::HeapUse]));
+        assert_eq!((got[0].0, decode(got[0].1)), (0, vec![Record::HeapUse]));
         assert_eq!(
-            (got[1].0, decode(&got[1].1)),
+            (got[1].0, decode(got[1].1)),
             (2, vec![Record::Capture { target: 4 }])
         );
     }

@@ -10,6 +10,7 @@ use crate::merge::merge;
 use crate::runtime::{self, Runtime};
 use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
+use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::time::Instant;
 
 /// A logged region with a team of one in progress (every rank runs it, tracked as a whole).
@@ -206,10 +207,18 @@ fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
     let mut change = Tickpt::new(0);
     if rt.rank == 0 {
         let ranges = shared_ranges(rt, sp);
-        let stamp = Stamp { order: 0, rank: 0 };
-        rt.current.bytes_diffed += diff_written(rt, &written, &ranges, &[], stamp, &mut change);
+        let mut buf = Buf::new();
+        let mut w = Writer::new(&mut buf, 0, [Stamp { order: 0, rank: 0 }]);
+        let (diffed, _, _) = diff_written(&mut rt.tracker, &written, &ranges, &[], 0, &mut w);
+        w.finish();
+        rt.current.bytes_diffed += diffed;
+        let set = ChangeSet::parse(buf.as_slice())
+            .map_err(|e| format!("internal error: serial diff: {e}"))?;
+        change = to_tickpt(&set);
+        rt.tracker.commit_diffed(&written);
+    } else {
+        rt.tracker.commit(&written);
     }
-    rt.tracker.commit(&written);
     rt.tracker.finish_region();
     rt.current.t_diff += t0.elapsed();
     Ok(change)

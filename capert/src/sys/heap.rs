@@ -135,6 +135,20 @@ impl Heap {
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), start as *mut u8, bytes.len()) }
     }
 
+    /// Reads `out.len()` bytes at `start`, inside the arena (checked), claimed or not: the
+    /// bytes around merged ones in pages another rank claimed.
+    pub fn read_in_arena(&self, start: usize, out: &mut [u8]) {
+        let end = start.checked_add(out.len());
+        assert!(
+            self.base <= start && end.is_some_and(|e| e <= self.limit),
+            "{start:#x} (+{}) is not in the heap arena",
+            out.len()
+        );
+        // SAFETY: inside the arena mapping (checked above), which lives as long as the
+        // process and is mapped read/write; `out` is runtime memory, not the arena's.
+        unsafe { std::ptr::copy_nonoverlapping(start as *const u8, out.as_mut_ptr(), out.len()) }
+    }
+
     pub fn contains(&self, ptr: usize) -> bool {
         ptr >= self.base && ptr < self.limit
     }
