@@ -7,15 +7,19 @@
 //! communication steps for messages of 0 B, 1 B, chunk - 1, chunk, chunk + 1 and 20 MiB, every
 //! pair streaming both ways at once (one way for the fold steps of non-powers of two), and
 //! checks every byte, the prefixes given to the consumer, the buffer's reuse and the bytes-sent
-//! count; then again with a different piece size on every rank. Prints `ok` on rank 0.
+//! count; then again with a different piece size on every rank; then a consumer that fails.
+//! Prints `ok` on rank 0.
 //!
-//! `bench` (run by scripts/bench_datapath.sh) is the ping-pong of that script through the
-//! streamed transport: rank 0 streams M MiB to rank 1 and back; prints markdown table rows of
-//! the one-direction GB/s (median of N round trips), and of the two ranks streaming to each
-//! other at once.
+//! `bench` (run by scripts/bench_datapath.sh) is the ping-pong of that script, M MiB from rank
+//! 0 to rank 1 and back, and the exchange of a merge round (both ranks send at once), each as
+//! one plain MPI message and streamed, alternately in every run so that both meet the same
+//! load on a shared machine; prints markdown table rows of the GB/s in one direction (medians
+//! of N runs).
 
 use capert::allreduce::{steps, Step, Transport};
 use capert::sys::mpi::Comm;
+use mpi::point_to_point::{Destination, Source};
+use mpi::topology::{Communicator, SimpleCommunicator};
 use std::time::Instant;
 
 fn fail(rank: usize, message: &str) -> ! {
@@ -162,6 +166,54 @@ fn check_pass(comm: &mut Comm, chunk: usize, uniform: bool) {
     }
 }
 
+/// A consumer that fails on a large message: the error comes back, the buffer is empty, and
+/// the next message between the same ranks arrives intact.
+fn check_failing_consumer(comm: &mut Comm, chunk: usize) {
+    let rank = comm.rank();
+    comm.set_merge_chunk(chunk);
+    let mut into = Vec::new();
+    for (len, fails) in [(3 * chunk + 5, true), (chunk + 1, false)] {
+        for step in steps(comm.size(), rank) {
+            let mut calls = 0;
+            let mut refuse = |_: &[u8]| {
+                calls += 1;
+                Err("refused".to_string())
+            };
+            let result = match step {
+                Step::SendTo(peer) => {
+                    let data = message(rank, peer, len);
+                    comm.send_stream(peer, &data)
+                        .unwrap_or_else(|e| fail(rank, &e));
+                    continue;
+                }
+                Step::Exchange(peer) if !fails => {
+                    let data = message(rank, peer, len);
+                    receive_checked(comm, peer, Some(&data), len, &mut into);
+                    continue;
+                }
+                Step::RecvFrom(peer) if !fails => {
+                    receive_checked(comm, peer, None, len, &mut into);
+                    continue;
+                }
+                Step::Exchange(peer) => {
+                    let data = message(rank, peer, len);
+                    comm.exchange_stream(peer, &data, &mut into, &mut refuse)
+                }
+                Step::RecvFrom(peer) => comm.recv_stream(peer, &mut into, &mut refuse),
+            };
+            if result != Err("refused".to_string()) || calls != 1 || !into.is_empty() {
+                fail(
+                    rank,
+                    &format!(
+                        "a refusing consumer: {result:?} after {calls} calls, {} bytes left",
+                        into.len()
+                    ),
+                );
+            }
+        }
+    }
+}
+
 fn option(args: &[String], name: &str, default: usize) -> usize {
     match args.iter().position(|a| a == name) {
         Some(i) => args
@@ -177,52 +229,80 @@ fn median_seconds(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// Ping-pong and simultaneous exchange of `len` bytes between ranks 0 and 1.
+/// Ping-pong and simultaneous exchange of `len` bytes between ranks 0 and 1, as one plain MPI
+/// message into a ready buffer and streamed, alternately in every run so both see the same load.
 fn bench(comm: &mut Comm, runs: usize, len: usize, chunk: usize) {
     let rank = comm.rank();
     if comm.size() != 2 {
         fail(rank, "bench runs on 2 ranks");
     }
     comm.set_merge_chunk(chunk);
-    let peer = 1 - rank;
+    let world = SimpleCommunicator::world();
+    let (peer, other) = (1 - rank, world.process_at_rank(1 - rank as i32));
     let data = message(rank, peer, len);
+    let mut whole = vec![0u8; len];
     let mut into = Vec::new();
     let mut ignore = |_: &[u8]| Ok(());
-    let mut ping_pong = Vec::new();
-    let mut both_ways = Vec::new();
+    // [whole ping-pong, streamed ping-pong, whole exchange, streamed exchange]
+    let mut times: [Vec<f64>; 4] = Default::default();
     for run in 0..=runs {
-        // run 0 warms up (and grows the buffer)
-        comm.barrier();
-        let start = Instant::now();
-        let result = if rank == 0 {
-            comm.send_stream(peer, &data)
-                .and_then(|()| comm.recv_stream(peer, &mut into, &mut ignore))
-        } else {
-            comm.recv_stream(peer, &mut into, &mut ignore)
-                .and_then(|()| comm.send_stream(peer, &into))
-        };
-        result.unwrap_or_else(|e| fail(rank, &e));
-        let pp = start.elapsed().as_secs_f64();
-        comm.barrier();
-        let start = Instant::now();
-        comm.exchange_stream(peer, &data, &mut into, &mut ignore)
-            .unwrap_or_else(|e| fail(rank, &e));
-        let bw = start.elapsed().as_secs_f64();
-        if run > 0 {
-            ping_pong.push(pp);
-            both_ways.push(bw);
+        // run 0 warms up (and grows the buffers)
+        for (kind, samples) in times.iter_mut().enumerate() {
+            comm.barrier();
+            let start = Instant::now();
+            let result = match (kind, rank) {
+                (0, 0) => {
+                    other.send(&data[..]);
+                    other.receive_into(&mut whole[..]);
+                    Ok(())
+                }
+                (0, _) => {
+                    other.receive_into(&mut whole[..]);
+                    other.send(&whole[..]);
+                    Ok(())
+                }
+                (1, 0) => comm
+                    .send_stream(peer, &data)
+                    .and_then(|()| comm.recv_stream(peer, &mut into, &mut ignore)),
+                (1, _) => comm
+                    .recv_stream(peer, &mut into, &mut ignore)
+                    .and_then(|()| comm.send_stream(peer, &into)),
+                (2, _) => {
+                    mpi::request::scope(|scope| {
+                        let sent = other.immediate_send(scope, &data[..]);
+                        other.receive_into(&mut whole[..]);
+                        sent.wait();
+                    });
+                    Ok(())
+                }
+                _ => comm.exchange_stream(peer, &data, &mut into, &mut ignore),
+            };
+            result.unwrap_or_else(|e| fail(rank, &e));
+            if run > 0 {
+                samples.push(start.elapsed().as_secs_f64());
+            }
         }
     }
     if rank == 0 {
         let (mib, kib) = (len >> 20, chunk >> 10);
-        let gbs = |t: f64| len as f64 / t / 1e9;
+        let gbs =
+            |samples: Vec<f64>, trips: f64| len as f64 * trips / median_seconds(samples) / 1e9;
+        let [pp_whole, pp_streamed, x_whole, x_streamed] = times;
         println!(
-            "| {mib} MiB, streamed in {kib} KiB pieces | {:.2} |",
-            gbs(median_seconds(ping_pong) / 2.0)
+            "| {mib} MiB, one message (Rust, same run) | {:.2} |",
+            gbs(pp_whole, 2.0)
         );
         println!(
-            "| {mib} MiB, streamed in {kib} KiB pieces, both ranks at once (each way) | {:.2} |",
-            gbs(median_seconds(both_ways))
+            "| {mib} MiB, streamed in {kib} KiB pieces | {:.2} |",
+            gbs(pp_streamed, 2.0)
+        );
+        println!(
+            "| {mib} MiB, both ranks at once, one message each way | {:.2} |",
+            gbs(x_whole, 1.0)
+        );
+        println!(
+            "| {mib} MiB, both ranks at once, streamed in {kib} KiB pieces | {:.2} |",
+            gbs(x_streamed, 1.0)
         );
     }
 }
@@ -238,6 +318,7 @@ fn main() {
             }
             check_pass(&mut comm, chunk, true);
             check_pass(&mut comm, chunk, false);
+            check_failing_consumer(&mut comm, chunk);
             comm.barrier();
             if comm.rank() == 0 {
                 println!("ok");

@@ -217,8 +217,9 @@ impl<'s> InFlight<'s> {
     /// `progress` each time its contiguous prefix grows. At most `RECEIVES_IN_FLIGHT` pieces
     /// are posted at a time: Open MPI's shared-memory transport completes every posted
     /// receive whose data is there in one progress call, so posting them all would hand the
-    /// consumer a large message in one go. Stops at the consumer's first error, leaving the
-    /// pieces not received yet to `finish`.
+    /// consumer a large message in one go. After the consumer's first error it is not called
+    /// again, but every piece is still received (the sender waits for them all), then the
+    /// error is returned.
     fn receive_pieces(
         &mut self,
         base: *mut u8,
@@ -236,6 +237,7 @@ impl<'s> InFlight<'s> {
         self.streams.indices.clear();
         self.streams.indices.resize(RECEIVES_IN_FLIGHT, 0);
         let mut next = 0;
+        let mut consumed = Ok(());
         while next < pieces {
             let posted = self.streams.recvs.len();
             for k in posted..pieces.min(next + RECEIVES_IN_FLIGHT) {
@@ -277,14 +279,14 @@ impl<'s> InFlight<'s> {
             while next < pieces && arrived[next] {
                 next += 1;
             }
-            if next > before {
+            if next > before && consumed.is_ok() {
                 let prefix = (next * piece).min(len);
                 // SAFETY: pieces 0..next have completed, so MPI wrote these `prefix` bytes at
                 // `base` and no request writes them any more.
-                progress(unsafe { std::slice::from_raw_parts(base, prefix) })?;
+                consumed = progress(unsafe { std::slice::from_raw_parts(base, prefix) });
             }
         }
-        Ok(())
+        consumed
     }
 
     /// Waits for every request still pending.
