@@ -83,11 +83,10 @@ impl Comm {
 
     /// The point-to-point link of a team (`team >= P`: the world). None outside the team.
     pub fn link(&mut self, team: u32) -> Option<Link<'_>> {
-        let comm = if team as usize >= self.size() {
-            &self.world
-        } else {
-            self.teams.get(&team)?.as_ref()?
-        };
+        if team as usize >= self.size() {
+            return Some(self.world_link());
+        }
+        let comm = self.teams.get(&team)?.as_ref()?;
         Some(Link {
             comm,
             bytes_sent: &mut self.bytes_sent,
@@ -361,6 +360,7 @@ impl Transport for Link<'_> {
     }
 }
 
+/// The world as a Transport (the regions use `Comm::link`).
 impl Transport for Comm {
     fn rank(&self) -> usize {
         Comm::rank(self)
@@ -371,29 +371,15 @@ impl Transport for Comm {
     }
 
     fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String> {
-        let p = self.world.process_at_rank(peer as i32);
-        self.bytes_sent += data.len() as u64;
-        let received = mpi::request::scope(|scope| {
-            let req = p.immediate_send(scope, data);
-            let (v, _status) = p.receive_vec_with_tag::<u8>(0);
-            req.wait();
-            v
-        });
-        Ok(received)
+        self.world_link().exchange(peer, data)
     }
 
     fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
-        self.bytes_sent += data.len() as u64;
-        self.world.process_at_rank(peer as i32).send(data);
-        Ok(())
+        self.world_link().send(peer, data)
     }
 
     fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
-        let (v, _status) = self
-            .world
-            .process_at_rank(peer as i32)
-            .receive_vec_with_tag::<u8>(0);
-        Ok(v)
+        self.world_link().recv(peer)
     }
 
     fn exchange_stream(

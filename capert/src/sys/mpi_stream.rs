@@ -88,11 +88,17 @@ impl Streams {
         if incoming.is_some() {
             // SAFETY: `their_header` is 16 writable bytes that outlive the request (it is
             // declared before `flight`, whose drop waits for every request).
-            unsafe { flight.post_recv(their_header.as_mut_ptr().cast(), 16, TAG_HEADER)? };
+            unsafe {
+                flight.post(
+                    Buffer::Recv(their_header.as_mut_ptr().cast()),
+                    16,
+                    TAG_HEADER,
+                )?
+            };
         }
         if let Some(header) = &my_header {
             // SAFETY: `my_header` is 16 readable bytes declared before `flight`.
-            unsafe { flight.post_send(header.as_ptr().cast(), 16, TAG_HEADER)? };
+            unsafe { flight.post(Buffer::Send(header.as_ptr().cast()), 16, TAG_HEADER)? };
         }
         if incoming.is_some() {
             flight.wait_recv(0)?;
@@ -119,7 +125,13 @@ impl Streams {
                 let count = my_piece.min(data.len() - start);
                 // SAFETY: [start, start + count) lies within `data`, which the caller lends for
                 // the whole call; `flight` waits for the send before the call returns.
-                unsafe { flight.post_send(data.as_ptr().add(start).cast(), count, TAG_PIECE)? };
+                unsafe {
+                    flight.post(
+                        Buffer::Send(data.as_ptr().add(start).cast()),
+                        count,
+                        TAG_PIECE,
+                    )?
+                };
             }
         }
         let Some((into, progress, len, piece)) = receiving else {
@@ -132,6 +144,12 @@ impl Streams {
         unsafe { into.set_len(len) };
         Ok(())
     }
+}
+
+/// Where a posted request reads or writes.
+enum Buffer {
+    Recv(*mut c_void),
+    Send(*const c_void),
 }
 
 /// The requests of one streamed exchange; dropping it (also on an error or a panic of the
@@ -153,55 +171,31 @@ impl<'s> InFlight<'s> {
         }
     }
 
+    /// Posts one non-blocking receive or send of `count` bytes with `tag`.
+    ///
     /// # Safety
-    /// `buf` must be `count` writable bytes that stay valid and untouched until `self` drops.
-    unsafe fn post_recv(
-        &mut self,
-        buf: *mut c_void,
-        count: usize,
-        tag: c_int,
-    ) -> Result<(), String> {
+    /// The buffer must be `count` bytes that stay valid until `self` drops: writable and
+    /// untouched for a receive, unchanged for a send.
+    unsafe fn post(&mut self, buf: Buffer, count: usize, tag: c_int) -> Result<(), String> {
         let mut request = null_request();
+        let (count, peer, comm) = (count as c_int, self.peer, self.comm);
+        let uint8 = ffi::RSMPI_UINT8_T;
         // SAFETY: the caller guarantees the buffer; `count` fits an int (pieces are at most
-        // MAX_PIECE); `request` is a valid out-pointer and is stored before anything can fail.
-        let rc = unsafe {
-            ffi::MPI_Irecv(
-                buf,
-                count as c_int,
-                ffi::RSMPI_UINT8_T,
-                self.peer,
-                tag,
-                self.comm,
-                &mut request,
-            )
+        // MAX_PIECE); `request` is a valid out-pointer and is kept before anything can fail.
+        let (rc, requests, call) = unsafe {
+            match buf {
+                Buffer::Recv(b) => {
+                    let rc = ffi::MPI_Irecv(b, count, uint8, peer, tag, comm, &mut request);
+                    (rc, &mut self.streams.recvs, "MPI_Irecv")
+                }
+                Buffer::Send(b) => {
+                    let rc = ffi::MPI_Isend(b, count, uint8, peer, tag, comm, &mut request);
+                    (rc, &mut self.streams.sends, "MPI_Isend")
+                }
+            }
         };
-        self.streams.recvs.push(request);
-        check(rc, "MPI_Irecv")
-    }
-
-    /// # Safety
-    /// `buf` must be `count` readable bytes that stay valid and unchanged until `self` drops.
-    unsafe fn post_send(
-        &mut self,
-        buf: *const c_void,
-        count: usize,
-        tag: c_int,
-    ) -> Result<(), String> {
-        let mut request = null_request();
-        // SAFETY: as in post_recv, for a buffer MPI only reads.
-        let rc = unsafe {
-            ffi::MPI_Isend(
-                buf,
-                count as c_int,
-                ffi::RSMPI_UINT8_T,
-                self.peer,
-                tag,
-                self.comm,
-                &mut request,
-            )
-        };
-        self.streams.sends.push(request);
-        check(rc, "MPI_Isend")
+        requests.push(request);
+        check(rc, call)
     }
 
     fn wait_recv(&mut self, index: usize) -> Result<(), String> {
@@ -246,7 +240,11 @@ impl<'s> InFlight<'s> {
                 // `base`, the pieces are disjoint, and the caller touches none of them until
                 // this flight has waited for every request.
                 unsafe {
-                    self.post_recv(base.add(start).cast(), piece.min(len - start), TAG_PIECE)?
+                    self.post(
+                        Buffer::Recv(base.add(start).cast()),
+                        piece.min(len - start),
+                        TAG_PIECE,
+                    )?
                 };
             }
             let Streams {
