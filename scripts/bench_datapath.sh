@@ -12,8 +12,9 @@ OUT=${1:-docs/datapath.md}
 RUNS=${RUNS:-11}
 MIB=${MIB:-64}
 
-cargo build --release --quiet -p capert --example bench_datapath
+cargo build --release --quiet -p capert --example bench_datapath --example mpi_stream
 bench=${CARGO_TARGET_DIR:-target}/release/examples/bench_datapath
+stream=${CARGO_TARGET_DIR:-target}/release/examples/mpi_stream
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/capecc-datapath.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -64,6 +65,9 @@ echo "==> data path ($MIB MiB, $RUNS runs)" >&2
 "$bench" --runs "$RUNS" --mib "$MIB" >"$work/datapath.txt"
 echo "==> MPI ping-pong, 2 ranks" >&2
 mpirun -np 2 "$work/pingpong" "$RUNS" >"$work/mpi.txt"
+echo "==> streamed merge messages, 2 ranks" >&2
+# one plain message and the runtime's pieces (CAPE_MERGE_CHUNK, default 1 MiB), alternately
+mpirun -np 2 "$stream" bench --runs "$RUNS" --mib "$MIB" >>"$work/mpi.txt"
 
 # Whole programs at P = 2, as a user sees them: every rank's CAPE_STATS totals.
 cargo build --release --quiet -p capecc -p capert
@@ -117,6 +121,10 @@ MD
     sed 's/^memcpy: /memcpy of the same span: /' "$work/datapath.txt"
     echo
     echo "## MPI point-to-point bandwidth (2 ranks, ping-pong, one direction)"
+    echo
+    echo "One message with \`MPI_Send\`/\`MPI_Recv\` (C), then \`capert/examples/mpi_stream.rs\`: one"
+    echo "plain message and the runtime's streamed merge message (\`capert/src/sys/mpi_stream.rs\`),"
+    echo "alternately in one run; \"both ranks at once\" is the exchange of a merge round."
     echo
     echo "| message | GB/s |"
     echo "|---|---:|"

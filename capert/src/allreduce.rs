@@ -26,6 +26,9 @@ use crate::tickpt::TickptError;
 use cape_format::changeset::{Buf, ChangeSet, Contributor, Merge, MergeError, Race};
 use std::fmt;
 
+/// The consumer of a streamed message: called with the message's growing contiguous prefix.
+pub type Progress<'a> = dyn FnMut(&[u8]) -> Result<(), String> + 'a;
+
 pub trait Transport {
     fn rank(&self) -> usize;
     fn size(&self) -> usize;
@@ -33,6 +36,56 @@ pub trait Transport {
     fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String>;
     fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String>;
     fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String>;
+
+    /// Sends `data` to `peer` while receiving that peer's message into `into` (cleared, grown as
+    /// needed, never shrunk, so its capacity serves region after region). `progress(prefix)`
+    /// is called with the growing contiguous prefix of the received message each time more of
+    /// it has arrived, the last call with the whole message (an empty message: one call with an
+    /// empty slice), so the caller consumes the start while the rest is in flight. After an
+    /// error of `progress` it is not called again; the message is still received whole, so the
+    /// ranks stay in step, and the error is returned (`into` is then left empty).
+    /// Deadlock-free when both ranks call it at once. This default delivers it in one piece.
+    fn exchange_stream(
+        &mut self,
+        peer: usize,
+        data: &[u8],
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        let message = self.exchange(peer, data)?;
+        deliver_whole(&message, into, progress)
+    }
+
+    /// The sending half of a stream: `peer` calls `recv_stream`.
+    fn send_stream(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
+        self.send(peer, data)
+    }
+
+    /// The receiving half of a stream, as in `exchange_stream`: `peer` calls `send_stream`.
+    fn recv_stream(
+        &mut self,
+        peer: usize,
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        let message = self.recv(peer)?;
+        deliver_whole(&message, into, progress)
+    }
+}
+
+/// A whole message into `into` and one `progress` call (the default streaming).
+fn deliver_whole(
+    message: &[u8],
+    into: &mut Vec<u8>,
+    progress: &mut Progress<'_>,
+) -> Result<(), String> {
+    into.clear();
+    into.extend_from_slice(message);
+    let result = progress(into);
+    if result.is_err() {
+        into.clear();
+    }
+    result
 }
 
 /// One communication step of the allreduce.
@@ -233,66 +286,7 @@ pub fn allreduce<T: Transport>(
 
 /// In-process transport over threads and channels, for tests of code built on `allreduce`.
 #[cfg(test)]
-pub(crate) mod channels {
-    use super::Transport;
-    use std::sync::mpsc::{channel, Receiver, Sender};
-
-    pub struct ChannelTransport {
-        rank: usize,
-        /// `to[p]` sends to rank p; `from[p]` receives from rank p (one channel per ordered pair).
-        to: Vec<Sender<Vec<u8>>>,
-        from: Vec<Receiver<Vec<u8>>>,
-    }
-
-    /// One transport per rank, fully connected.
-    pub fn mesh(size: usize) -> Vec<ChannelTransport> {
-        let mut senders: Vec<Vec<Option<Sender<Vec<u8>>>>> = (0..size)
-            .map(|_| (0..size).map(|_| None).collect())
-            .collect();
-        let mut receivers: Vec<Vec<Option<Receiver<Vec<u8>>>>> = (0..size)
-            .map(|_| (0..size).map(|_| None).collect())
-            .collect();
-        for src in 0..size {
-            for dst in 0..size {
-                let (tx, rx) = channel();
-                senders[src][dst] = Some(tx);
-                receivers[dst][src] = Some(rx);
-            }
-        }
-        senders
-            .into_iter()
-            .zip(receivers)
-            .enumerate()
-            .map(|(rank, (to, from))| ChannelTransport {
-                rank,
-                to: to.into_iter().flatten().collect(),
-                from: from.into_iter().flatten().collect(),
-            })
-            .collect()
-    }
-
-    impl Transport for ChannelTransport {
-        fn rank(&self) -> usize {
-            self.rank
-        }
-        fn size(&self) -> usize {
-            self.to.len()
-        }
-        fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String> {
-            // Channels are unbounded, so send-then-receive cannot deadlock.
-            self.send(peer, data)?;
-            self.recv(peer)
-        }
-        fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
-            let tx = self.to.get(peer).ok_or(format!("no rank {peer}"))?;
-            tx.send(data.to_vec()).map_err(|e| e.to_string())
-        }
-        fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
-            let rx = self.from.get(peer).ok_or(format!("no rank {peer}"))?;
-            rx.recv().map_err(|e| e.to_string())
-        }
-    }
-}
+pub(crate) mod channels;
 
 #[cfg(test)]
 mod tests {

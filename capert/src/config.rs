@@ -36,6 +36,8 @@ pub const DEFAULT_ARENA_SIZE: u64 = 32 << 30;
 pub const DEFAULT_STACK_BASE: u64 = 0x1000_0000_0000;
 /// Default user stack size.
 pub const DEFAULT_STACK_SIZE: u64 = 256 << 20;
+/// Default piece size of the merge messages (`CAPE_MERGE_CHUNK`).
+pub const DEFAULT_MERGE_CHUNK: usize = 1 << 20;
 
 /// Which page tracker the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +75,9 @@ pub struct Config {
     pub schedule: Option<(i32, i32)>,
     /// Fault tolerance: None unless `CAPE_CHECKPOINT` or `CAPE_RESTART` is set.
     pub ft: Option<FtConfig>,
+    /// `CAPE_MERGE_CHUNK`: merge messages go in pieces of this many bytes, so that receiving
+    /// and merging overlap.
+    pub merge_chunk: usize,
 }
 
 impl Default for Config {
@@ -90,6 +95,7 @@ impl Default for Config {
             num_threads: None,
             schedule: None,
             ft: None,
+            merge_chunk: DEFAULT_MERGE_CHUNK,
         }
     }
 }
@@ -207,6 +213,15 @@ impl Config {
                     )))
                 }
             };
+        }
+        if let Some(v) = get("CAPE_MERGE_CHUNK") {
+            cfg.merge_chunk = parse_size(&v)
+                .filter(|&n| (1..=i32::MAX as u64).contains(&n))
+                .ok_or_else(|| {
+                    ConfigError(format!(
+                        "`CAPE_MERGE_CHUNK={v}` is not a size from 1 byte to 2G - 1: use e.g. `256K` or `4M`"
+                    ))
+                })? as usize;
         }
         if let Some(v) = get("OMP_NUM_THREADS") {
             // OpenMP allows a list for nested levels; only the first level matters here.
@@ -427,6 +442,7 @@ mod tests {
         assert_eq!(c, Config::default());
         assert_eq!(c.arena_base, 0x2000_0000_0000);
         assert_eq!(c.arena_size, 32 << 30);
+        assert_eq!(c.merge_chunk, 1 << 20);
     }
 
     #[test]
@@ -441,8 +457,10 @@ mod tests {
             ("CAPE_STATS", "yes"),
             ("CAPE_OUTPUT", "all"),
             ("OMP_NUM_THREADS", "3,2"),
+            ("CAPE_MERGE_CHUNK", "64K"),
         ])
         .unwrap();
+        assert_eq!(c.merge_chunk, 64 << 10);
         assert_eq!(c.arena_base, 0x3000_0000_0000);
         assert_eq!(c.arena_size, 1 << 30);
         assert_eq!(c.stack_size, 8 << 20);
@@ -465,6 +483,9 @@ mod tests {
             ("CAPE_OUTPUT", "some"),
             ("OMP_NUM_THREADS", "0"),
             ("OMP_NUM_THREADS", "four"),
+            ("CAPE_MERGE_CHUNK", "0"),
+            ("CAPE_MERGE_CHUNK", "2G"),
+            ("CAPE_MERGE_CHUNK", "lots"),
         ] {
             let e = cfg(&[(k, v)]).unwrap_err();
             assert!(e.0.contains(k), "{e}");

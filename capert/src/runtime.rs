@@ -115,6 +115,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
     let mut comm = Comm::init().unwrap_or_else(|e| fatal(&e));
+    comm.set_merge_chunk(cfg.merge_chunk);
     let (rank, size) = (comm.rank(), comm.size());
     let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
     let ft = match &cfg.ft {

@@ -142,5 +142,23 @@ else
     bad "big_alloc: build"
 fi
 
+# The streamed merge messages: every size around a piece, both ways at once, and the folds of
+# non-powers of two (capert/examples/mpi_stream.rs checks every byte and every prefix).
+if (cd "$root" && cargo build -q -p capert --release --example mpi_stream); then
+    for np in 2 3 5; do
+        for chunk in 1048576 4096; do
+            timeout 300 mpirun -np "$np" "$target/release/examples/mpi_stream" check --chunk "$chunk" >"$work/out" 2>"$work/err"
+            rc=$?
+            if [ "$rc" = 0 ] && [ "$(cat "$work/out")" = ok ]; then ok "mpi_stream P=$np chunk=$chunk"; else bad "mpi_stream P=$np chunk=$chunk (exit $rc)"; head -5 "$work/err"; fi
+        done
+    done
+else
+    bad "mpi_stream: build"
+fi
+run_np 3 many_regions CAPE_MERGE_CHUNK=100
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/many_regions.want"; then ok "many_regions P=3 CAPE_MERGE_CHUNK=100"; else bad "many_regions P=3 CAPE_MERGE_CHUNK=100 (exit $rc)"; head -5 "$work/err"; fi
+run_np 1 basic CAPE_MERGE_CHUNK=0
+if [ "$rc" != 0 ] && grep -q "capert: error: \`CAPE_MERGE_CHUNK=0\` is not a size" "$work/err"; then ok "bad CAPE_MERGE_CHUNK is one clear error"; else bad "bad CAPE_MERGE_CHUNK (exit $rc)"; head -3 "$work/err"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

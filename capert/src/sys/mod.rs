@@ -7,6 +7,7 @@ pub mod ft;
 pub mod heap;
 pub mod mem;
 pub mod mpi;
+pub mod mpi_stream;
 pub mod mprotect;
 pub mod raw;
 pub mod signals;

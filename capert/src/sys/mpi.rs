@@ -1,9 +1,10 @@
 //! The MPI side of capert: initialisation, the allreduce `Transport`, and the few collectives
 //! the region protocol needs: on `MPI_COMM_WORLD`, on cached team communicators (the first
 //! `n` ranks, for regions with `num_threads(n) < P`), and the one-sided chunk counters of the
-//! dynamic and guided loop schedules.
+//! dynamic and guided loop schedules. The streamed exchange is in mpi_stream.rs.
 
-use crate::allreduce::Transport;
+use super::mpi_stream::Streams;
+use crate::allreduce::{Progress, Transport};
 use mpi::collective::{CommunicatorCollectives, Root};
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
@@ -26,6 +27,8 @@ pub struct Comm {
     universe: Option<Universe>,
     /// Bytes this rank sent through the Transport (for CAPE_STATS).
     pub bytes_sent: u64,
+    /// The request arrays of the streamed exchange, reused by every region.
+    streams: Streams,
     /// Team communicators by team size: the first `n` ranks; None on ranks outside the team.
     teams: HashMap<u32, Option<SimpleCommunicator>>,
     /// The chunk counters: `COUNTER_SLOTS` u64 on every rank, only rank 0's are used.
@@ -51,10 +54,16 @@ impl Comm {
             world,
             universe: Some(universe),
             bytes_sent: 0,
+            streams: Streams::new(crate::config::DEFAULT_MERGE_CHUNK),
             teams: HashMap::new(),
             counters: Some(counters),
             window_base,
         })
+    }
+
+    /// The piece size of the streamed messages this rank sends (`CAPE_MERGE_CHUNK`).
+    pub fn set_merge_chunk(&mut self, bytes: usize) {
+        self.streams.set_piece(bytes);
     }
 
     /// Creates (collectively on the world, once per size) the communicator of the team made of
@@ -74,14 +83,14 @@ impl Comm {
 
     /// The point-to-point link of a team (`team >= P`: the world). None outside the team.
     pub fn link(&mut self, team: u32) -> Option<Link<'_>> {
-        let comm = if team as usize >= self.size() {
-            &self.world
-        } else {
-            self.teams.get(&team)?.as_ref()?
-        };
+        if team as usize >= self.size() {
+            return Some(self.world_link());
+        }
+        let comm = self.teams.get(&team)?.as_ref()?;
         Some(Link {
             comm,
             bytes_sent: &mut self.bytes_sent,
+            streams: &mut self.streams,
         })
     }
 
@@ -285,6 +294,7 @@ fn open_counters(world: &SimpleCommunicator) -> Result<(mpi::ffi::MPI_Win, *mut 
 pub struct Link<'a> {
     comm: &'a SimpleCommunicator,
     bytes_sent: &'a mut u64,
+    streams: &'a mut Streams,
 }
 
 impl Transport for Link<'_> {
@@ -301,7 +311,7 @@ impl Transport for Link<'_> {
         *self.bytes_sent += data.len() as u64;
         let received = mpi::request::scope(|scope| {
             let req = p.immediate_send(scope, data);
-            let (v, _status) = p.receive_vec::<u8>();
+            let (v, _status) = p.receive_vec_with_tag::<u8>(0);
             req.wait();
             v
         });
@@ -315,11 +325,42 @@ impl Transport for Link<'_> {
     }
 
     fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
-        let (v, _status) = self.comm.process_at_rank(peer as i32).receive_vec::<u8>();
+        let (v, _status) = self
+            .comm
+            .process_at_rank(peer as i32)
+            .receive_vec_with_tag::<u8>(0);
         Ok(v)
+    }
+
+    fn exchange_stream(
+        &mut self,
+        peer: usize,
+        data: &[u8],
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        *self.bytes_sent += data.len() as u64;
+        self.streams
+            .stream(self.comm, peer, Some(data), Some((into, progress)))
+    }
+
+    fn send_stream(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
+        *self.bytes_sent += data.len() as u64;
+        self.streams.stream(self.comm, peer, Some(data), None)
+    }
+
+    fn recv_stream(
+        &mut self,
+        peer: usize,
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        self.streams
+            .stream(self.comm, peer, None, Some((into, progress)))
     }
 }
 
+/// The world as a Transport (the regions use `Comm::link`).
 impl Transport for Comm {
     fn rank(&self) -> usize {
         Comm::rank(self)
@@ -330,26 +371,49 @@ impl Transport for Comm {
     }
 
     fn exchange(&mut self, peer: usize, data: &[u8]) -> Result<Vec<u8>, String> {
-        let p = self.world.process_at_rank(peer as i32);
-        self.bytes_sent += data.len() as u64;
-        let received = mpi::request::scope(|scope| {
-            let req = p.immediate_send(scope, data);
-            let (v, _status) = p.receive_vec::<u8>();
-            req.wait();
-            v
-        });
-        Ok(received)
+        self.world_link().exchange(peer, data)
     }
 
     fn send(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
-        self.bytes_sent += data.len() as u64;
-        self.world.process_at_rank(peer as i32).send(data);
-        Ok(())
+        self.world_link().send(peer, data)
     }
 
     fn recv(&mut self, peer: usize) -> Result<Vec<u8>, String> {
-        let (v, _status) = self.world.process_at_rank(peer as i32).receive_vec::<u8>();
-        Ok(v)
+        self.world_link().recv(peer)
+    }
+
+    fn exchange_stream(
+        &mut self,
+        peer: usize,
+        data: &[u8],
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        self.world_link()
+            .exchange_stream(peer, data, into, progress)
+    }
+
+    fn send_stream(&mut self, peer: usize, data: &[u8]) -> Result<(), String> {
+        self.world_link().send_stream(peer, data)
+    }
+
+    fn recv_stream(
+        &mut self,
+        peer: usize,
+        into: &mut Vec<u8>,
+        progress: &mut Progress<'_>,
+    ) -> Result<(), String> {
+        self.world_link().recv_stream(peer, into, progress)
+    }
+}
+
+impl Comm {
+    fn world_link(&mut self) -> Link<'_> {
+        Link {
+            comm: &self.world,
+            bytes_sent: &mut self.bytes_sent,
+            streams: &mut self.streams,
+        }
     }
 }
 
