@@ -189,6 +189,8 @@ pub struct Exchange {
     acc: Buf,
     /// Where the next merge writes (then swapped with `acc`).
     next: Buf,
+    /// The message being received.
+    received: Vec<u8>,
     scratch: Vec<Contributor>,
 }
 
@@ -207,23 +209,41 @@ impl Exchange {
 
     /// Bytes of memory the buffers hold.
     pub fn capacity(&self) -> usize {
-        self.acc.capacity() + self.next.capacity()
+        self.acc.capacity() + self.next.capacity() + self.received.capacity()
     }
 
-    /// Merges the peer's change set `other` into what this rank holds. `acc_second`: this
-    /// rank's side is the second operand (the higher rank's), so both partners compute the
-    /// same merge.
-    fn merge_with(
+    /// Merges the peer's change set into what this rank holds while it arrives (`send`: also
+    /// sends ours, the exchange of a round; else the fold of a non-power-of-two rank count).
+    /// `acc_second`: this rank's side is the second operand (the higher rank's), so both
+    /// partners compute the same merge.
+    fn merge_streamed<T: Transport>(
         &mut self,
-        other: &[u8],
+        t: &mut T,
+        peer: usize,
+        send: bool,
         acc_second: bool,
         races: Option<&mut Vec<Race>>,
-        peer: usize,
     ) -> Result<(), AllreduceError> {
         let acc = ChangeSet::trusted(self.acc.as_slice())?;
         self.next.clear();
         let mut merge = Merge::new(acc, acc_second, &mut self.next, races, &mut self.scratch);
-        merge.feed(other).map_err(|e| merge_error(e, peer))?;
+        let mut failure = None;
+        let mut progress = |prefix: &[u8]| {
+            merge.feed(prefix).map_err(|e| {
+                let why = e.to_string();
+                failure = Some(e);
+                why
+            })
+        };
+        let moved = if send {
+            t.exchange_stream(peer, self.acc.as_slice(), &mut self.received, &mut progress)
+        } else {
+            t.recv_stream(peer, &mut self.received, &mut progress)
+        };
+        if let Some(e) = failure {
+            return Err(merge_error(e, peer));
+        }
+        moved.map_err(AllreduceError::Transport)?;
         merge.finish().map_err(|e| merge_error(e, peer))?;
         std::mem::swap(&mut self.acc, &mut self.next);
         Ok(())
@@ -248,14 +268,15 @@ pub fn allreduce<T: Transport>(
     for step in steps(size, rank) {
         match step {
             Step::SendTo(peer) => {
-                t.send(peer, ex.acc.as_slice())
+                t.send_stream(peer, ex.acc.as_slice())
                     .map_err(AllreduceError::Transport)?;
             }
             Step::RecvFrom(peer) if rank >= p2 => {
                 // the final result, computed by `peer`
-                let message = t.recv(peer).map_err(AllreduceError::Transport)?;
                 let local = ex.result()?.region;
-                let remote = ChangeSet::parse(&message)?.region;
+                t.recv_stream(peer, &mut ex.received, &mut |_| Ok(()))
+                    .map_err(AllreduceError::Transport)?;
+                let remote = ChangeSet::parse(&ex.received)?.region;
                 if remote != local {
                     return Err(AllreduceError::RegionMismatch {
                         local,
@@ -264,20 +285,16 @@ pub fn allreduce<T: Transport>(
                     });
                 }
                 ex.acc.clear();
-                ex.acc.put(&message);
+                ex.acc.put(&ex.received);
             }
             Step::RecvFrom(peer) => {
-                let message = t.recv(peer).map_err(AllreduceError::Transport)?;
-                ex.merge_with(&message, false, races.as_deref_mut(), peer)?;
+                ex.merge_streamed(t, peer, false, false, races.as_deref_mut())?;
             }
             Step::Exchange(peer) => {
-                let message = t
-                    .exchange(peer, ex.acc.as_slice())
-                    .map_err(AllreduceError::Transport)?;
                 let mask = rank ^ peer;
                 let recorder = rank % (2 * mask) == 0;
                 let races = if recorder { races.as_deref_mut() } else { None };
-                ex.merge_with(&message, rank > peer, races, peer)?;
+                ex.merge_streamed(t, peer, true, rank > peer, races)?;
             }
         }
     }
