@@ -8,7 +8,8 @@
 //! plus one for non-powers of two.
 //!
 //! Messages are change sets (`cape_format::changeset`): what a rank holds is sent as it is,
-//! and what it receives is merged without decoding into another form.
+//! and what it receives is merged without decoding into another form, while it streams in
+//! (`Transport::exchange_stream`: the merge is fed the growing prefix).
 //!
 //! Both partners of an exchange compute the same merge, with the lower rank's side as the first
 //! operand, so all ranks end byte-identical.
