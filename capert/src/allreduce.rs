@@ -313,7 +313,7 @@ mod tests {
     use crate::tickpt::testutil::Rng;
     use crate::tickpt::Stamp;
     use cape_format::changeset::testutil::{
-        byte_map, from_byte_map, oracle, random_changes, ByteMap,
+        byte_map, check_races, from_byte_map, oracle, random_changes, writes_of, ByteMap,
     };
 
     #[test]
@@ -479,37 +479,7 @@ mod tests {
                     );
                     all_races.extend(races);
                 }
-                check_races(&maps, &all_races);
-            }
-        }
-    }
-
-    /// Every reported race is real, and every byte two ranks wrote differently is in one.
-    fn check_races(maps: &[ByteMap], races: &[Race]) {
-        use std::collections::BTreeMap;
-        let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
-        for m in maps {
-            for (&addr, &(s, b)) in m {
-                written.entry(addr).or_default().insert(s.rank, b);
-            }
-        }
-        for race in races {
-            for addr in race.addr..race.addr + race.len {
-                let by_rank = &written[&addr];
-                assert_ne!(by_rank.get(&race.ranks.0), by_rank.get(&race.ranks.1));
-            }
-        }
-        for (addr, by_rank) in &written {
-            let mut values: Vec<u8> = by_rank.values().copied().collect();
-            values.sort();
-            values.dedup();
-            if values.len() > 1 {
-                assert!(
-                    races
-                        .iter()
-                        .any(|r| (r.addr..r.addr + r.len).contains(addr)),
-                    "race at {addr:#x} not reported"
-                );
+                check_races(writes_of(&maps), &all_races);
             }
         }
     }

@@ -184,7 +184,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::tickpt::testutil::{byte_map, oracle, random_tickpt, Rng};
     use crate::tickpt::Stamp;
-    use std::collections::BTreeMap;
+    use cape_format::changeset::testutil::check_races;
 
     fn st(order: u64, rank: u32) -> Stamp {
         Stamp { order, rank }
@@ -304,46 +304,15 @@ pub(crate) mod tests {
             let mut races = Vec::new();
             let got = merge_random_tree(&mut rng, inputs.clone(), &mut races);
             assert_eq!(got, want, "case {case}");
-            check_races(&inputs, &races);
-        }
-    }
-
-    /// Every reported race is real (both ranks wrote every byte of it, with different values),
-    /// and every byte where two ranks wrote different values is inside a reported race.
-    pub(crate) fn check_races(inputs: &[Tickpt], races: &[Race]) {
-        let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
-        for t in inputs {
-            for run in t.runs() {
-                for (i, &b) in run.bytes.iter().enumerate() {
-                    written
-                        .entry(run.addr + i as u64)
-                        .or_default()
-                        .insert(run.stamp.rank, b);
-                }
-            }
-        }
-        for race in races {
-            for addr in race.addr..race.addr + race.len {
-                let by_rank = &written[&addr];
-                let (r0, r1) = race.ranks;
-                assert!(r0 < r1);
-                assert_ne!(by_rank.get(&r0), None, "{race:?}");
-                assert_ne!(by_rank.get(&r1), None, "{race:?}");
-                assert_ne!(by_rank[&r0], by_rank[&r1], "{race:?}");
-            }
-        }
-        for (addr, by_rank) in &written {
-            let mut values: Vec<u8> = by_rank.values().copied().collect();
-            values.sort();
-            values.dedup();
-            if values.len() > 1 {
-                assert!(
-                    races
-                        .iter()
-                        .any(|r| (r.addr..r.addr + r.len).contains(addr)),
-                    "race at {addr} not reported"
-                );
-            }
+            let writes = inputs.iter().flat_map(|t| {
+                t.runs().flat_map(|run| {
+                    let rank = run.stamp.rank;
+                    (run.addr..)
+                        .zip(run.bytes.iter())
+                        .map(move |(a, &b)| (a, rank, b))
+                })
+            });
+            check_races(writes, &races);
         }
     }
 

@@ -7,8 +7,8 @@
 //! a page where both sides changed bytes of one line is resolved byte by byte, by stamp.
 
 use super::{
-    check_blocks, check_stamps, group_end, read_header, record_at, split_block, Buf, ChangeSet,
-    Checker, Header, Writer, LINE, LINES, STAMP_LEN,
+    check_blocks, check_stamps, group_end, read_header, record_at, split_block, stamp_in, Buf,
+    ChangeSet, Checker, Header, Writer, LINE, LINES, STAMP_LEN,
 };
 use crate::tickpt::{Stamp, TickptError};
 use std::fmt;
@@ -506,29 +506,6 @@ impl RankList {
     fn contains(&self, rank: &u32) -> bool {
         self.overflow || self.ranks[..self.len].contains(rank)
     }
-}
-
-/// The stamp of `rank` in a raw stamp table (ranks ascending).
-fn stamp_in(table: &[u8], rank: u32) -> Option<Stamp> {
-    let entries = table.chunks_exact(STAMP_LEN);
-    let count = entries.len();
-    let (mut lo, mut hi) = (0, count);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        let e = &table[mid * STAMP_LEN..(mid + 1) * STAMP_LEN];
-        let r = super::u32_at(e, 0);
-        match r.cmp(&rank) {
-            std::cmp::Ordering::Equal => {
-                return Some(Stamp {
-                    order: super::u64_at(e, 8),
-                    rank,
-                })
-            }
-            std::cmp::Ordering::Less => lo = mid + 1,
-            std::cmp::Ordering::Greater => hi = mid,
-        }
-    }
-    None
 }
 
 /// The union of two stamp tables by rank (both ascending), or the rank whose stamps differ.

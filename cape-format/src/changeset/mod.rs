@@ -536,25 +536,7 @@ impl<'a> ChangeSet<'a> {
 
     /// The stamp of `rank`, if it has one.
     pub fn stamp_of(&self, rank: u32) -> Option<Stamp> {
-        let count = self.stamps.len() / STAMP_LEN;
-        let (mut lo, mut hi) = (0, count);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let entry = &self.stamps[mid * STAMP_LEN..];
-            let r = u32_at(entry, 0);
-            if r == rank {
-                return Some(Stamp {
-                    order: u64_at(entry, 8),
-                    rank,
-                });
-            }
-            if r < rank {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        None
+        stamp_in(self.stamps, rank)
     }
 
     /// The stamp table, ranks ascending.
@@ -835,6 +817,26 @@ fn group_end(records: &[u8], at: usize, complete: bool) -> Option<usize> {
             None => return None,
         }
     }
+}
+
+/// The stamp of `rank` in a raw stamp table (ranks ascending).
+fn stamp_in(table: &[u8], rank: u32) -> Option<Stamp> {
+    let (mut lo, mut hi) = (0, table.len() / STAMP_LEN);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let entry = &table[mid * STAMP_LEN..(mid + 1) * STAMP_LEN];
+        match u32_at(entry, 0).cmp(&rank) {
+            std::cmp::Ordering::Equal => {
+                return Some(Stamp {
+                    order: u64_at(entry, 8),
+                    rank,
+                })
+            }
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    None
 }
 
 #[inline]

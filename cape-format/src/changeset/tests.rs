@@ -1,6 +1,8 @@
 //! Property tests of change sets against the byte-wise oracle.
 
-use super::testutil::{byte_map, from_byte_map, oracle, random_changes, ByteMap};
+use super::testutil::{
+    byte_map, check_races, from_byte_map, oracle, random_changes, writes_of, ByteMap,
+};
 use super::*;
 use crate::tickpt::testutil::Rng;
 
@@ -108,40 +110,7 @@ fn any_merge_tree_equals_the_oracle() {
             got.records == expected.records,
             "case {case}: {ranks} ranks"
         );
-        check_races(&maps, &races);
-    }
-}
-
-/// Every reported race is real, and every byte two ranks wrote differently is in one.
-fn check_races(maps: &[ByteMap], races: &[Race]) {
-    use std::collections::BTreeMap;
-    let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
-    for m in maps {
-        for (&addr, &(s, b)) in m {
-            written.entry(addr).or_default().insert(s.rank, b);
-        }
-    }
-    for race in races {
-        for addr in race.addr..race.addr + race.len {
-            let by_rank = &written[&addr];
-            let (r0, r1) = race.ranks;
-            assert!(r0 < r1);
-            assert_ne!(by_rank.get(&r0), by_rank.get(&r1), "{race:?}");
-            assert!(by_rank.contains_key(&r0) && by_rank.contains_key(&r1));
-        }
-    }
-    for (addr, by_rank) in &written {
-        let mut values: Vec<u8> = by_rank.values().copied().collect();
-        values.sort();
-        values.dedup();
-        if values.len() > 1 {
-            assert!(
-                races
-                    .iter()
-                    .any(|r| (r.addr..r.addr + r.len).contains(addr)),
-                "race at {addr:#x} not reported"
-            );
-        }
+        check_races(writes_of(&maps), &races);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Change sets from and to byte maps (address -> winning stamp and byte), the oracle of the
 //! property tests, and random change sets.
 
-use super::{Buf, ChangeSet, Writer, LINE, PAGE};
+use super::{Buf, ChangeSet, Race, Writer, LINE, PAGE};
 use crate::tickpt::testutil::Rng;
 use crate::tickpt::Stamp;
 use std::collections::BTreeMap;
@@ -103,4 +103,45 @@ pub fn random_changes(rng: &mut Rng, stamp: Stamp, base: u64, span: u64) -> Byte
         addr += len + rng.below(300);
     }
     map
+}
+
+/// Every reported race is real (both ranks wrote every byte of it, with different values), and
+/// every byte two ranks wrote differently is inside a reported race. `writes`: (address, rank,
+/// byte) of every input.
+pub fn check_races(writes: impl IntoIterator<Item = (u64, u32, u8)>, races: &[Race]) {
+    let mut written: BTreeMap<u64, BTreeMap<u32, u8>> = BTreeMap::new();
+    for (addr, rank, b) in writes {
+        written.entry(addr).or_default().insert(rank, b);
+    }
+    for race in races {
+        let (r0, r1) = race.ranks;
+        assert!(r0 < r1, "{race:?}");
+        for addr in race.addr..race.addr + race.len {
+            let by_rank = &written[&addr];
+            assert!(
+                by_rank.contains_key(&r0) && by_rank.contains_key(&r1),
+                "{race:?}"
+            );
+            assert_ne!(by_rank[&r0], by_rank[&r1], "{race:?}");
+        }
+    }
+    for (addr, by_rank) in &written {
+        let mut values: Vec<u8> = by_rank.values().copied().collect();
+        values.sort();
+        values.dedup();
+        if values.len() > 1 {
+            assert!(
+                races
+                    .iter()
+                    .any(|r| (r.addr..r.addr + r.len).contains(addr)),
+                "race at {addr:#x} not reported"
+            );
+        }
+    }
+}
+
+/// The (address, rank, byte) of every byte of some byte maps.
+pub fn writes_of(maps: &[ByteMap]) -> impl Iterator<Item = (u64, u32, u8)> + '_ {
+    maps.iter()
+        .flat_map(|m| m.iter().map(|(&addr, &(s, b))| (addr, s.rank, b)))
 }
