@@ -125,6 +125,12 @@ fn page_of_mut(bytes: &mut [u8]) -> &mut [u8; changeset::PAGE] {
 /// Bit i set iff byte i of the two lines differs.
 #[inline(always)]
 fn line_mask(mem: &[u8; LINE], twin: &[u8; LINE]) -> u64 {
+    crate::sys::simd::differing_bytes(mem, twin).unwrap_or_else(|| line_mask_portable(mem, twin))
+}
+
+/// [`line_mask`] without vector instructions.
+#[inline(always)]
+fn line_mask_portable(mem: &[u8; LINE], twin: &[u8; LINE]) -> u64 {
     let (m, _) = mem.as_chunks::<8>();
     let (t, _) = twin.as_chunks::<8>();
     let mut xor = [0u64; 8];
@@ -445,6 +451,18 @@ mod tests {
             }
             let want = (0..8).fold(0, |acc, k| acc | u64::from((x >> (8 * k)) & 0xFF != 0) << k);
             assert_eq!(byte_bits(x), want, "{x:#x}");
+        }
+    }
+
+    #[test]
+    fn vector_and_portable_line_masks_agree() {
+        let mut rng = Rng::new(14);
+        for _ in 0..20_000 {
+            let a: [u8; LINE] = rng.bytes(LINE, 4).try_into().unwrap();
+            let b: [u8; LINE] = rng.bytes(LINE, 4).try_into().unwrap();
+            let want = (0..LINE).fold(0u64, |m, i| m | u64::from(a[i] != b[i]) << i);
+            assert_eq!(line_mask_portable(&a, &b), want);
+            assert_eq!(line_mask(&a, &b), want);
         }
     }
 

@@ -11,5 +11,6 @@ pub mod mpi_stream;
 pub mod mprotect;
 pub mod raw;
 pub mod signals;
+pub mod simd;
 pub mod stack;
 pub mod uffd;
