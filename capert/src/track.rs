@@ -6,6 +6,14 @@
 //!   signal; one ioctl reads the written pages and re-arms them. Twins are kept incrementally: at
 //!   region begin only pages written since the last sync are copied. Kernel writes (`read(2)`, MPI
 //!   receives) are recorded like user writes.
+//!   Write-fault elision: a page written two regions ago is predicted to be written again (this
+//!   covers pages written in every region and pages written in alternate regions, as by a
+//!   two-array stencil) and is left writable during the region (no write fault in the user's
+//!   loop); it is reported as written at the region end, and the caller's diff tells whether it
+//!   changed (`unchanged`, or `commit`'s own comparison): a predicted page that did not change
+//!   counts as not written. Predicting every page written in one of
+//!   the last two regions diffed twice the pages of a two-array stencil, which cost more than
+//!   the faults it saved.
 //! - `Mprotect`: ranges are read-only during a region; the SIGSEGV handler copies the page into
 //!   its twin and unprotects it. Outside regions everything is writable, so kernel writes work
 //!   there; a kernel write into a not-yet-written tracked page *inside* a region fails with EFAULT.
@@ -116,6 +124,83 @@ pub struct Tracker {
     /// Pages that may have changed since the last `take_dirty` (when enabled, for the
     /// fault-tolerance fingerprint): reported by scans, written pages, injections, new ranges.
     dirty: Option<Vec<usize>>,
+    /// Write-fault elision (uffd only; None when off).
+    prediction: Option<Prediction>,
+}
+
+/// The pages the uffd tracker leaves writable during a region (see the module comment).
+#[derive(Debug, Default)]
+struct Prediction {
+    /// Pages written in one of the last two regions, ascending, each with its history: bit 0
+    /// written in the last region, bit 1 written in the one before (predicted).
+    pages: Vec<(usize, u8)>,
+    /// The pages the last end_region reported, ascending.
+    reported: Vec<usize>,
+    /// Reported pages the caller found unchanged, in any order.
+    unchanged: Vec<usize>,
+    /// The previous `pages`, kept for its allocation.
+    spare: Vec<(usize, u8)>,
+}
+
+const CHANGED_LAST: u8 = 1;
+const PREDICTED: u8 = 2;
+
+impl Prediction {
+    fn predicted(&self, page: usize) -> bool {
+        self.pages
+            .binary_search_by_key(&page, |&(p, _)| p)
+            .is_ok_and(|i| self.pages[i].1 & PREDICTED != 0)
+    }
+
+    /// After a region: every history shifts by one region. A reported page that was protected
+    /// was written (it faulted), even with the values it had (jacobi writes 0.0 over 0.0 in
+    /// most of its grid for many sweeps); a predicted one was written unless the caller called
+    /// it unchanged.
+    fn update(&mut self) {
+        self.unchanged.sort_unstable();
+        let mut next = std::mem::take(&mut self.spare);
+        next.clear();
+        let mut reported = self.reported.iter().copied().peekable();
+        let changed = |page: usize| self.unchanged.binary_search(&page).is_err();
+        let mut push = |page: usize, history: u8| {
+            if history != 0 {
+                next.push((page, history));
+            }
+        };
+        for &(page, history) in &self.pages {
+            while let Some(r) = reported.next_if(|&r| r < page) {
+                push(r, CHANGED_LAST);
+            }
+            let now = reported
+                .next_if_eq(&page)
+                .is_some_and(|p| history & PREDICTED == 0 || changed(p));
+            push(page, (history & CHANGED_LAST) << 1 | u8::from(now));
+        }
+        for r in reported {
+            push(r, CHANGED_LAST);
+        }
+        self.spare = std::mem::replace(&mut self.pages, next);
+        self.reported.clear();
+        self.unchanged.clear();
+    }
+
+    /// The predicted pages as maximal runs [from, to).
+    fn runs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut pages = self
+            .pages
+            .iter()
+            .filter(|&&(_, history)| history & PREDICTED != 0)
+            .map(|&(p, _)| p)
+            .peekable();
+        std::iter::from_fn(move || {
+            let from = pages.next()?;
+            let mut to = from + PAGE_SIZE;
+            while pages.next_if_eq(&to).is_some() {
+                to += PAGE_SIZE;
+            }
+            Some((from, to))
+        })
+    }
 }
 
 impl fmt::Debug for Tracker {
@@ -154,6 +239,7 @@ impl Tracker {
                         ranges: Vec::new(),
                         phase: Phase::Idle,
                         dirty: None,
+                        prediction: Some(Prediction::default()),
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -178,6 +264,7 @@ impl Tracker {
             ranges: Vec::new(),
             phase: Phase::Idle,
             dirty: None,
+            prediction: None,
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -191,6 +278,22 @@ impl Tracker {
             Backend::Uffd { .. } => TrackerKind::Uffd,
             Backend::Mprotect => TrackerKind::Mprotect,
         }
+    }
+
+    /// Turns write-fault elision on or off (`CAPE_WP_ELISION`; on by default with uffd, not
+    /// available with mprotect). Call outside a region.
+    pub fn set_write_fault_elision(&mut self, on: bool) {
+        let uffd = matches!(self.backend, Backend::Uffd { .. });
+        if !(on && uffd) {
+            self.prediction = None;
+        } else if self.prediction.is_none() {
+            self.prediction = Some(Prediction::default());
+        }
+    }
+
+    /// Is write-fault elision on?
+    pub fn write_fault_elision(&self) -> bool {
+        self.prediction.is_some()
     }
 
     /// Start tracking [start, start+len): page aligned, mapped read/write, and kept mapped while
@@ -330,7 +433,7 @@ impl Tracker {
             return Err(err("begin_region called inside a parallel region".into()));
         }
         match &mut self.backend {
-            Backend::Uffd { scan, .. } => {
+            Backend::Uffd { scan, uffd } => {
                 let mut dirty = self.dirty.as_mut();
                 for range in &mut self.ranges {
                     let (start, end) = (range.start(), range.end());
@@ -343,6 +446,16 @@ impl Tracker {
                         }
                     })
                     .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
+                }
+                // After the scan: predicted pages are synced (twin == memory) and stay writable.
+                if let Some(prediction) = &self.prediction {
+                    for (from, to) in prediction.runs() {
+                        uffd.unprotect(from, to - from).map_err(|e| {
+                            err(format!(
+                                "cannot unprotect predicted pages at region begin: {e}"
+                            ))
+                        })?;
+                    }
                 }
             }
             Backend::Mprotect => {
@@ -378,6 +491,10 @@ impl Tracker {
         let result = self.scan_written(written);
         if let (Some(dirty), Ok(())) = (self.dirty.as_mut(), &result) {
             dirty.extend_from_slice(&written[first_new..]);
+        }
+        if let (Some(prediction), Ok(())) = (self.prediction.as_mut(), &result) {
+            prediction.reported.clear();
+            prediction.reported.extend_from_slice(&written[first_new..]);
         }
         result
     }
@@ -419,13 +536,18 @@ impl Tracker {
     }
 
     fn range_of_page(&self, page: usize) -> &Range {
+        &self.ranges[self.range_index_of_page(page)]
+    }
+
+    fn range_index_of_page(&self, page: usize) -> usize {
         assert!(
             page.is_multiple_of(PAGE_SIZE),
             "page address {page:#x} is not page aligned"
         );
-        match self.range_of(page) {
-            Some(range) => range,
-            None => panic!("page {page:#x} is not tracked"),
+        let index = self.ranges.partition_point(|r| r.end() <= page);
+        match self.ranges.get(index) {
+            Some(range) if range.start() <= page => index,
+            _ => panic!("page {page:#x} is not tracked"),
         }
     }
 
@@ -447,21 +569,49 @@ impl Tracker {
         range.span.bytes(page - range.start(), PAGE_SIZE)
     }
 
-    /// After the diff: the twins of `written` become copies of current memory.
+    /// Memory and twin of a page reported by `end_region`, for a diff that brings the twin up to
+    /// date itself (then `commit_diffed`). mprotect: the real twin buffer of a written page.
+    pub fn pair_mut(&mut self, page: usize) -> (&[u8], &mut [u8]) {
+        let index = self.range_index_of_page(page);
+        let range = &mut self.ranges[index];
+        let offset = page - range.start();
+        (
+            range.span.bytes(offset, PAGE_SIZE),
+            range.twin.bytes_mut(offset, PAGE_SIZE),
+        )
+    }
+
+    /// Pages reported by `end_region` whose diff found no change: predicted pages among them
+    /// age (see the module comment). Call before `finish_region`.
+    pub fn unchanged(&mut self, pages: &[usize]) {
+        if let Some(prediction) = self.prediction.as_mut() {
+            prediction.unchanged.extend_from_slice(pages);
+        }
+    }
+
+    /// After a diff that made the twins of `written` equal to memory (`pair_mut`): only the
+    /// bookkeeping of `commit`, no copy.
+    pub fn commit_diffed(&mut self, written: &[usize]) {
+        if let Backend::Mprotect = self.backend {
+            self.commit(written);
+        }
+    }
+
+    /// After the diff: the twins of `written` become copies of current memory. A predicted page
+    /// that equals its twin counts as unchanged.
     pub fn commit(&mut self, written: &[usize]) {
         match self.backend {
             Backend::Uffd { .. } => {
                 for &page in written {
-                    let index = self.ranges.partition_point(|r| r.end() <= page);
-                    let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page)
-                    else {
-                        panic!("committed page {page:#x} is not tracked");
-                    };
+                    let index = self.range_index_of_page(page);
+                    let range = &mut self.ranges[index];
                     let offset = page - range.start();
-                    range
-                        .twin
-                        .bytes_mut(offset, PAGE_SIZE)
-                        .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
+                    let memory = range.span.bytes(offset, PAGE_SIZE);
+                    let twin = range.twin.bytes_mut(offset, PAGE_SIZE);
+                    match self.prediction.as_mut() {
+                        Some(p) if p.predicted(page) && *twin == *memory => p.unchanged.push(page),
+                        _ => twin.copy_from_slice(memory),
+                    }
                 }
             }
             Backend::Mprotect => {
@@ -482,6 +632,9 @@ impl Tracker {
             return;
         }
         self.phase = Phase::Idle;
+        if let Some(prediction) = self.prediction.as_mut() {
+            prediction.update();
+        }
         if let Backend::Mprotect = self.backend {
             signals::disarm();
             for range in &self.ranges {
