@@ -27,6 +27,9 @@ use crate::sys::mprotect::{TrackedSpan, TwinMapping};
 use crate::sys::signals::{self, PublishedRange};
 use crate::sys::uffd::{PagemapScan, Uffd};
 
+mod prediction;
+use prediction::Prediction;
+
 pub const PAGE_SIZE: usize = crate::sys::mprotect::PAGE_SIZE;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,81 +129,8 @@ pub struct Tracker {
     dirty: Option<Vec<usize>>,
     /// Write-fault elision (uffd only; None when off).
     prediction: Option<Prediction>,
-}
-
-/// The pages the uffd tracker leaves writable during a region (see the module comment).
-#[derive(Debug, Default)]
-struct Prediction {
-    /// Pages written in one of the last two regions, ascending, each with its history: bit 0
-    /// written in the last region, bit 1 written in the one before (predicted).
-    pages: Vec<(usize, u8)>,
-    /// The pages the last end_region reported, ascending.
-    reported: Vec<usize>,
-    /// Reported pages the caller found unchanged, in any order.
-    unchanged: Vec<usize>,
-    /// The previous `pages`, kept for its allocation.
-    spare: Vec<(usize, u8)>,
-}
-
-const CHANGED_LAST: u8 = 1;
-const PREDICTED: u8 = 2;
-
-impl Prediction {
-    fn predicted(&self, page: usize) -> bool {
-        self.pages
-            .binary_search_by_key(&page, |&(p, _)| p)
-            .is_ok_and(|i| self.pages[i].1 & PREDICTED != 0)
-    }
-
-    /// After a region: every history shifts by one region. A reported page that was protected
-    /// was written (it faulted), even with the values it had (jacobi writes 0.0 over 0.0 in
-    /// most of its grid for many sweeps); a predicted one was written unless the caller called
-    /// it unchanged.
-    fn update(&mut self) {
-        self.unchanged.sort_unstable();
-        let mut next = std::mem::take(&mut self.spare);
-        next.clear();
-        let mut reported = self.reported.iter().copied().peekable();
-        let changed = |page: usize| self.unchanged.binary_search(&page).is_err();
-        let mut push = |page: usize, history: u8| {
-            if history != 0 {
-                next.push((page, history));
-            }
-        };
-        for &(page, history) in &self.pages {
-            while let Some(r) = reported.next_if(|&r| r < page) {
-                push(r, CHANGED_LAST);
-            }
-            let now = reported
-                .next_if_eq(&page)
-                .is_some_and(|p| history & PREDICTED == 0 || changed(p));
-            push(page, (history & CHANGED_LAST) << 1 | u8::from(now));
-        }
-        for r in reported {
-            push(r, CHANGED_LAST);
-        }
-        self.spare = std::mem::replace(&mut self.pages, next);
-        self.reported.clear();
-        self.unchanged.clear();
-    }
-
-    /// The predicted pages as maximal runs [from, to).
-    fn runs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let mut pages = self
-            .pages
-            .iter()
-            .filter(|&&(_, history)| history & PREDICTED != 0)
-            .map(|&(p, _)| p)
-            .peekable();
-        std::iter::from_fn(move || {
-            let from = pages.next()?;
-            let mut to = from + PAGE_SIZE;
-            while pages.next_if_eq(&to).is_some() {
-                to += PAGE_SIZE;
-            }
-            Some((from, to))
-        })
-    }
+    /// uffd: pages written by `inject` since the last `protect_injected`/`begin_region`.
+    injected: Vec<usize>,
 }
 
 impl fmt::Debug for Tracker {
@@ -240,6 +170,7 @@ impl Tracker {
                         phase: Phase::Idle,
                         dirty: None,
                         prediction: Some(Prediction::default()),
+                        injected: Vec::new(),
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -265,6 +196,7 @@ impl Tracker {
             phase: Phase::Idle,
             dirty: None,
             prediction: None,
+            injected: Vec::new(),
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -432,6 +364,8 @@ impl Tracker {
         if self.phase != Phase::Idle {
             return Err(err("begin_region called inside a parallel region".into()));
         }
+        // not protected again by `protect_injected`: the scan finds them and copies them
+        self.injected.clear();
         match &mut self.backend {
             Backend::Uffd { scan, uffd } => {
                 let mut dirty = self.dirty.as_mut();
@@ -659,15 +593,59 @@ impl Tracker {
             let chunk = &bytes[done..done + count];
             let offset = at - range.start();
             range.span.write(offset, chunk);
+            let first = at & !(PAGE_SIZE - 1);
             if let Some(dirty) = self.dirty.as_mut() {
-                let first = at & !(PAGE_SIZE - 1);
                 dirty.extend((first..at + count).step_by(PAGE_SIZE));
+            }
+            if let Backend::Uffd { .. } = self.backend {
+                let from = match self.injected.last() {
+                    Some(&last) if last >= first => last + PAGE_SIZE,
+                    _ => first,
+                };
+                self.injected.extend((from..at + count).step_by(PAGE_SIZE));
             }
             // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
             // keep a real twin that must follow.
             range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
             done += count;
         }
+    }
+
+    /// After the runtime's injections, before any other write to tracked memory (user code,
+    /// combiners): the injected pages, whose twins already hold what `inject` wrote, are
+    /// write-protected again, so that the next `begin_region` does not copy them whole (uffd;
+    /// nothing to do for mprotect). Pages contiguous with the current stack are left alone:
+    /// runtime frames may have written them since the region end, and the scan must see that.
+    pub fn protect_injected(&mut self) {
+        let mut injected = std::mem::take(&mut self.injected);
+        if let (Backend::Uffd { uffd, .. }, Phase::Idle) = (&self.backend, self.phase) {
+            injected.sort_unstable();
+            injected.dedup();
+            let (stack_lo, stack_hi) = self.stack_span();
+            let mut pages = injected
+                .iter()
+                .copied()
+                .filter(|&p| p + PAGE_SIZE <= stack_lo || p >= stack_hi)
+                .peekable();
+            while let Some(from) = pages.next() {
+                let mut to = from + PAGE_SIZE;
+                while pages.next_if_eq(&to).is_some() {
+                    to += PAGE_SIZE;
+                }
+                // On failure the page stays unprotected: the next scan copies it, as before.
+                let _ = uffd.write_protect(from, to - from);
+            }
+        }
+        injected.clear();
+        self.injected = injected;
+    }
+
+    /// The tracked memory contiguous with the stack this code runs on ((0, 0): none).
+    fn stack_span(&self) -> (usize, usize) {
+        let marker = 0u8;
+        let sp = std::hint::black_box(&marker) as *const u8 as usize;
+        let spans: Vec<(usize, usize)> = self.ranges.iter().map(|r| (r.start(), r.end())).collect();
+        contiguous_span(&spans, sp)
     }
 
     /// Starts recording the pages that may change (see [`Tracker::take_dirty`]).
@@ -696,6 +674,22 @@ impl Tracker {
     pub fn tracked_bytes(&self) -> usize {
         self.ranges.iter().map(|r| r.span.len()).sum()
     }
+}
+
+/// The union of the ranges (sorted, disjoint) that touch one another around the one holding
+/// `addr`; (0, 0) when none holds it.
+fn contiguous_span(ranges: &[(usize, usize)], addr: usize) -> (usize, usize) {
+    let Some(index) = ranges.iter().position(|&(s, e)| s <= addr && addr < e) else {
+        return (0, 0);
+    };
+    let (mut lo, mut hi) = (index, index);
+    while lo > 0 && ranges[lo - 1].1 == ranges[lo].0 {
+        lo -= 1;
+    }
+    while hi + 1 < ranges.len() && ranges[hi].1 == ranges[hi + 1].0 {
+        hi += 1;
+    }
+    (ranges[lo].0, ranges[hi].1)
 }
 
 fn protect_error(e: std::io::Error) -> TrackError {
@@ -775,5 +769,25 @@ impl Drop for Tracker {
             }
         }
         TRACKER_ALIVE.store(false, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contiguous_span;
+
+    #[test]
+    fn the_stack_span_joins_adjacent_ranges_only() {
+        // the stack is tracked in adjacent pieces as the lowest stack pointer goes down
+        let ranges = [
+            (0x1000, 0x3000),
+            (0x8000, 0x9000),
+            (0x9000, 0xc000),
+            (0xd000, 0xe000),
+        ];
+        assert_eq!(contiguous_span(&ranges, 0x8800), (0x8000, 0xc000));
+        assert_eq!(contiguous_span(&ranges, 0xbfff), (0x8000, 0xc000));
+        assert_eq!(contiguous_span(&ranges, 0x1000), (0x1000, 0x3000));
+        assert_eq!(contiguous_span(&ranges, 0xc000), (0, 0));
     }
 }

@@ -36,6 +36,11 @@ fn elision_seed_2_diff_updates_twins() {
 }
 
 #[test]
+fn injected_pages() {
+    elision::injected_pages_protected_again(KIND, 3);
+}
+
+#[test]
 fn empty() {
     empty_region(KIND);
 }

@@ -197,6 +197,8 @@ pub(super) fn merge_point(
 
     // Memory runs first (other ranks' bytes), then the record blocks in rank order.
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
+    // before the records' combiners write: their writes must be seen by the next scan
+    rt.tracker.protect_injected();
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
     if applied.heap_users.len() > 1 {
