@@ -1,10 +1,15 @@
 //! Page-tracker micro-benchmark (not a test). One backend per process (one tracker per process):
 //!
-//!     bench_tracker uffd|mprotect [--runs N]
+//!     bench_tracker uffd|mprotect [--runs N] [--no-elision]
+//!
+//! (`--no-elision`: write-fault elision off, so every written page takes a write fault.)
 //!
 //! 1. cost per written page: a region writes one byte in each of P pages of a populated,
 //!    tracked array; timed from begin_region to the encoded TICKPT (track + diff + encode + commit
 //!    + finish). Reported per page, minus the same write loop on untracked memory.
+//! 3. injected pages: after a region, other ranks' bytes are injected into P pages (one 8-byte
+//!    run per 64 bytes), then the next begin_region; timed from the first inject to the end of
+//!    begin_region, with and without `protect_injected` between them. Per page.
 //! 2. fixed overhead: the same region protocol with 1 page written while 1 MiB / 64 MiB / 1 GiB of
 //!    tracked memory is populated but untouched.
 //!
@@ -162,14 +167,26 @@ fn main() {
     let kind = match args.get(1).map(String::as_str) {
         Some("uffd") => TrackerKind::Uffd,
         Some("mprotect") => TrackerKind::Mprotect,
-        _ => fail("usage: bench_tracker uffd|mprotect [--runs N]"),
+        _ => fail("usage: bench_tracker uffd|mprotect [--runs N] [--no-elision]"),
     };
     let runs: usize = match args.iter().position(|a| a == "--runs") {
         Some(i) => args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(11),
         None => 11,
     };
-    let new_tracker = || Tracker::new(Some(kind)).unwrap_or_else(|e| fail(&e.0));
-    println!("# {}; medians of {runs} runs", new_tracker().1);
+    let elision = !args.iter().any(|a| a == "--no-elision");
+    let new_tracker = || {
+        let (mut tracker, why) = Tracker::new(Some(kind)).unwrap_or_else(|e| fail(&e.0));
+        tracker.set_write_fault_elision(elision);
+        (tracker, why)
+    };
+    let (tracker, why) = new_tracker();
+    let on = if tracker.write_fault_elision() {
+        "on"
+    } else {
+        "off"
+    };
+    drop(tracker);
+    println!("# {why}; write-fault elision {on}; medians of {runs} runs");
     let mut written = Vec::new();
     let mut tickpt = Tickpt::new(0);
     let mut encoded = Vec::new();
@@ -223,6 +240,55 @@ fn main() {
             per_page(median(batched)),
             per_page(median(interleaved))
         );
+    }
+
+    println!("## injected pages: inject + next begin_region, per page");
+    println!(
+        "{:>8} {:>14} {:>20}",
+        "pages", "rescan_us/page", "protected_us/page"
+    );
+    for pages in [1_000usize, 10_000] {
+        let len = pages * PAGE_SIZE;
+        let mut tracker = new_tracker().0;
+        let mut map = tracked(&mut tracker, len);
+        let run = [7u8; 8];
+        let mut cases = [Vec::new(), Vec::new()];
+        for r in 0..=runs {
+            for (protect, samples) in cases.iter_mut().enumerate() {
+                round += 1;
+                region(
+                    &mut tracker,
+                    &mut map,
+                    1,
+                    1,
+                    round,
+                    true,
+                    &mut written,
+                    &mut tickpt,
+                    &mut encoded,
+                );
+                let t0 = Instant::now();
+                for at in (0..len).step_by(64) {
+                    tracker.inject(map.base() + at, &run);
+                }
+                if protect == 1 {
+                    tracker.protect_injected();
+                }
+                tracker.begin_region().unwrap_or_else(|e| fail(&e.0));
+                let t = t0.elapsed();
+                let mut unused = Vec::new();
+                tracker
+                    .end_region(&mut unused)
+                    .unwrap_or_else(|e| fail(&e.0));
+                tracker.commit(&unused);
+                tracker.finish_region();
+                if r > 0 {
+                    samples.push(t);
+                }
+            }
+        }
+        let [rescan, protected] = cases.map(|c| median(c).as_secs_f64() * 1e6 / pages as f64);
+        println!("{pages:>8} {rescan:>14.3} {protected:>20.3}");
     }
 
     println!("## fixed overhead: 1 page written, rest tracked, populated and untouched");
