@@ -9,7 +9,8 @@
 //!    + finish). Reported per page, minus the same write loop on untracked memory.
 //! 3. injected pages: after a region, other ranks' bytes are injected into P pages (one 8-byte
 //!    run per 64 bytes), then the next begin_region; timed from the first inject to the end of
-//!    begin_region, with and without `protect_injected` between them. Per page.
+//!    begin_region: plain, with `protect_injected` after the injections, and with
+//!    `expect_injections` before them too. Per page.
 //! 2. fixed overhead: the same region protocol with 1 page written while 1 MiB / 64 MiB / 1 GiB of
 //!    tracked memory is populated but untouched.
 //!
@@ -244,15 +245,15 @@ fn main() {
 
     println!("## injected pages: inject + next begin_region, per page");
     println!(
-        "{:>8} {:>14} {:>20}",
-        "pages", "rescan_us/page", "protected_us/page"
+        "{:>8} {:>14} {:>18} {:>17}",
+        "pages", "rescan_us/page", "protected_us/page", "expected_us/page"
     );
     for pages in [1_000usize, 10_000] {
         let len = pages * PAGE_SIZE;
         let mut tracker = new_tracker().0;
         let mut map = tracked(&mut tracker, len);
         let run = [7u8; 8];
-        let mut cases = [Vec::new(), Vec::new()];
+        let mut cases = [Vec::new(), Vec::new(), Vec::new()];
         for r in 0..=runs {
             for (protect, samples) in cases.iter_mut().enumerate() {
                 round += 1;
@@ -268,10 +269,13 @@ fn main() {
                     &mut encoded,
                 );
                 let t0 = Instant::now();
+                if protect == 2 {
+                    tracker.expect_injections(std::iter::once((map.base(), len)));
+                }
                 for at in (0..len).step_by(64) {
                     tracker.inject(map.base() + at, &run);
                 }
-                if protect == 1 {
+                if protect >= 1 {
                     tracker.protect_injected();
                 }
                 tracker.begin_region().unwrap_or_else(|e| fail(&e.0));
@@ -287,8 +291,9 @@ fn main() {
                 }
             }
         }
-        let [rescan, protected] = cases.map(|c| median(c).as_secs_f64() * 1e6 / pages as f64);
-        println!("{pages:>8} {rescan:>14.3} {protected:>20.3}");
+        let [rescan, protected, expected] =
+            cases.map(|c| median(c).as_secs_f64() * 1e6 / pages as f64);
+        println!("{pages:>8} {rescan:>14.3} {protected:>18.3} {expected:>17.3}");
     }
 
     println!("## fixed overhead: 1 page written, rest tracked, populated and untouched");

@@ -131,6 +131,9 @@ pub struct Tracker {
     prediction: Option<Prediction>,
     /// uffd: pages written by `inject` since the last `protect_injected`/`begin_region`.
     injected: Vec<usize>,
+    /// uffd: every populated page outside the stack is write-protected since end_region's scan
+    /// (nothing but `inject` wrote since): `expect_injections` may unprotect pages for a while.
+    protected_since_scan: bool,
 }
 
 impl fmt::Debug for Tracker {
@@ -171,6 +174,7 @@ impl Tracker {
                         dirty: None,
                         prediction: Some(Prediction::default()),
                         injected: Vec::new(),
+                        protected_since_scan: false,
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -197,6 +201,7 @@ impl Tracker {
             dirty: None,
             prediction: None,
             injected: Vec::new(),
+            protected_since_scan: false,
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -366,6 +371,7 @@ impl Tracker {
         }
         // not protected again by `protect_injected`: the scan finds them and copies them
         self.injected.clear();
+        self.protected_since_scan = false;
         match &mut self.backend {
             Backend::Uffd { scan, uffd } => {
                 let mut dirty = self.dirty.as_mut();
@@ -426,6 +432,7 @@ impl Tracker {
         if let (Some(dirty), Ok(())) = (self.dirty.as_mut(), &result) {
             dirty.extend_from_slice(&written[first_new..]);
         }
+        self.protected_since_scan = result.is_ok();
         if let (Some(prediction), Ok(())) = (self.prediction.as_mut(), &result) {
             prediction.reported.clear();
             prediction.reported.extend_from_slice(&written[first_new..]);
@@ -617,6 +624,7 @@ impl Tracker {
     /// nothing to do for mprotect). Pages contiguous with the current stack are left alone:
     /// runtime frames may have written them since the region end, and the scan must see that.
     pub fn protect_injected(&mut self) {
+        self.protected_since_scan = false;
         let mut injected = std::mem::take(&mut self.injected);
         if let (Backend::Uffd { uffd, .. }, Phase::Idle) = (&self.backend, self.phase) {
             injected.sort_unstable();
@@ -638,6 +646,46 @@ impl Tracker {
         }
         injected.clear();
         self.injected = injected;
+    }
+
+    /// Before the merge's injections (between finish_region and `protect_injected`): the tracked
+    /// pages the runs `(addr, len)` will write are unprotected in coalesced ioctls, so that
+    /// `inject` takes no write fault there; `protect_injected` protects them again. Only when
+    /// nothing but `inject` wrote tracked memory since end_region (its scan protected every
+    /// written page): otherwise, and for pages contiguous with the stack, nothing is done.
+    pub fn expect_injections(&mut self, runs: impl Iterator<Item = (usize, usize)>) {
+        let Backend::Uffd { uffd, .. } = &self.backend else {
+            return;
+        };
+        if !self.protected_since_scan || self.phase != Phase::Idle {
+            return;
+        }
+        let (stack_lo, stack_hi) = self.stack_span();
+        let first_new = self.injected.len();
+        for (addr, len) in runs.filter(|&(_, len)| len > 0) {
+            let mut page = addr & !(PAGE_SIZE - 1);
+            let from = match self.injected.last() {
+                Some(&last) if last >= page => last + PAGE_SIZE,
+                _ => page,
+            };
+            page = from;
+            while page < addr + len {
+                let outside_stack = page + PAGE_SIZE <= stack_lo || page >= stack_hi;
+                if outside_stack && self.range_of(page).is_some() {
+                    self.injected.push(page);
+                }
+                page += PAGE_SIZE;
+            }
+        }
+        let mut pages = self.injected[first_new..].iter().copied().peekable();
+        while let Some(from) = pages.next() {
+            let mut to = from + PAGE_SIZE;
+            while pages.next_if_eq(&to).is_some() {
+                to += PAGE_SIZE;
+            }
+            // On failure the pages stay protected: inject faults there, as before.
+            let _ = uffd.unprotect(from, to - from);
+        }
     }
 
     /// The tracked memory contiguous with the stack this code runs on ((0, 0): none).

@@ -196,6 +196,11 @@ pub(super) fn merge_point(
     let t3 = Instant::now();
 
     // Memory runs first (other ranks' bytes), then the record blocks in rank order.
+    let others = merged
+        .runs()
+        .filter(|run| run.addr < BLOCK_BASE && run.stamp.rank != me);
+    rt.tracker
+        .expect_injections(others.map(|run| (run.addr as usize, run.bytes.len())));
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
     // before the records' combiners write: their writes must be seen by the next scan
     rt.tracker.protect_injected();
