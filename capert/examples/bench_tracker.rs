@@ -153,6 +153,16 @@ fn region(
 }
 
 /// The write loop alone on untracked memory, to separate the application's own cost.
+/// `region` writing one byte in the first page, diff and commit interleaved.
+fn one_page_region(
+    tracker: &mut Tracker,
+    map: &mut TwinMapping,
+    round: u64,
+    (written, tickpt, encoded): (&mut Vec<usize>, &mut Tickpt, &mut Vec<u8>),
+) -> Duration {
+    region(tracker, map, 1, 1, round, true, written, tickpt, encoded)
+}
+
 fn bare_writes(map: &mut TwinMapping, pages: usize) -> Duration {
     let bytes = map.bytes_mut(0, pages * PAGE_SIZE);
     let t0 = Instant::now();
@@ -257,16 +267,11 @@ fn main() {
         for r in 0..=runs {
             for (protect, samples) in cases.iter_mut().enumerate() {
                 round += 1;
-                region(
+                one_page_region(
                     &mut tracker,
                     &mut map,
-                    1,
-                    1,
                     round,
-                    true,
-                    &mut written,
-                    &mut tickpt,
-                    &mut encoded,
+                    (&mut written, &mut tickpt, &mut encoded),
                 );
                 let t0 = Instant::now();
                 if protect == 2 {
@@ -306,16 +311,11 @@ fn main() {
         let mut times = Vec::new();
         for run in 0..=runs {
             round += 1;
-            let t = region(
+            let t = one_page_region(
                 &mut tracker,
                 &mut map,
-                1,
-                1,
                 round,
-                true,
-                &mut written,
-                &mut tickpt,
-                &mut encoded,
+                (&mut written, &mut tickpt, &mut encoded),
             );
             if run > 0 {
                 times.push(t);
