@@ -477,18 +477,13 @@ impl Tracker {
     }
 
     fn range_of_page(&self, page: usize) -> &Range {
-        &self.ranges[self.range_index_of_page(page)]
-    }
-
-    fn range_index_of_page(&self, page: usize) -> usize {
         assert!(
             page.is_multiple_of(PAGE_SIZE),
             "page address {page:#x} is not page aligned"
         );
-        let index = self.ranges.partition_point(|r| r.end() <= page);
-        match self.ranges.get(index) {
-            Some(range) if range.start() <= page => index,
-            _ => panic!("page {page:#x} is not tracked"),
+        match self.range_of(page) {
+            Some(range) => range,
+            None => panic!("page {page:#x} is not tracked"),
         }
     }
 
@@ -510,31 +505,43 @@ impl Tracker {
         range.span.bytes(page - range.start(), PAGE_SIZE)
     }
 
-    /// Memory and twin of a page reported by `end_region`, for a diff that brings the twin up to
-    /// date itself (then `commit_diffed`). mprotect: the real twin buffer of a written page.
+    /// The memory of written page `page` and its twin, for a diff that brings the twin up to
+    /// date itself (then [`Tracker::commit_diffed`]).
     pub fn pair_mut(&mut self, page: usize) -> (&[u8], &mut [u8]) {
-        let index = self.range_index_of_page(page);
-        let range = &mut self.ranges[index];
+        let index = self.ranges.partition_point(|r| r.end() <= page);
+        let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page) else {
+            panic!("page {page:#x} is not tracked");
+        };
         let offset = page - range.start();
+        let Range { span, twin, .. } = range;
         (
-            range.span.bytes(offset, PAGE_SIZE),
-            range.twin.bytes_mut(offset, PAGE_SIZE),
+            span.bytes(offset, PAGE_SIZE),
+            twin.bytes_mut(offset, PAGE_SIZE),
         )
     }
 
-    /// Pages reported by `end_region` whose diff found no change: predicted pages among them
-    /// age (see the module comment). Call before `finish_region`.
-    pub fn unchanged(&mut self, pages: &[usize]) {
-        if let Some(prediction) = self.prediction.as_mut() {
-            prediction.unchanged.extend_from_slice(pages);
+    /// After a diff through [`Tracker::pair_mut`] that left every twin of `written` equal to
+    /// memory: only the bookkeeping of [`Tracker::commit`].
+    pub fn commit_diffed(&mut self, written: &[usize]) {
+        if let Backend::Mprotect = self.backend {
+            self.clear_written_marks(written);
         }
     }
 
-    /// After a diff that made the twins of `written` equal to memory (`pair_mut`): only the
-    /// bookkeeping of `commit`, no copy.
-    pub fn commit_diffed(&mut self, written: &[usize]) {
-        if let Backend::Mprotect = self.backend {
-            self.commit(written);
+    fn clear_written_marks(&self, written: &[usize]) {
+        // A page not marked written has memory as its twin: clearing the marks is the copy.
+        for &page in written {
+            let range = self.range_of_page(page);
+            let index = (page - range.start()) / PAGE_SIZE;
+            range.written[index / 64].fetch_and(!(1 << (index % 64)), Ordering::Relaxed);
+        }
+    }
+
+    /// Pages reported by `end_region` whose diff found no change: predicted pages among them
+    /// count as not written (see the module comment). Call before `finish_region`.
+    pub fn unchanged(&mut self, pages: &[usize]) {
+        if let Some(prediction) = self.prediction.as_mut() {
+            prediction.unchanged.extend_from_slice(pages);
         }
     }
 
@@ -544,8 +551,11 @@ impl Tracker {
         match self.backend {
             Backend::Uffd { .. } => {
                 for &page in written {
-                    let index = self.range_index_of_page(page);
-                    let range = &mut self.ranges[index];
+                    let index = self.ranges.partition_point(|r| r.end() <= page);
+                    let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page)
+                    else {
+                        panic!("committed page {page:#x} is not tracked");
+                    };
                     let offset = page - range.start();
                     let memory = range.span.bytes(offset, PAGE_SIZE);
                     let twin = range.twin.bytes_mut(offset, PAGE_SIZE);
@@ -555,14 +565,7 @@ impl Tracker {
                     }
                 }
             }
-            Backend::Mprotect => {
-                // A page not marked written has memory as its twin: clearing the marks is the copy.
-                for &page in written {
-                    let range = self.range_of_page(page);
-                    let index = (page - range.start()) / PAGE_SIZE;
-                    range.written[index / 64].fetch_and(!(1 << (index % 64)), Ordering::Relaxed);
-                }
-            }
+            Backend::Mprotect => self.clear_written_marks(written),
         }
     }
 
