@@ -6,7 +6,8 @@
 //!   signal; one ioctl reads the written pages and re-arms them. Twins are kept incrementally: at
 //!   region begin only pages written since the last sync are copied. Kernel writes (`read(2)`, MPI
 //!   receives) are recorded like user writes.
-//!   Write-fault elision: a page written two regions ago is predicted to be written again (this
+//!   Write-fault elision (both backends): a page written two regions ago is predicted to be
+//!   written again (this
 //!   covers pages written in every region and pages written in alternate regions, as by a
 //!   two-array stencil) and is left writable during the region (no write fault in the user's
 //!   loop); it is reported as written at the region end, and the caller's diff tells whether it
@@ -19,6 +20,9 @@
 //!   there; a kernel write into a not-yet-written tracked page *inside* a region fails with EFAULT.
 //!   Twins are filled lazily by the handler; `twin()` of a page not written in the region is the
 //!   page itself, which is its before-image because it was read-only all region long.
+//!   Predicted pages (write-fault elision) are copied into their twins at region begin, marked
+//!   written and left writable: a memcpy instead of a signal and an mprotect per page, and
+//!   kernel writes into them work.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -199,7 +203,7 @@ impl Tracker {
             ranges: Vec::new(),
             phase: Phase::Idle,
             dirty: None,
-            prediction: None,
+            prediction: Some(Prediction::default()),
             injected: Vec::new(),
             protected_since_scan: false,
         };
@@ -217,11 +221,10 @@ impl Tracker {
         }
     }
 
-    /// Turns write-fault elision on or off (`CAPE_WP_ELISION`; on by default with uffd, not
-    /// available with mprotect). Call outside a region.
+    /// Turns write-fault elision on or off (`CAPE_WP_ELISION`; on by default). Call outside a
+    /// region.
     pub fn set_write_fault_elision(&mut self, on: bool) {
-        let uffd = matches!(self.backend, Backend::Uffd { .. });
-        if !(on && uffd) {
+        if !on {
             self.prediction = None;
         } else if self.prediction.is_none() {
             self.prediction = Some(Prediction::default());
@@ -404,15 +407,39 @@ impl Tracker {
                         word.store(0, Ordering::Relaxed);
                     }
                 }
-                signals::arm();
-                for (i, range) in self.ranges.iter().enumerate() {
-                    if let Err(e) = range.span.set_writable(false) {
-                        for earlier in &self.ranges[..i] {
-                            let _ = earlier.span.set_writable(true);
+                // Predicted pages: before-image now (memory is writable outside regions, so
+                // only now is it known) and marked written, as the signal handler would.
+                if let Some(prediction) = &self.prediction {
+                    for (from, to) in prediction.runs() {
+                        for page in (from..to).step_by(PAGE_SIZE) {
+                            let index = self.ranges.partition_point(|r| r.end() <= page);
+                            let range = &mut self.ranges[index];
+                            let offset = page - range.start();
+                            range
+                                .twin
+                                .bytes_mut(offset, PAGE_SIZE)
+                                .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
+                            let bit = offset / PAGE_SIZE;
+                            range.written[bit / 64].fetch_or(1 << (bit % 64), Ordering::Relaxed);
                         }
-                        signals::disarm();
-                        return Err(protect_error(e));
                     }
+                }
+                signals::arm();
+                let protected = self
+                    .ranges
+                    .iter()
+                    .try_for_each(|r| r.span.set_writable(false));
+                let predicted = self.prediction.iter().flat_map(Prediction::runs);
+                if let Err(e) = protected.and_then(|()| {
+                    predicted.into_iter().try_for_each(|(from, to)| {
+                        crate::sys::mprotect::protect(from, to - from, true)
+                    })
+                }) {
+                    for range in &self.ranges {
+                        let _ = range.span.set_writable(true);
+                    }
+                    signals::disarm();
+                    return Err(protect_error(e));
                 }
             }
         }
@@ -565,7 +592,20 @@ impl Tracker {
                     }
                 }
             }
-            Backend::Mprotect => self.clear_written_marks(written),
+            Backend::Mprotect => {
+                if let Some(p) = self.prediction.as_mut() {
+                    for &page in written {
+                        let index = self.ranges.partition_point(|r| r.end() <= page);
+                        let range = &self.ranges[index];
+                        let offset = page - range.start();
+                        let twin = range.twin.bytes(offset, PAGE_SIZE);
+                        if p.predicted(page) && twin == range.span.bytes(offset, PAGE_SIZE) {
+                            p.unchanged.push(page);
+                        }
+                    }
+                }
+                self.clear_written_marks(written)
+            }
         }
     }
 
