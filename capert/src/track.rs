@@ -391,8 +391,9 @@ impl Tracker {
                     .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
                 }
                 // After the scan: predicted pages are synced (twin == memory) and stay writable.
-                if let Some(prediction) = &self.prediction {
-                    for (from, to) in prediction.runs() {
+                let ranges = &self.ranges;
+                if let Some(prediction) = self.prediction.as_mut() {
+                    for &(from, to) in prediction.plan(|a, b| same_range(ranges, a, b)) {
                         uffd.unprotect(from, to - from).map_err(|e| {
                             err(format!(
                                 "cannot unprotect predicted pages at region begin: {e}"
@@ -409,8 +410,13 @@ impl Tracker {
                 }
                 // Predicted pages: before-image now (memory is writable outside regions, so
                 // only now is it known) and marked written, as the signal handler would.
-                if let Some(prediction) = &self.prediction {
-                    for (from, to) in prediction.runs() {
+                let ranges = &self.ranges;
+                let writable = match self.prediction.as_mut() {
+                    Some(p) => p.plan(|a, b| same_range(ranges, a, b)),
+                    None => &[],
+                };
+                {
+                    for &(from, to) in writable {
                         for page in (from..to).step_by(PAGE_SIZE) {
                             let index = self.ranges.partition_point(|r| r.end() <= page);
                             let range = &mut self.ranges[index];
@@ -429,9 +435,8 @@ impl Tracker {
                     .ranges
                     .iter()
                     .try_for_each(|r| r.span.set_writable(false));
-                let predicted = self.prediction.iter().flat_map(Prediction::runs);
                 if let Err(e) = protected.and_then(|()| {
-                    predicted.into_iter().try_for_each(|(from, to)| {
+                    writable.iter().try_for_each(|&(from, to)| {
                         crate::sys::mprotect::protect(from, to - from, true)
                     })
                 }) {
@@ -587,7 +592,9 @@ impl Tracker {
                     let memory = range.span.bytes(offset, PAGE_SIZE);
                     let twin = range.twin.bytes_mut(offset, PAGE_SIZE);
                     match self.prediction.as_mut() {
-                        Some(p) if p.predicted(page) && *twin == *memory => p.unchanged.push(page),
+                        Some(p) if p.left_writable(page) && *twin == *memory => {
+                            p.unchanged.push(page)
+                        }
                         _ => twin.copy_from_slice(memory),
                     }
                 }
@@ -599,7 +606,7 @@ impl Tracker {
                         let range = &self.ranges[index];
                         let offset = page - range.start();
                         let twin = range.twin.bytes(offset, PAGE_SIZE);
-                        if p.predicted(page) && twin == range.span.bytes(offset, PAGE_SIZE) {
+                        if p.left_writable(page) && twin == range.span.bytes(offset, PAGE_SIZE) {
                             p.unchanged.push(page);
                         }
                     }
@@ -720,12 +727,24 @@ impl Tracker {
                 page += PAGE_SIZE;
             }
         }
-        let mut pages = self.injected[first_new..].iter().copied().peekable();
-        while let Some(from) = pages.next() {
-            let mut to = from + PAGE_SIZE;
-            while pages.next_if_eq(&to).is_some() {
-                to += PAGE_SIZE;
+        // Runs, joined across short gaps (pages nothing writes until protect_injected: safe to
+        // unprotect and protect again), as the elision does: one ioctl per run.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for &page in &self.injected[first_new..] {
+            match runs.last_mut() {
+                Some((from, to))
+                    if page >= *to
+                        && page <= *to + prediction::MAX_GAP_PAGES * PAGE_SIZE
+                        && same_range(&self.ranges, *from, page) =>
+                {
+                    *to = page + PAGE_SIZE
+                }
+                _ => runs.push((page, page + PAGE_SIZE)),
             }
+        }
+        self.injected.truncate(first_new);
+        for &(from, to) in &runs {
+            self.injected.extend((from..to).step_by(PAGE_SIZE));
             // On failure the pages stay protected: inject faults there, as before.
             let _ = uffd.unprotect(from, to - from);
         }
@@ -765,6 +784,14 @@ impl Tracker {
     pub fn tracked_bytes(&self) -> usize {
         self.ranges.iter().map(|r| r.span.len()).sum()
     }
+}
+
+/// Do `a` and `b` lie in one tracked range?
+fn same_range(ranges: &[Range], a: usize, b: usize) -> bool {
+    let index = ranges.partition_point(|r| r.end() <= a);
+    ranges
+        .get(index)
+        .is_some_and(|r| r.start() <= a && b < r.end())
 }
 
 /// The union of the ranges (sorted, disjoint) that touch one another around the one holding
