@@ -1,10 +1,16 @@
 //! Page-tracker micro-benchmark (not a test). One backend per process (one tracker per process):
 //!
-//!     bench_tracker uffd|mprotect [--runs N]
+//!     bench_tracker uffd|mprotect [--runs N] [--no-elision]
+//!
+//! (`--no-elision`: write-fault elision off, so every written page takes a write fault.)
 //!
 //! 1. cost per written page: a region writes one byte in each of P pages of a populated,
 //!    tracked array; timed from begin_region to the encoded TICKPT (track + diff + encode + commit
 //!    + finish). Reported per page, minus the same write loop on untracked memory.
+//! 3. injected pages: after a region, other ranks' bytes are injected into P pages (one 8-byte
+//!    run per 64 bytes), then the next begin_region; timed from the first inject to the end of
+//!    begin_region: plain, with `protect_injected` after the injections, and with
+//!    `expect_injections` before them too. Per page.
 //! 2. fixed overhead: the same region protocol with 1 page written while 1 MiB / 64 MiB / 1 GiB of
 //!    tracked memory is populated but untouched.
 //!
@@ -147,6 +153,16 @@ fn region(
 }
 
 /// The write loop alone on untracked memory, to separate the application's own cost.
+/// `region` writing one byte in the first page, diff and commit interleaved.
+fn one_page_region(
+    tracker: &mut Tracker,
+    map: &mut TwinMapping,
+    round: u64,
+    (written, tickpt, encoded): (&mut Vec<usize>, &mut Tickpt, &mut Vec<u8>),
+) -> Duration {
+    region(tracker, map, 1, 1, round, true, written, tickpt, encoded)
+}
+
 fn bare_writes(map: &mut TwinMapping, pages: usize) -> Duration {
     let bytes = map.bytes_mut(0, pages * PAGE_SIZE);
     let t0 = Instant::now();
@@ -162,14 +178,26 @@ fn main() {
     let kind = match args.get(1).map(String::as_str) {
         Some("uffd") => TrackerKind::Uffd,
         Some("mprotect") => TrackerKind::Mprotect,
-        _ => fail("usage: bench_tracker uffd|mprotect [--runs N]"),
+        _ => fail("usage: bench_tracker uffd|mprotect [--runs N] [--no-elision]"),
     };
     let runs: usize = match args.iter().position(|a| a == "--runs") {
         Some(i) => args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(11),
         None => 11,
     };
-    let new_tracker = || Tracker::new(Some(kind)).unwrap_or_else(|e| fail(&e.0));
-    println!("# {}; medians of {runs} runs", new_tracker().1);
+    let elision = !args.iter().any(|a| a == "--no-elision");
+    let new_tracker = || {
+        let (mut tracker, why) = Tracker::new(Some(kind)).unwrap_or_else(|e| fail(&e.0));
+        tracker.set_write_fault_elision(elision);
+        (tracker, why)
+    };
+    let (tracker, why) = new_tracker();
+    let on = if tracker.write_fault_elision() {
+        "on"
+    } else {
+        "off"
+    };
+    drop(tracker);
+    println!("# {why}; write-fault elision {on}; medians of {runs} runs");
     let mut written = Vec::new();
     let mut tickpt = Tickpt::new(0);
     let mut encoded = Vec::new();
@@ -225,6 +253,54 @@ fn main() {
         );
     }
 
+    println!("## injected pages: inject + next begin_region, per page");
+    println!(
+        "{:>8} {:>14} {:>18} {:>17}",
+        "pages", "rescan_us/page", "protected_us/page", "expected_us/page"
+    );
+    for pages in [1_000usize, 10_000] {
+        let len = pages * PAGE_SIZE;
+        let mut tracker = new_tracker().0;
+        let mut map = tracked(&mut tracker, len);
+        let run = [7u8; 8];
+        let mut cases = [Vec::new(), Vec::new(), Vec::new()];
+        for r in 0..=runs {
+            for (protect, samples) in cases.iter_mut().enumerate() {
+                round += 1;
+                one_page_region(
+                    &mut tracker,
+                    &mut map,
+                    round,
+                    (&mut written, &mut tickpt, &mut encoded),
+                );
+                let t0 = Instant::now();
+                if protect == 2 {
+                    tracker.expect_injections(std::iter::once((map.base(), len)));
+                }
+                for at in (0..len).step_by(64) {
+                    tracker.inject(map.base() + at, &run);
+                }
+                if protect >= 1 {
+                    tracker.protect_injected();
+                }
+                tracker.begin_region().unwrap_or_else(|e| fail(&e.0));
+                let t = t0.elapsed();
+                let mut unused = Vec::new();
+                tracker
+                    .end_region(&mut unused)
+                    .unwrap_or_else(|e| fail(&e.0));
+                tracker.commit(&unused);
+                tracker.finish_region();
+                if r > 0 {
+                    samples.push(t);
+                }
+            }
+        }
+        let [rescan, protected, expected] =
+            cases.map(|c| median(c).as_secs_f64() * 1e6 / pages as f64);
+        println!("{pages:>8} {rescan:>14.3} {protected:>18.3} {expected:>17.3}");
+    }
+
     println!("## fixed overhead: 1 page written, rest tracked, populated and untouched");
     println!("{:>10} {:>12}", "tracked", "region_us");
     let mut base_line = None;
@@ -235,16 +311,11 @@ fn main() {
         let mut times = Vec::new();
         for run in 0..=runs {
             round += 1;
-            let t = region(
+            let t = one_page_region(
                 &mut tracker,
                 &mut map,
-                1,
-                1,
                 round,
-                true,
-                &mut written,
-                &mut tickpt,
-                &mut encoded,
+                (&mut written, &mut tickpt, &mut encoded),
             );
             if run > 0 {
                 times.push(t);

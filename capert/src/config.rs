@@ -64,6 +64,8 @@ pub struct Config {
     pub stack_base: u64,
     pub stack_size: u64,
     pub tracker: TrackerChoice,
+    /// `CAPE_WP_ELISION`: pages changed in the last two regions stay writable (uffd tracker).
+    pub wp_elision: bool,
     pub verbose: bool,
     pub check_races: bool,
     /// `CAPE_STATS`: 0 off, 1 every rank's totals at exit, 2 also one line per region.
@@ -88,6 +90,7 @@ impl Default for Config {
             stack_base: DEFAULT_STACK_BASE,
             stack_size: DEFAULT_STACK_SIZE,
             tracker: TrackerChoice::Auto,
+            wp_elision: true,
             verbose: false,
             check_races: false,
             stats: 0,
@@ -180,6 +183,9 @@ impl Config {
                     )))
                 }
             };
+        }
+        if let Some(v) = get("CAPE_WP_ELISION") {
+            cfg.wp_elision = parse_bool("CAPE_WP_ELISION", &v)?;
         }
         if let Some(v) = get("CAPE_VERBOSE") {
             cfg.verbose = parse_bool("CAPE_VERBOSE", &v)?;
@@ -452,6 +458,7 @@ mod tests {
             ("CAPE_ARENA_SIZE", "1G"),
             ("CAPE_STACK_SIZE", "8M"),
             ("CAPE_TRACKER", "mprotect"),
+            ("CAPE_WP_ELISION", "0"),
             ("CAPE_VERBOSE", "1"),
             ("CAPE_CHECK", "races"),
             ("CAPE_STATS", "yes"),
@@ -465,6 +472,7 @@ mod tests {
         assert_eq!(c.arena_size, 1 << 30);
         assert_eq!(c.stack_size, 8 << 20);
         assert_eq!(c.tracker, TrackerChoice::Mprotect);
+        assert!(!c.wp_elision && Config::default().wp_elision);
         assert!(c.verbose && c.check_races);
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
@@ -478,6 +486,7 @@ mod tests {
             ("CAPE_ARENA_BASE", "0x1001"),
             ("CAPE_ARENA_SIZE", "4K"),
             ("CAPE_TRACKER", "magic"),
+            ("CAPE_WP_ELISION", "sometimes"),
             ("CAPE_VERBOSE", "maybe"),
             ("CAPE_CHECK", "everything"),
             ("CAPE_OUTPUT", "some"),

@@ -74,7 +74,8 @@ pub fn diff_into(mem: &[u8], twin: &[u8], base: u64, stamp: Stamp, out: &mut Tic
 /// Diffs one page of memory against its twin into the change set being written: a record of
 /// `rank` for `page` holding the changed bytes that `allowed` admits (per line, bit i: byte i
 /// may be recorded; None admits the whole page). Every line that differs is copied into the
-/// twin, recorded or not, so that afterwards the twin equals memory. Returns the bytes recorded.
+/// twin, recorded or not, so that afterwards the twin equals memory. Returns the bytes recorded
+/// and whether any byte differed at all.
 ///
 /// # Panics
 /// If `mem` or `twin` is not one page long (a caller bug).
@@ -85,17 +86,19 @@ pub fn diff_page(
     rank: u32,
     allowed: Option<&[u64; LINES]>,
     out: &mut Writer<'_>,
-) -> usize {
+) -> (usize, bool) {
     let (mem, twin) = (page_of(mem), page_of_mut(twin));
     let (mem_lines, _) = mem.as_chunks::<LINE>();
     let (twin_lines, _) = twin.as_chunks_mut::<LINE>();
     let mut recorded = 0;
     let mut open = false;
+    let mut differed = false;
     for (line, (m, t)) in mem_lines.iter().zip(twin_lines.iter_mut()).enumerate() {
         let mask = line_mask(m, t);
         if mask == 0 {
             continue;
         }
+        differed = true;
         t.copy_from_slice(m);
         let mask = allowed.map_or(mask, |a| mask & a[line]);
         if mask == 0 {
@@ -108,7 +111,7 @@ pub fn diff_page(
         out.masked_line(line, mask, m);
         recorded += mask.count_ones() as usize;
     }
-    recorded
+    (recorded, differed)
 }
 
 const LINE: usize = changeset::LINE;
@@ -499,7 +502,7 @@ mod tests {
             let mut buf = Buf::new();
             let mut w = Writer::new(&mut buf, 1, [STAMP]);
             let page = 0x7000_0000;
-            let n = diff_page(
+            let (n, differed) = diff_page(
                 &mem,
                 &mut twin,
                 page,
@@ -515,6 +518,7 @@ mod tests {
                 .map(|i| (page + i as u64, (STAMP, mem[i])))
                 .collect();
             assert_eq!(n, want.len());
+            assert_eq!(differed, mem != old, "case {case}");
             assert!(got == want, "case {case}");
         }
     }

@@ -78,7 +78,7 @@ pub fn diff_fresh_pages(rt: &Runtime, rank: u32, out: &mut Writer<'_>) -> (u64, 
     for at in (start..end).step_by(page) {
         zero.fill(0);
         let mem = rt.arena.bytes(at, at + page);
-        recorded += diff_page(mem, &mut zero, at as u64, rank, None, out) as u64;
+        recorded += diff_page(mem, &mut zero, at as u64, rank, None, out).0 as u64;
     }
     ((end - start) as u64, recorded)
 }

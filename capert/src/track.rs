@@ -6,11 +6,23 @@
 //!   signal; one ioctl reads the written pages and re-arms them. Twins are kept incrementally: at
 //!   region begin only pages written since the last sync are copied. Kernel writes (`read(2)`, MPI
 //!   receives) are recorded like user writes.
+//!   Write-fault elision (both backends): a page written two regions ago is predicted to be
+//!   written again (this
+//!   covers pages written in every region and pages written in alternate regions, as by a
+//!   two-array stencil) and is left writable during the region (no write fault in the user's
+//!   loop); it is reported as written at the region end, and the caller's diff tells whether it
+//!   changed (`unchanged`, or `commit`'s own comparison): a predicted page that did not change
+//!   counts as not written. Predicting every page written in one of
+//!   the last two regions diffed twice the pages of a two-array stencil, which cost more than
+//!   the faults it saved.
 //! - `Mprotect`: ranges are read-only during a region; the SIGSEGV handler copies the page into
 //!   its twin and unprotects it. Outside regions everything is writable, so kernel writes work
 //!   there; a kernel write into a not-yet-written tracked page *inside* a region fails with EFAULT.
 //!   Twins are filled lazily by the handler; `twin()` of a page not written in the region is the
 //!   page itself, which is its before-image because it was read-only all region long.
+//!   Predicted pages (write-fault elision) are copied into their twins at region begin, marked
+//!   written and left writable: a memcpy instead of a signal and an mprotect per page, and
+//!   kernel writes into them work.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,6 +30,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::sys::mprotect::{TrackedSpan, TwinMapping};
 use crate::sys::signals::{self, PublishedRange};
 use crate::sys::uffd::{PagemapScan, Uffd};
+
+mod prediction;
+use prediction::Prediction;
 
 pub const PAGE_SIZE: usize = crate::sys::mprotect::PAGE_SIZE;
 
@@ -116,6 +131,13 @@ pub struct Tracker {
     /// Pages that may have changed since the last `take_dirty` (when enabled, for the
     /// fault-tolerance fingerprint): reported by scans, written pages, injections, new ranges.
     dirty: Option<Vec<usize>>,
+    /// Write-fault elision (uffd only; None when off).
+    prediction: Option<Prediction>,
+    /// uffd: pages written by `inject` since the last `protect_injected`/`begin_region`.
+    injected: Vec<usize>,
+    /// uffd: every populated page outside the stack is write-protected since end_region's scan
+    /// (nothing but `inject` wrote since): `expect_injections` may unprotect pages for a while.
+    protected_since_scan: bool,
 }
 
 impl fmt::Debug for Tracker {
@@ -154,6 +176,9 @@ impl Tracker {
                         ranges: Vec::new(),
                         phase: Phase::Idle,
                         dirty: None,
+                        prediction: Some(Prediction::default()),
+                        injected: Vec::new(),
+                        protected_since_scan: false,
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -178,6 +203,9 @@ impl Tracker {
             ranges: Vec::new(),
             phase: Phase::Idle,
             dirty: None,
+            prediction: Some(Prediction::default()),
+            injected: Vec::new(),
+            protected_since_scan: false,
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -191,6 +219,21 @@ impl Tracker {
             Backend::Uffd { .. } => TrackerKind::Uffd,
             Backend::Mprotect => TrackerKind::Mprotect,
         }
+    }
+
+    /// Turns write-fault elision on or off (`CAPE_WP_ELISION`; on by default). Call outside a
+    /// region.
+    pub fn set_write_fault_elision(&mut self, on: bool) {
+        if !on {
+            self.prediction = None;
+        } else if self.prediction.is_none() {
+            self.prediction = Some(Prediction::default());
+        }
+    }
+
+    /// Is write-fault elision on?
+    pub fn write_fault_elision(&self) -> bool {
+        self.prediction.is_some()
     }
 
     /// Start tracking [start, start+len): page aligned, mapped read/write, and kept mapped while
@@ -329,8 +372,11 @@ impl Tracker {
         if self.phase != Phase::Idle {
             return Err(err("begin_region called inside a parallel region".into()));
         }
+        // not protected again by `protect_injected`: the scan finds them and copies them
+        self.injected.clear();
+        self.protected_since_scan = false;
         match &mut self.backend {
-            Backend::Uffd { scan, .. } => {
+            Backend::Uffd { scan, uffd } => {
                 let mut dirty = self.dirty.as_mut();
                 for range in &mut self.ranges {
                     let (start, end) = (range.start(), range.end());
@@ -344,6 +390,17 @@ impl Tracker {
                     })
                     .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
                 }
+                // After the scan: predicted pages are synced (twin == memory) and stay writable.
+                let ranges = &self.ranges;
+                if let Some(prediction) = self.prediction.as_mut() {
+                    for &(from, to) in prediction.plan(|a, b| same_range(ranges, a, b)) {
+                        uffd.unprotect(from, to - from).map_err(|e| {
+                            err(format!(
+                                "cannot unprotect predicted pages at region begin: {e}"
+                            ))
+                        })?;
+                    }
+                }
             }
             Backend::Mprotect => {
                 for range in &self.ranges {
@@ -351,15 +408,43 @@ impl Tracker {
                         word.store(0, Ordering::Relaxed);
                     }
                 }
-                signals::arm();
-                for (i, range) in self.ranges.iter().enumerate() {
-                    if let Err(e) = range.span.set_writable(false) {
-                        for earlier in &self.ranges[..i] {
-                            let _ = earlier.span.set_writable(true);
+                // Predicted pages: before-image now (memory is writable outside regions, so
+                // only now is it known) and marked written, as the signal handler would.
+                let ranges = &self.ranges;
+                let writable = match self.prediction.as_mut() {
+                    Some(p) => p.plan(|a, b| same_range(ranges, a, b)),
+                    None => &[],
+                };
+                {
+                    for &(from, to) in writable {
+                        for page in (from..to).step_by(PAGE_SIZE) {
+                            let index = self.ranges.partition_point(|r| r.end() <= page);
+                            let range = &mut self.ranges[index];
+                            let offset = page - range.start();
+                            range
+                                .twin
+                                .bytes_mut(offset, PAGE_SIZE)
+                                .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
+                            let bit = offset / PAGE_SIZE;
+                            range.written[bit / 64].fetch_or(1 << (bit % 64), Ordering::Relaxed);
                         }
-                        signals::disarm();
-                        return Err(protect_error(e));
                     }
+                }
+                signals::arm();
+                let protected = self
+                    .ranges
+                    .iter()
+                    .try_for_each(|r| r.span.set_writable(false));
+                if let Err(e) = protected.and_then(|()| {
+                    writable.iter().try_for_each(|&(from, to)| {
+                        crate::sys::mprotect::protect(from, to - from, true)
+                    })
+                }) {
+                    for range in &self.ranges {
+                        let _ = range.span.set_writable(true);
+                    }
+                    signals::disarm();
+                    return Err(protect_error(e));
                 }
             }
         }
@@ -378,6 +463,11 @@ impl Tracker {
         let result = self.scan_written(written);
         if let (Some(dirty), Ok(())) = (self.dirty.as_mut(), &result) {
             dirty.extend_from_slice(&written[first_new..]);
+        }
+        self.protected_since_scan = result.is_ok();
+        if let (Some(prediction), Ok(())) = (self.prediction.as_mut(), &result) {
+            prediction.reported.clear();
+            prediction.reported.extend_from_slice(&written[first_new..]);
         }
         result
     }
@@ -479,7 +569,16 @@ impl Tracker {
         }
     }
 
-    /// After the diff: the twins of `written` become copies of current memory.
+    /// Pages reported by `end_region` whose diff found no change: predicted pages among them
+    /// count as not written (see the module comment). Call before `finish_region`.
+    pub fn unchanged(&mut self, pages: &[usize]) {
+        if let Some(prediction) = self.prediction.as_mut() {
+            prediction.unchanged.extend_from_slice(pages);
+        }
+    }
+
+    /// After the diff: the twins of `written` become copies of current memory. A predicted page
+    /// that equals its twin counts as unchanged.
     pub fn commit(&mut self, written: &[usize]) {
         match self.backend {
             Backend::Uffd { .. } => {
@@ -490,13 +589,30 @@ impl Tracker {
                         panic!("committed page {page:#x} is not tracked");
                     };
                     let offset = page - range.start();
-                    range
-                        .twin
-                        .bytes_mut(offset, PAGE_SIZE)
-                        .copy_from_slice(range.span.bytes(offset, PAGE_SIZE));
+                    let memory = range.span.bytes(offset, PAGE_SIZE);
+                    let twin = range.twin.bytes_mut(offset, PAGE_SIZE);
+                    match self.prediction.as_mut() {
+                        Some(p) if p.left_writable(page) && *twin == *memory => {
+                            p.unchanged.push(page)
+                        }
+                        _ => twin.copy_from_slice(memory),
+                    }
                 }
             }
-            Backend::Mprotect => self.clear_written_marks(written),
+            Backend::Mprotect => {
+                if let Some(p) = self.prediction.as_mut() {
+                    for &page in written {
+                        let index = self.ranges.partition_point(|r| r.end() <= page);
+                        let range = &self.ranges[index];
+                        let offset = page - range.start();
+                        let twin = range.twin.bytes(offset, PAGE_SIZE);
+                        if p.left_writable(page) && twin == range.span.bytes(offset, PAGE_SIZE) {
+                            p.unchanged.push(page);
+                        }
+                    }
+                }
+                self.clear_written_marks(written)
+            }
         }
     }
 
@@ -507,6 +623,9 @@ impl Tracker {
             return;
         }
         self.phase = Phase::Idle;
+        if let Some(prediction) = self.prediction.as_mut() {
+            prediction.update();
+        }
         if let Backend::Mprotect = self.backend {
             signals::disarm();
             for range in &self.ranges {
@@ -531,15 +650,112 @@ impl Tracker {
             let chunk = &bytes[done..done + count];
             let offset = at - range.start();
             range.span.write(offset, chunk);
+            let first = at & !(PAGE_SIZE - 1);
             if let Some(dirty) = self.dirty.as_mut() {
-                let first = at & !(PAGE_SIZE - 1);
                 dirty.extend((first..at + count).step_by(PAGE_SIZE));
+            }
+            if let Backend::Uffd { .. } = self.backend {
+                let from = match self.injected.last() {
+                    Some(&last) if last >= first => last + PAGE_SIZE,
+                    _ => first,
+                };
+                self.injected.extend((from..at + count).step_by(PAGE_SIZE));
             }
             // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
             // keep a real twin that must follow.
             range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
             done += count;
         }
+    }
+
+    /// After the runtime's injections, before any other write to tracked memory (user code,
+    /// combiners): the injected pages, whose twins already hold what `inject` wrote, are
+    /// write-protected again, so that the next `begin_region` does not copy them whole (uffd;
+    /// nothing to do for mprotect). Pages contiguous with the current stack are left alone:
+    /// runtime frames may have written them since the region end, and the scan must see that.
+    pub fn protect_injected(&mut self) {
+        self.protected_since_scan = false;
+        let mut injected = std::mem::take(&mut self.injected);
+        if let (Backend::Uffd { uffd, .. }, Phase::Idle) = (&self.backend, self.phase) {
+            injected.sort_unstable();
+            injected.dedup();
+            let (stack_lo, stack_hi) = self.stack_span();
+            let mut pages = injected
+                .iter()
+                .copied()
+                .filter(|&p| p + PAGE_SIZE <= stack_lo || p >= stack_hi)
+                .peekable();
+            while let Some(from) = pages.next() {
+                let mut to = from + PAGE_SIZE;
+                while pages.next_if_eq(&to).is_some() {
+                    to += PAGE_SIZE;
+                }
+                // On failure the page stays unprotected: the next scan copies it, as before.
+                let _ = uffd.write_protect(from, to - from);
+            }
+        }
+        injected.clear();
+        self.injected = injected;
+    }
+
+    /// Before the merge's injections (between finish_region and `protect_injected`): the tracked
+    /// pages the runs `(addr, len)` will write are unprotected in coalesced ioctls, so that
+    /// `inject` takes no write fault there; `protect_injected` protects them again. Only when
+    /// nothing but `inject` wrote tracked memory since end_region (its scan protected every
+    /// written page): otherwise, and for pages contiguous with the stack, nothing is done.
+    pub fn expect_injections(&mut self, runs: impl Iterator<Item = (usize, usize)>) {
+        let Backend::Uffd { uffd, .. } = &self.backend else {
+            return;
+        };
+        if !self.protected_since_scan || self.phase != Phase::Idle {
+            return;
+        }
+        let (stack_lo, stack_hi) = self.stack_span();
+        let first_new = self.injected.len();
+        for (addr, len) in runs.filter(|&(_, len)| len > 0) {
+            let mut page = addr & !(PAGE_SIZE - 1);
+            let from = match self.injected.last() {
+                Some(&last) if last >= page => last + PAGE_SIZE,
+                _ => page,
+            };
+            page = from;
+            while page < addr + len {
+                let outside_stack = page + PAGE_SIZE <= stack_lo || page >= stack_hi;
+                if outside_stack && self.range_of(page).is_some() {
+                    self.injected.push(page);
+                }
+                page += PAGE_SIZE;
+            }
+        }
+        // Runs, joined across short gaps (pages nothing writes until protect_injected: safe to
+        // unprotect and protect again), as the elision does: one ioctl per run.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for &page in &self.injected[first_new..] {
+            match runs.last_mut() {
+                Some((from, to))
+                    if page >= *to
+                        && page <= *to + prediction::MAX_GAP_PAGES * PAGE_SIZE
+                        && same_range(&self.ranges, *from, page) =>
+                {
+                    *to = page + PAGE_SIZE
+                }
+                _ => runs.push((page, page + PAGE_SIZE)),
+            }
+        }
+        self.injected.truncate(first_new);
+        for &(from, to) in &runs {
+            self.injected.extend((from..to).step_by(PAGE_SIZE));
+            // On failure the pages stay protected: inject faults there, as before.
+            let _ = uffd.unprotect(from, to - from);
+        }
+    }
+
+    /// The tracked memory contiguous with the stack this code runs on ((0, 0): none).
+    fn stack_span(&self) -> (usize, usize) {
+        let marker = 0u8;
+        let sp = std::hint::black_box(&marker) as *const u8 as usize;
+        let spans: Vec<(usize, usize)> = self.ranges.iter().map(|r| (r.start(), r.end())).collect();
+        contiguous_span(&spans, sp)
     }
 
     /// Starts recording the pages that may change (see [`Tracker::take_dirty`]).
@@ -568,6 +784,30 @@ impl Tracker {
     pub fn tracked_bytes(&self) -> usize {
         self.ranges.iter().map(|r| r.span.len()).sum()
     }
+}
+
+/// Do `a` and `b` lie in one tracked range?
+fn same_range(ranges: &[Range], a: usize, b: usize) -> bool {
+    let index = ranges.partition_point(|r| r.end() <= a);
+    ranges
+        .get(index)
+        .is_some_and(|r| r.start() <= a && b < r.end())
+}
+
+/// The union of the ranges (sorted, disjoint) that touch one another around the one holding
+/// `addr`; (0, 0) when none holds it.
+fn contiguous_span(ranges: &[(usize, usize)], addr: usize) -> (usize, usize) {
+    let Some(index) = ranges.iter().position(|&(s, e)| s <= addr && addr < e) else {
+        return (0, 0);
+    };
+    let (mut lo, mut hi) = (index, index);
+    while lo > 0 && ranges[lo - 1].1 == ranges[lo].0 {
+        lo -= 1;
+    }
+    while hi + 1 < ranges.len() && ranges[hi].1 == ranges[hi + 1].0 {
+        hi += 1;
+    }
+    (ranges[lo].0, ranges[hi].1)
 }
 
 fn protect_error(e: std::io::Error) -> TrackError {
@@ -647,5 +887,25 @@ impl Drop for Tracker {
             }
         }
         TRACKER_ALIVE.store(false, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contiguous_span;
+
+    #[test]
+    fn the_stack_span_joins_adjacent_ranges_only() {
+        // the stack is tracked in adjacent pieces as the lowest stack pointer goes down
+        let ranges = [
+            (0x1000, 0x3000),
+            (0x8000, 0x9000),
+            (0x9000, 0xc000),
+            (0xd000, 0xe000),
+        ];
+        assert_eq!(contiguous_span(&ranges, 0x8800), (0x8000, 0xc000));
+        assert_eq!(contiguous_span(&ranges, 0xbfff), (0x8000, 0xc000));
+        assert_eq!(contiguous_span(&ranges, 0x1000), (0x1000, 0x3000));
+        assert_eq!(contiguous_span(&ranges, 0xc000), (0, 0));
     }
 }

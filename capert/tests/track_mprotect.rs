@@ -18,6 +18,21 @@ fn exact_pages_seed_2() {
 }
 
 #[test]
+fn elision_seed_1_commit() {
+    elision::elision_over_many_regions(KIND, 1, false);
+}
+
+#[test]
+fn elision_seed_2_diff_updates_twins() {
+    elision::elision_over_many_regions(KIND, 2, true);
+}
+
+#[test]
+fn injected_pages() {
+    elision::injected_pages_protected_again(KIND, 3);
+}
+
+#[test]
 fn empty() {
     empty_region(KIND);
 }

@@ -53,7 +53,8 @@ pub(super) fn end_tracking_unchanged(rt: &mut Runtime) -> Result<(), String> {
 
 /// Diffs the written pages against their twins into `out` (records of `rank`): only bytes
 /// inside `ranges` minus `excluded` (both sorted) are recorded, and every changed byte is
-/// copied into the twin. Returns the bytes compared, the bytes recorded and the records.
+/// copied into the twin; pages where nothing changed are told to the tracker. Returns the
+/// bytes compared, the bytes recorded and the records.
 pub(super) fn diff_written(
     tracker: &mut Tracker,
     written: &[usize],
@@ -74,9 +75,13 @@ pub(super) fn diff_written(
         let allowed =
             (pieces.as_slice() != [(page, page_end)]).then(|| allowed_lines(page, &pieces));
         let (mem, twin) = tracker.pair_mut(page);
-        let n = diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out);
+        let (n, differed) = diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out);
         recorded += n as u64;
         records += u64::from(n > 0);
+        if !differed {
+            // a page left writable on a guess that it would be written: it was not
+            tracker.unchanged(&[page]);
+        }
     }
     ((written.len() * PAGE_SIZE) as u64, recorded, records)
 }
@@ -221,7 +226,12 @@ pub(super) fn merge_point(
         .result()
         .map_err(|e| format!("internal error: merged checkpoint: {e}"))?;
     // Memory first (other ranks' bytes), then the record blocks in rank order.
+    let others = merged.records().filter(|r| r.rank != me);
+    rt.tracker
+        .expect_injections(others.map(|r| (r.page as usize, PAGE_SIZE)));
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
+    // before the records' combiners write: their writes must be seen by the next scan
+    rt.tracker.protect_injected();
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
     if applied.heap_users.len() > 1 {

@@ -215,6 +215,19 @@ impl Uffd {
         };
         ioctl(&self.fd, UFFDIO_WRITEPROTECT, &mut wp).map(drop)
     }
+
+    /// Removes the write-protection of [start, start+len): writes there no longer fault, and
+    /// `PagemapScan::written` reports those pages until they are protected again.
+    pub fn unprotect(&self, start: usize, len: usize) -> io::Result<()> {
+        let mut wp = UffdioWriteprotect {
+            range: UffdioRange {
+                start: start as u64,
+                len: len as u64,
+            },
+            mode: 0,
+        };
+        ioctl(&self.fd, UFFDIO_WRITEPROTECT, &mut wp).map(drop)
+    }
 }
 
 /// `/proc/self/pagemap` with a reusable output buffer for `PAGEMAP_SCAN`.

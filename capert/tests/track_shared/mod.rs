@@ -9,6 +9,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use capert::track::{Tracker, TrackerKind, PAGE_SIZE};
 
+pub mod elision;
+
 /// Tests in one binary share the process-wide tracker: run them one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -139,6 +141,8 @@ pub fn exact_pages_over_many_regions(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let mut tracker = new_tracker(kind);
+    // exactly the written pages: no predicted ones (elision.rs covers those)
+    tracker.set_write_fault_elision(false);
     let maps = [Mapping::new(96), Mapping::new(40)];
     let mut models: Vec<Vec<u8>> = maps.iter().map(|m| vec![0u8; m.len]).collect();
     // Populate some pages before tracking starts: the twin must start from that content.
@@ -426,6 +430,7 @@ pub fn exact_pages_in_huge_memory(kind: TrackerKind, seed: u64) -> usize {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let mut tracker = new_tracker(kind);
+    tracker.set_write_fault_elision(false);
     let raw = Mapping::new(5 * HUGE / PAGE_SIZE);
     let base = (raw.base + HUGE - 1) & !(HUGE - 1);
     let len = 4 * HUGE;

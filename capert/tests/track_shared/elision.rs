@@ -1,0 +1,274 @@
+//! Write-fault elision (uffd): pages changed two regions ago stay writable and are reported
+//! whether written or not. Checked against a model: every changed byte is found, twins equal
+//! memory at every region begin, and the prediction follows the write pattern.
+
+use super::*;
+
+/// Page groups of the 64-page mapping and when each is written.
+const EVERY: std::ops::Range<usize> = 0..8;
+const ALTERNATE: std::ops::Range<usize> = 8..16;
+const STOPPED: std::ops::Range<usize> = 16..24;
+const RANDOM: std::ops::Range<usize> = 24..32;
+/// Written by read(2) in even rounds (uffd only: mprotect refuses kernel writes into pages it
+/// protects; with mprotect the kernel writes into a predicted page of `EVERY` instead).
+const KERNEL_PAGE: usize = 40;
+/// The last round that writes `STOPPED`.
+const STOP_AFTER: usize = 5;
+
+fn minor_faults() -> i64 {
+    // SAFETY: rusage is plain integers: all zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage fills the struct we pass; RUSAGE_THREAD counts this thread only.
+    let rc = unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    assert_eq!(rc, 0);
+    usage.ru_minflt
+}
+
+/// Sixteen regions over the page groups above. `diff_updates_twins`: the caller diffs through
+/// `pair_mut`, names unchanged pages and calls `commit_diffed` (the data path); otherwise
+/// `commit` (callers that do not diff).
+pub fn elision_over_many_regions(kind: TrackerKind, seed: u64, diff_updates_twins: bool) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let mut tracker = new_tracker(kind);
+    let elision = tracker.write_fault_elision();
+    assert!(elision, "elision is on by default");
+    let map = Mapping::new(64);
+    let mut model = vec![0u8; map.len];
+    let all: BTreeSet<usize> = (0..64).collect();
+    scribble(&mut rng, &map, &mut model, &all);
+    tracker.add_range(map.base, map.len).expect("add_range");
+    for round in 0..16 {
+        tracker.begin_region().expect("begin_region");
+        assert!(
+            map.bytes() == &model[..],
+            "round {round}: memory differs from the model"
+        );
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after begin"),
+        );
+        let before = model.clone();
+        let faults = minor_faults();
+        scribble(&mut rng, &map, &mut model, &EVERY.collect());
+        let every_faults = minor_faults() - faults;
+        if elision && round >= 2 {
+            assert_eq!(
+                every_faults, 0,
+                "round {round}: predicted pages took write faults"
+            );
+        }
+        if round % 2 == 0 {
+            scribble(&mut rng, &map, &mut model, &ALTERNATE.collect());
+        }
+        if round <= STOP_AFTER {
+            scribble(&mut rng, &map, &mut model, &STOPPED.collect());
+        }
+        let count = rng.below(6);
+        let random: BTreeSet<usize> = random_pages(&mut rng, RANDOM.len(), count)
+            .into_iter()
+            .map(|p| p + RANDOM.start)
+            .collect();
+        scribble(&mut rng, &map, &mut model, &random);
+        // A write of the value already there changes nothing.
+        let same = RANDOM.start * PAGE_SIZE + rng.below(RANDOM.len() * PAGE_SIZE);
+        map.write(same, &[model[same]]);
+        let kernel_page = match kind {
+            TrackerKind::Uffd if round % 2 == 0 => Some(KERNEL_PAGE),
+            TrackerKind::Mprotect if round >= 2 => Some(EVERY.start + rng.below(EVERY.len())),
+            _ => None,
+        };
+        if let Some(page) = kernel_page {
+            let payload = random_bytes(&mut rng, 64);
+            let fds = pipe_with(&payload);
+            let at = page * PAGE_SIZE + rng.below(PAGE_SIZE - 64);
+            let (n, errno) = read_into(fds[0], map.base + at, 64);
+            close(fds);
+            assert_eq!(
+                n, 64,
+                "round {round}: read(2) into tracked memory: errno {errno}"
+            );
+            model[at..at + 64].copy_from_slice(&payload);
+        }
+
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        let reported: BTreeSet<usize> = written
+            .iter()
+            .map(|&a| (a - map.base) / PAGE_SIZE)
+            .collect();
+        // Every changed byte is found on a reported page; no other byte differs from its twin.
+        for p in 0..64 {
+            let range = p * PAGE_SIZE..(p + 1) * PAGE_SIZE;
+            if reported.contains(&p) {
+                assert!(
+                    tracker.twin(map.page(p)) == &before[range.clone()],
+                    "round {round}: twin of page {p}"
+                );
+                assert!(
+                    tracker.memory(map.page(p)) == &model[range],
+                    "round {round}: memory of page {p}"
+                );
+            } else {
+                assert!(
+                    model[range.clone()] == before[range],
+                    "round {round}: page {p} changed unreported"
+                );
+            }
+        }
+        if elision {
+            // predicted exactly in the regions that write them: no extra diff
+            for p in ALTERNATE {
+                assert_eq!(
+                    reported.contains(&p),
+                    round % 2 == 0,
+                    "round {round}: alternate page {p}"
+                );
+            }
+            for p in STOPPED {
+                // predicted for two regions after the last change, then protected again
+                let expected = round <= STOP_AFTER + 2;
+                assert_eq!(
+                    reported.contains(&p),
+                    expected,
+                    "round {round}: stopped page {p}"
+                );
+            }
+        } else {
+            let changed: BTreeSet<usize> = (0..64)
+                .filter(|&p| {
+                    model[p * PAGE_SIZE..(p + 1) * PAGE_SIZE]
+                        != before[p * PAGE_SIZE..(p + 1) * PAGE_SIZE]
+                })
+                .collect();
+            assert!(
+                reported.is_superset(&changed) && reported.len() <= changed.len() + 1,
+                "round {round}: written pages"
+            );
+        }
+
+        if diff_updates_twins {
+            let mut unchanged = Vec::new();
+            for &page in &written {
+                let (memory, twin) = tracker.pair_mut(page);
+                if memory == &twin[..] {
+                    unchanged.push(page);
+                } else {
+                    twin.copy_from_slice(memory);
+                }
+            }
+            tracker.unchanged(&unchanged);
+            tracker.commit_diffed(&written);
+        } else {
+            tracker.commit(&written);
+        }
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after commit"),
+        );
+        tracker.finish_region();
+        // Other ranks' bytes, sometimes into predicted pages; sequential writes between regions.
+        for _ in 0..rng.below(4) {
+            let len = 1 + rng.below(PAGE_SIZE);
+            let offset = rng.below(map.len - len);
+            let bytes = random_bytes(&mut rng, len);
+            tracker.inject(map.base + offset, &bytes);
+            model[offset..offset + len].copy_from_slice(&bytes);
+        }
+        if round % 3 == 0 {
+            let p = EVERY.start + rng.below(ALTERNATE.end);
+            scribble(&mut rng, &map, &mut model, &[p].into());
+        }
+    }
+}
+
+/// Injected pages: twins follow `inject`; after `protect_injected` (uffd) they are protected
+/// again, so a later write faults and is seen by the next begin_region; without the call the
+/// scan copies them. `expect_injections` right after a region spares `inject` its write faults.
+/// Twins equal memory at every begin in every case.
+pub fn injected_pages_protected_again(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let mut tracker = new_tracker(kind);
+    let map = Mapping::new(16);
+    let mut model = vec![0u8; map.len];
+    scribble(&mut rng, &map, &mut model, &(0..16).collect());
+    tracker.add_range(map.base, map.len).expect("add_range");
+    for round in 0..9 {
+        tracker.begin_region().expect("begin_region");
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after begin"),
+        );
+        let page = rng.below(16);
+        scribble(&mut rng, &map, &mut model, &[page].into());
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        tracker.commit(&written);
+        tracker.finish_region();
+        // across a page boundary: pages 4 and 5
+        let bytes = random_bytes(&mut rng, 300);
+        let offset = 5 * PAGE_SIZE - 100;
+        let (expect, protect) = match round % 3 {
+            0 => (true, true),
+            1 => (false, false),
+            _ => (false, true),
+        };
+        let expect = expect || round == 8;
+        if round == 8 {
+            // too late: something wrote since the region end (here: nothing but the call
+            // to protect_injected that ends the window)
+            tracker.protect_injected();
+        }
+        // and page 8: pages 6 and 7 lie in a gap the unprotection bridges
+        let far = 8 * PAGE_SIZE + 10;
+        let faults = minor_faults();
+        if expect {
+            let runs = [(map.base + offset, 300), (map.base + far, 20)];
+            tracker.expect_injections(runs.into_iter());
+        }
+        tracker.inject(map.base + offset, &bytes);
+        tracker.inject(map.base + far, &bytes[..20]);
+        let inject_faults = minor_faults() - faults;
+        model[offset..offset + 300].copy_from_slice(&bytes);
+        model[far..far + 20].copy_from_slice(&bytes[..20]);
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after inject"),
+        );
+        if protect {
+            tracker.protect_injected();
+        }
+        let faults = minor_faults();
+        let at = 5 * PAGE_SIZE + rng.below(PAGE_SIZE);
+        let value = model[at].wrapping_add(1);
+        map.write(at, &[value]);
+        model[at] = value;
+        let write_faults = minor_faults() - faults;
+        // a page of the gap: protected again as well
+        let faults = minor_faults();
+        let gap = 6 * PAGE_SIZE + rng.below(PAGE_SIZE);
+        let value = model[gap].wrapping_add(1);
+        map.write(gap, &[value]);
+        model[gap] = value;
+        if kind == TrackerKind::Uffd {
+            assert_eq!(
+                minor_faults() - faults,
+                1,
+                "round {round}: write into the gap"
+            );
+            let expected = if expect && round != 8 { 0 } else { 3 };
+            assert_eq!(inject_faults, expected, "round {round}: faults of inject");
+            let expected = i64::from(protect);
+            assert_eq!(write_faults, expected, "round {round}: write after inject");
+        }
+    }
+}
