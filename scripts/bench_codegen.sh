@@ -11,7 +11,8 @@
 #
 # usage: scripts/bench_codegen.sh [KERNEL ...]   (default: all of the list below)
 # environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
-#              CAPECC_RUNTIME (as for capecc)
+#              BASELINE (optional: a directory with an earlier capecc and libcapert.a, timed
+#              as a fourth build, interleaved with the others)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -22,28 +23,30 @@ CAPECC=${CAPECC:-$ROOT/target/release/capecc}
 REPS=${BENCH_REPS:-5}
 # kernel -> "source scale arguments" (scale: factor on the size macros; - for the examples)
 declare -A spec=(
-    [matmul]="examples/matmul.c - 800"
-    [jacobi]="examples/jacobi.c - 1000 100"
-    [2mm]="tests/e2e/polybench/2mm.c 10"
-    [3mm]="tests/e2e/polybench/3mm.c 8"
-    [gemm]="tests/e2e/polybench/gemm.c 10"
-    [syrk]="tests/e2e/polybench/syrk.c 12"
-    [syr2k]="tests/e2e/polybench/syr2k.c 10"
-    [trmm]="tests/e2e/polybench/trmm.c 12"
-    [covariance]="tests/e2e/polybench/covariance.c 10"
-    [correlation]="tests/e2e/polybench/correlation.c 10"
-    [lu]="tests/e2e/polybench/lu.c 8"
-    [cholesky]="tests/e2e/polybench/cholesky.c 8"
-    [floyd-warshall]="tests/e2e/polybench/floyd-warshall.c 4"
-    [jacobi-2d]="tests/e2e/polybench/jacobi-2d.c 15"
-    [heat-3d]="tests/e2e/polybench/heat-3d.c 5"
-    [fdtd-2d]="tests/e2e/polybench/fdtd-2d.c 15"
+    [matmul]="examples/matmul.c - 1100"
+    [jacobi]="examples/jacobi.c - 1000 400"
+    [2mm]="tests/e2e/polybench/2mm.c 16"
+    [3mm]="tests/e2e/polybench/3mm.c 13"
+    [gemm]="tests/e2e/polybench/gemm.c 16"
+    [syrk]="tests/e2e/polybench/syrk.c 17"
+    [syr2k]="tests/e2e/polybench/syr2k.c 14"
+    [trmm]="tests/e2e/polybench/trmm.c 14"
+    [covariance]="tests/e2e/polybench/covariance.c 12"
+    [correlation]="tests/e2e/polybench/correlation.c 13"
+    [lu]="tests/e2e/polybench/lu.c 12"
+    [cholesky]="tests/e2e/polybench/cholesky.c 12"
+    [floyd-warshall]="tests/e2e/polybench/floyd-warshall.c 6"
+    [jacobi-2d]="tests/e2e/polybench/jacobi-2d.c 30"
+    [heat-3d]="tests/e2e/polybench/heat-3d.c 8"
+    [fdtd-2d]="tests/e2e/polybench/fdtd-2d.c 30"
 )
 order=(matmul jacobi 2mm 3mm gemm syrk syr2k trmm covariance correlation lu cholesky
     floyd-warshall jacobi-2d heat-3d fdtd-2d)
 kernels=("$@")
 [ ${#kernels[@]} -gt 0 ] || kernels=("${order[@]}")
+BASELINE=${BASELINE:-}
 builds=(seq omp cape)
+[ -z "$BASELINE" ] || builds+=(base)
 
 OUT=$ROOT/bench-out/codegen
 mkdir -p "$OUT"
@@ -99,24 +102,29 @@ for k in "${kernels[@]}"; do
     gcc -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-seq" -lm 2>/dev/null
     gcc -O2 -fopenmp "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-omp" -lm
     "$CAPECC" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-cape" -lm
+    [ -z "$BASELINE" ] || CAPECC_RUNTIME=$BASELINE/libcapert.a \
+        "$BASELINE/capecc" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-base" -lm
 done
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "load before the run: $(uptime)" >&2
-echo "| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp |"
-echo "|---|---:|---:|---:|---:|---:|"
+head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp |"
+rule="|---|---:|---:|---:|---:|---:|"
+[ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
+echo "$head"
+echo "$rule"
 for k in "${kernels[@]}"; do
     read -r -a s <<<"${spec[$k]}"
     args=("${s[@]:2}")
     expected=$("$OUT/$k-seq" "${args[@]}" 2>/dev/null)
-    declare -A times=([seq]="" [omp]="" [cape]="")
+    declare -A times=([seq]="" [omp]="" [cape]="" [base]="")
     for ((r = 0; r < REPS; r++)); do
         for b in "${builds[@]}"; do
             case $b in
             seq) run=("$OUT/$k-seq") ;;
             omp) run=(env OMP_NUM_THREADS=1 "$OUT/$k-omp") ;;
-            cape) run=(mpirun -np 1 "$OUT/$k-cape") ;;
+            cape | base) run=(mpirun -np 1 "$OUT/$k-$b") ;;
             esac
             got=$("${run[@]}" "${args[@]}" 2>"$OUT/$k-$b.err")
             if [ "$got" != "$expected" ]; then
@@ -131,7 +139,9 @@ for k in "${kernels[@]}"; do
     ms=$(tr ' ' '\n' <<<"${times[seq]}" | grep . | median)
     mo=$(tr ' ' '\n' <<<"${times[omp]}" | grep . | median)
     mc=$(tr ' ' '\n' <<<"${times[cape]}" | grep . | median)
-    awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" \
-        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", k, s, o, c, c / s, c / o }'
+    row=$(awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" \
+        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |", k, s, o, c, c / s, c / o }')
+    [ -z "$BASELINE" ] || row+=$(tr ' ' '\n' <<<"${times[base]}" | grep . | median | awk '{ printf " %.3f |", $1 }')
+    echo "$row"
 done
 echo "load after the run:  $(uptime)" >&2
