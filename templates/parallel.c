@@ -29,6 +29,8 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};
+/*@ read_only_value */
+    __typeof__(*{{pointer}}) {{value}} = *{{pointer}}; /* the region only reads it */
 /*@ unused_pointer */
     (void){{name}}; /* every use was lowered away (a lock pair) */
 /*@ unused_data */

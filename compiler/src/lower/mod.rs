@@ -12,6 +12,7 @@ pub mod nesting;
 pub mod ordered;
 pub mod parallel;
 pub mod placement;
+pub mod read_only;
 pub mod single;
 pub mod worksharing;
 

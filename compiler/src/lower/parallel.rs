@@ -12,6 +12,7 @@ use super::data_sharing::{
     combine_function, is_threadprivate, parallel_part, reduction_identity, region_clauses,
     RegionClauses, Sharing,
 };
+use super::read_only::is_read_only_scalar;
 use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
@@ -303,14 +304,30 @@ fn render_region(
     let pragma = d.span;
     let pointer_of: HashMap<VarId, &Captured> = captured.iter().map(|c| (c.var, c)).collect();
 
-    // The environment inside the outlined function.
+    // The environment inside the outlined function: shared variables through their pointers,
+    // except the scalars the region only reads, copied into locals once.
+    let in_clauses: Vec<VarId> = std::iter::once(d)
+        .chain(cx.constructs().inside(cx, d))
+        .flat_map(|dir| dir.clauses.iter().map(move |c| (dir, c)))
+        .filter(|(_, c)| c.kind != ClauseKind::Shared)
+        .flat_map(|(dir, c)| super::clause_vars(cx, dir, c.span))
+        .map(|(_, v)| v)
+        .collect();
     let mut inner_env: Env = Env::new();
+    let mut read_only_values: HashMap<VarId, String> = HashMap::new();
     for c in captured {
         let shared = matches!(
             sharing.get(&c.var).map(|s| s.0),
             None | Some(Sharing::Shared)
         );
-        if shared {
+        if !shared {
+            continue;
+        }
+        if is_read_only_scalar(cx, c.var, function, stmt, stmt_span, &in_clauses) {
+            let value = format!("__cape_value_{}", c.field);
+            inner_env.insert(c.var, value.clone());
+            read_only_values.insert(c.var, value);
+        } else {
             inner_env.insert(c.var, format!("(*{})", c.pointer));
         }
     }
@@ -332,11 +349,19 @@ fn render_region(
             &[("field", &c.field), ("expr", &expr)],
         ))?);
         let pointer = one(pointer_declaration(cx, var, &c.pointer, &pointer_of))?;
-        pointer_decls.push(one(render(
+        let mut decl = one(render(
             PARALLEL,
             "shared_pointer",
             &[("pointer", &pointer), ("field", &c.field)],
-        ))?);
+        ))?;
+        if let Some(value) = read_only_values.get(&c.var) {
+            decl.push_str(&one(render(
+                PARALLEL,
+                "read_only_value",
+                &[("pointer", &c.pointer), ("value", value)],
+            ))?);
+        }
+        pointer_decls.push(decl);
     }
     if captured.is_empty() {
         fields = one(render(PARALLEL, "no_fields", &[]))?;
@@ -507,7 +532,7 @@ fn render_region(
 }
 
 /// How many times `ident` occurs in `text` as a whole identifier.
-fn mentions(text: &str, ident: &str) -> usize {
+pub(super) fn mentions(text: &str, ident: &str) -> usize {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     text.match_indices(ident)
         .filter(|&(at, _)| {

@@ -39,13 +39,16 @@ static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
     int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     double (*__cape_shared_f) = __cape_d->f;
+    __typeof__(*__cape_shared_f) __cape_value_f = *__cape_shared_f; /* the region only reads it */
     int (*__cape_shared_i) = __cape_d->i;
     { /* capecc: #pragma omp parallel for at basic.c:12 */
         __typeof__((*__cape_shared_i)) i;
         __typeof__(i) __cape_lb0 = (0);
-        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
         long long __cape_step0 = 1;
         unsigned long long __cape_n0 = 0;
@@ -59,7 +62,7 @@ static void __cape_fn_1(void *__cape_arg)
             for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
                 i = (__typeof__(i))((unsigned long long)__cape_lb0
                                                 + __cape_k * (unsigned long long)__cape_step0);
-                (*__cape_shared_a)[i] *= (*__cape_shared_f);
+                __cape_value_a[i] *= __cape_value_f;
             }
         __cape_loop_end(&__cape_l, 1);
     }
@@ -111,6 +114,7 @@ static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
     double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
     double (*__cape_shared_s) = __cape_d->s;
     int (*__cape_shared_k) = __cape_d->k;
     { /* capecc: #pragma omp parallel for at basic.c:25 */
@@ -138,7 +142,7 @@ static void __cape_fn_2(void *__cape_arg)
                 {
                     if (i % 7 == 0)
                         continue;
-                    s += (*__cape_shared_a)[i] * k;
+                    s += __cape_value_a[i] * k;
                     g[i] = i;
                 }
             }

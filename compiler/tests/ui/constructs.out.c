@@ -222,6 +222,7 @@ static void __cape_fn_2(void *__cape_arg)
     int (*__cape_shared_shared_copy) = __cape_d->shared_copy;
     double (*__cape_shared_d) = __cape_d->d;
     struct point  *(*__cape_shared_pp) = __cape_d->pp;
+    __typeof__(*__cape_shared_pp) __cape_value_pp = *__cape_shared_pp; /* the region only reads it */
     __cape_copyin(&tp, sizeof tp);
     {
         int me = omp_get_thread_num();
@@ -288,7 +289,7 @@ static void __cape_fn_2(void *__cape_arg)
             { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
             { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[me % 8]), sizeof(hist[me % 8]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hist[me % 8], __cape_v)); }
             { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(pt.x), sizeof(pt.x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(pt.x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MUL((*__cape_shared_pp)->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __cape_atomic_apply(&((*__cape_shared_pp)->y), sizeof((*__cape_shared_pp)->y), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL((*__cape_shared_pp)->y, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MUL(__cape_value_pp->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __cape_atomic_apply(&(__cape_value_pp->y), sizeof(__cape_value_pp->y), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL(__cape_value_pp->y, __cape_v)); }
             { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __cape_atomic_apply(&((*__cape_shared_d)), sizeof((*__cape_shared_d)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD((*__cape_shared_d), __cape_v)); }
             { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_best)), sizeof((*__cape_shared_best)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX((*__cape_shared_best), __cape_v)); }
             { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_worst)), sizeof((*__cape_shared_worst)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN((*__cape_shared_worst), __cape_v)); }

@@ -44,14 +44,16 @@ static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     int (*__cape_shared_m) = __cape_d->m;
+    __typeof__(*__cape_shared_m) __cape_value_m = *__cape_shared_m; /* the region only reads it */
     double (*(*__cape_shared_grid))[(*__cape_shared_m)] = __cape_d->grid;
     double (*(*__cape_shared_out)) = __cape_d->out;
     int (*__cape_shared_calls) = __cape_d->calls;
     { /* capecc: #pragma omp parallel for at data_kinds.c:15 */
         int i;
         __typeof__(i) __cape_lb0 = (0);
-        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
         long long __cape_step0 = 1;
         unsigned long long __cape_n0 = 0;
@@ -67,7 +69,7 @@ static void __cape_fn_1(void *__cape_arg)
                                                 + __cape_k * (unsigned long long)__cape_step0);
                 {
                     double acc = 0.0;
-                    for (int j = 0; j < (*__cape_shared_m); j++)
+                    for (int j = 0; j < __cape_value_m; j++)
                         acc += (*__cape_shared_grid)[i][j];
                     (*__cape_shared_out)[i] = acc + (*__cape_shared_calls);
                 }
@@ -149,12 +151,13 @@ static void __cape_fn_2(void *__cape_arg)
     int (*__cape_shared_tmp)[3] = __cape_d->tmp;
     size_t (*__cape_shared_z) = __cape_d->z;
     int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     __typeof__(*__cape_shared_tmp) tmp;
     { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
         __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
         __typeof__((*__cape_shared_z)) z;
         __typeof__(z) __cape_lb0 = (0);
-        __typeof__(__cape_lb0 + (((size_t)(*__cape_shared_n)))) __cape_ub0 = ((size_t)(*__cape_shared_n));
+        __typeof__(__cape_lb0 + (((size_t)__cape_value_n))) __cape_ub0 = ((size_t)__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
         long long __cape_step0 = 1;
         unsigned long long __cape_n0 = 0;
@@ -194,6 +197,7 @@ static void __cape_fn_3(void *__cape_arg)
     struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
     int (*__cape_shared_n) = __cape_d->n;
     double (*(*__cape_shared_a))[(*__cape_shared_n)] = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
     double (*__cape_shared_out)[6] = __cape_d->out;
     ulong_t (*__cape_shared_u) = __cape_d->u;
     { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
@@ -216,7 +220,7 @@ static void __cape_fn_3(void *__cape_arg)
             for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
                 u = (__typeof__(u))((unsigned long long)__cape_lb0
                                                 + __cape_k * (unsigned long long)__cape_step0);
-                total += (*__cape_shared_a)[u % 6][0] + (*__cape_shared_out)[u % 6];
+                total += __cape_value_a[u % 6][0] + (*__cape_shared_out)[u % 6];
             }
         if (__cape_loop_is_last(&__cape_l)) {
             u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);

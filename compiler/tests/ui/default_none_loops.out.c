@@ -32,12 +32,13 @@ static void __cape_fn_1(void *__cape_arg)
     int (*__cape_shared_i) = __cape_d->i;
     int (*__cape_shared_j) = __cape_d->j;
     int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     {
         { /* capecc: #pragma omp for at default_none_loops.c:7 */
             __typeof__((*__cape_shared_i)) i;
             __typeof__((*__cape_shared_j)) j;
             __typeof__(i) __cape_lb0 = (0);
-            __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+            __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
             __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
             long long __cape_step0 = 1;
             unsigned long long __cape_n0 = 0;

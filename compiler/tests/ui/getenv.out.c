@@ -50,12 +50,13 @@ static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     int (*__cape_shared_size) = __cape_d->size;
+    __typeof__(*__cape_shared_size) __cape_value_size = *__cape_shared_size; /* the region only reads it */
     int (*__cape_shared_sum) = __cape_d->sum;
     { /* capecc: #pragma omp parallel for at getenv.c:16 */
         __typeof__((*__cape_shared_sum)) *__cape_orig_sum = &(*__cape_shared_sum);
         int i;
         __typeof__(i) __cape_lb0 = (0);
-        __typeof__(__cape_lb0 + (((*__cape_shared_size)))) __cape_ub0 = ((*__cape_shared_size));
+        __typeof__(__cape_lb0 + ((__cape_value_size))) __cape_ub0 = (__cape_value_size);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
         long long __cape_step0 = 1;
         unsigned long long __cape_n0 = 0;

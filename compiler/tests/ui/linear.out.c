@@ -47,6 +47,7 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     int (*__cape_shared_j) = __cape_d->j;
     int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     int *(*__cape_shared_p) = __cape_d->p;
     { /* capecc: #pragma omp parallel for at linear.c:6 */
         __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
@@ -57,7 +58,7 @@ static void __cape_fn_1(void *__cape_arg)
         long long __cape_linstep_p = (long long)(1);
         int i;
         __typeof__(i) __cape_lb0 = (0);
-        __typeof__(__cape_lb0 + (((*__cape_shared_n)))) __cape_ub0 = ((*__cape_shared_n));
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
         long long __cape_step0 = 1;
         unsigned long long __cape_n0 = 0;

@@ -30,6 +30,7 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     enum { N = 8 };
     int (*__cape_shared_k) = __cape_d->k;
+    __typeof__(*__cape_shared_k) __cape_value_k = *__cape_shared_k; /* the region only reads it */
     int (*__cape_shared_a)[N] = __cape_d->a;
     { /* capecc: #pragma omp parallel for at local_enum.c:6 */
         int i;
@@ -48,7 +49,7 @@ static void __cape_fn_1(void *__cape_arg)
             for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
                 i = (__typeof__(i))((unsigned long long)__cape_lb0
                                                 + __cape_k * (unsigned long long)__cape_step0);
-                (*__cape_shared_a)[i] = i * (*__cape_shared_k);
+                (*__cape_shared_a)[i] = i * __cape_value_k;
             }
         __cape_loop_end(&__cape_l, 1);
     }

@@ -1,0 +1,170 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+int omp_get_thread_num(void);
+
+
+static void bump(int *p) { *p += 1; }
+
+/* capecc: data of the #pragma omp parallel for at read_only_scalars.c:12 */
+struct __cape_data_1 {
+    void *x;
+    void *n;
+    void *scale;
+    void *limit;
+    void *written;
+    void *escaped;
+    void *counter;
+    void *flag;
+    void *alias;
+    void *local;
+};
+static void __cape_fn_1(void *__cape_arg);
+static void __cape_combine_3_reduced(void *__cape_inout, const void *__cape_in);
+/* capecc: data of the #pragma omp parallel at read_only_scalars.c:19 */
+struct __cape_data_2 {
+    void *x;
+    void *n;
+    void *reduced;
+    void *last;
+};
+static void __cape_fn_2(void *__cape_arg);
+void kernel(double *x, int n, double scale, int limit)
+{
+    int written = 0, escaped = 1, reduced = 0, last = 0;
+    static int counter;
+    volatile int flag = 1;
+    int *alias = &escaped;
+    double local[4] = {0};
+    {
+        /* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
+        struct __cape_data_1 __cape_data = {
+            .x = (void *)&x,
+            .n = (void *)&n,
+            .scale = (void *)&scale,
+            .limit = (void *)&limit,
+            .written = (void *)&written,
+            .escaped = (void *)&escaped,
+            .counter = (void *)&counter,
+            .flag = (void *)&flag,
+            .alias = (void *)&alias,
+            .local = (void *)&local,
+        };
+        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    {
+        /* capecc: #pragma omp parallel at read_only_scalars.c:19 */
+        struct __cape_data_2 __cape_data = {
+            .x = (void *)&x,
+            .n = (void *)&n,
+            .reduced = (void *)&reduced,
+            .last = (void *)&last,
+        };
+        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+}
+
+/* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    double *(*__cape_shared_x) = __cape_d->x;
+    __typeof__(*__cape_shared_x) __cape_value_x = *__cape_shared_x; /* the region only reads it */
+    int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
+    double (*__cape_shared_scale) = __cape_d->scale;
+    __typeof__(*__cape_shared_scale) __cape_value_scale = *__cape_shared_scale; /* the region only reads it */
+    int (*__cape_shared_limit) = __cape_d->limit;
+    __typeof__(*__cape_shared_limit) __cape_value_limit = *__cape_shared_limit; /* the region only reads it */
+    int (*__cape_shared_written) = __cape_d->written;
+    int (*__cape_shared_escaped) = __cape_d->escaped;
+    int (*__cape_shared_counter) = __cape_d->counter;
+    volatile int (*__cape_shared_flag) = __cape_d->flag;
+    int *(*__cape_shared_alias) = __cape_d->alias;
+    __typeof__(*__cape_shared_alias) __cape_value_alias = *__cape_shared_alias; /* the region only reads it */
+    double (*__cape_shared_local)[4] = __cape_d->local;
+    { /* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    __cape_value_x[i] = __cape_value_x[i] * __cape_value_scale + (*__cape_shared_escaped) + (*__cape_shared_counter) + (*__cape_shared_flag) + (*__cape_shared_local)[i % 4];
+                    if (i == __cape_value_limit)
+                        (*__cape_shared_written) = i;
+                    bump(__cape_value_alias);
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
+
+}
+
+/* capecc: reduction(+: reduced) of the #pragma omp for at read_only_scalars.c:21 */
+static void __cape_combine_3_reduced(void *__cape_inout, const void *__cape_in)
+{
+    int (*__cape_a) = __cape_inout;
+    int (*__cape_b) = (void *)__cape_in;
+    *__cape_a = *__cape_a + *__cape_b;
+}
+
+/* capecc: #pragma omp parallel at read_only_scalars.c:19 */
+static void __cape_fn_2(void *__cape_arg)
+{
+    struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
+    double *(*__cape_shared_x) = __cape_d->x;
+    __typeof__(*__cape_shared_x) __cape_value_x = *__cape_shared_x; /* the region only reads it */
+    int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
+    int (*__cape_shared_reduced) = __cape_d->reduced;
+    int (*__cape_shared_last) = __cape_d->last;
+    {
+        { /* capecc: #pragma omp for at read_only_scalars.c:21 */
+            __typeof__((*__cape_shared_reduced)) *__cape_orig_reduced = &(*__cape_shared_reduced);
+            __typeof__((*__cape_shared_last)) *__cape_orig_last = &(*__cape_shared_last);
+            int i;
+            __typeof__(i) __cape_lb0 = (0);
+            __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
+            __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+            long long __cape_step0 = 1;
+            unsigned long long __cape_n0 = 0;
+            if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+                __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                           / (unsigned long long)__cape_step0 + 1;
+            unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+            __cape_loop __cape_l;
+            __typeof__(*__cape_orig_reduced) reduced = 0;
+            __typeof__(*__cape_orig_last) last;
+            __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+            while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+                for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                    i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                    + __cape_k * (unsigned long long)__cape_step0);
+                    {
+                        reduced += i;
+                        last = i;
+                    }
+                }
+            if (__cape_loop_is_last(&__cape_l)) {
+                __builtin_memcpy(__cape_orig_last, &last, sizeof last);
+            }
+            __cape_reduce(__cape_orig_reduced, &reduced, sizeof reduced, __cape_combine_3_reduced);
+            __cape_loop_end(&__cape_l, 0);
+        }
+        __cape_value_x[0] += (*__cape_shared_reduced) + (*__cape_shared_last) + __cape_value_n;
+    }
+}
+

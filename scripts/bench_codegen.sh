@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Kernel time of the translated code against the same loops compiled directly: for each
+# kernel, `gcc -O2` (sequential), `gcc -O2 -fopenmp` at OMP_NUM_THREADS=1 and `capecc -O2`
+# under `mpirun -np 1`. A timer (clock_gettime, printed to stderr) is put around the same
+# statements in all three builds: from the top-level statement of main that holds the first
+# `#pragma omp` to the first top-level statement after the last region, so process start-up,
+# MPI start-up, initialisation and the checksum are not timed. The PolyBench-style kernels are
+# scaled up (their size macros times a factor, time steps kept) so that each runs long enough
+# to be timed. The three builds run interleaved, BENCH_REPS times; the median is printed, as a
+# Markdown table (docs/codegen.md); every build's output must equal the sequential one.
+#
+# usage: scripts/bench_codegen.sh [KERNEL ...]   (default: all of the list below)
+# environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
+#              BASELINE (optional: a directory with an earlier capecc and libcapert.a, timed
+#              as a fourth build, interleaved with the others)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+
+CAPECC=${CAPECC:-$ROOT/target/release/capecc}
+REPS=${BENCH_REPS:-5}
+# kernel -> "source scale arguments" (scale: factor on the size macros; - for the examples)
+declare -A spec=(
+    [matmul]="examples/matmul.c - 1100"
+    [jacobi]="examples/jacobi.c - 1000 400"
+    [2mm]="tests/e2e/polybench/2mm.c 16"
+    [3mm]="tests/e2e/polybench/3mm.c 13"
+    [gemm]="tests/e2e/polybench/gemm.c 16"
+    [syrk]="tests/e2e/polybench/syrk.c 17"
+    [syr2k]="tests/e2e/polybench/syr2k.c 14"
+    [trmm]="tests/e2e/polybench/trmm.c 14"
+    [covariance]="tests/e2e/polybench/covariance.c 12"
+    [correlation]="tests/e2e/polybench/correlation.c 13"
+    [lu]="tests/e2e/polybench/lu.c 12"
+    [cholesky]="tests/e2e/polybench/cholesky.c 12"
+    [floyd-warshall]="tests/e2e/polybench/floyd-warshall.c 6"
+    [jacobi-2d]="tests/e2e/polybench/jacobi-2d.c 30"
+    [heat-3d]="tests/e2e/polybench/heat-3d.c 8"
+    [fdtd-2d]="tests/e2e/polybench/fdtd-2d.c 30"
+)
+order=(matmul jacobi 2mm 3mm gemm syrk syr2k trmm covariance correlation lu cholesky
+    floyd-warshall jacobi-2d heat-3d fdtd-2d)
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=("${order[@]}")
+BASELINE=${BASELINE:-}
+builds=(seq omp cape)
+[ -z "$BASELINE" ] || builds+=(base)
+
+OUT=$ROOT/bench-out/codegen
+mkdir -p "$OUT"
+cat >"$OUT/bench_timer.h" <<'EOF'
+#include <stdio.h>
+#include <time.h>
+static struct timespec bench_t0;
+static void bench_start(void) { clock_gettime(CLOCK_MONOTONIC, &bench_t0); }
+static void bench_stop(void)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fprintf(stderr, "kernel_seconds %.6f\n",
+            (double)(t1.tv_sec - bench_t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - bench_t0.tv_nsec));
+}
+EOF
+
+# Scales the size macros and puts bench_start()/bench_stop() around the parallel part of main
+# (top-level statements are indented by 4 spaces in these sources; pragmas are at column 0).
+instrument() {
+    local src=$1 scale=$2
+    awk -v scale="$scale" '
+        { line[NR] = $0 }
+        END {
+            for (i = 1; i <= NR; i++) {
+                if (scale != "-" && line[i] ~ /^#define [A-Z_0-9]+ [0-9]+$/ && line[i] !~ /TSTEPS|TMAX/) {
+                    split(line[i], f, " "); line[i] = f[1] " " f[2] " " f[3] * scale
+                }
+                if (line[i] ~ /^#pragma omp/) { if (!first) first = i; last = i }
+            }
+            # start: the top-level statement holding the first pragma
+            start = first
+            if (line[first + 1] !~ /^    [^ ]/)
+                for (start = first - 1; start > 0; start--)
+                    if (line[start] ~ /^    [^ }]/) break
+            # stop: the first top-level statement after the last region
+            for (stop = last + 2; stop <= NR; stop++)
+                if (line[stop] ~ /^    [^ }]/) break
+            if (!first || start < 1 || stop > NR) { print "cannot place the timer" > "/dev/stderr"; exit 1 }
+            for (i = 1; i <= NR; i++) {
+                if (i == start) print "    bench_start();"
+                if (i == stop) print "    bench_stop();"
+                print line[i]
+            }
+        }' "$src"
+}
+
+for k in "${kernels[@]}"; do
+    read -r -a s <<<"${spec[$k]:?unknown kernel $k}"
+    src=${s[0]}
+    instrument "$src" "${s[1]}" >"$OUT/$k.c"
+    inc=(-I "$(dirname "$ROOT/$src")" -include "$OUT/bench_timer.h")
+    gcc -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-seq" -lm 2>/dev/null
+    gcc -O2 -fopenmp "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-omp" -lm
+    "$CAPECC" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-cape" -lm
+    [ -z "$BASELINE" ] || CAPECC_RUNTIME=$BASELINE/libcapert.a \
+        "$BASELINE/capecc" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-base" -lm
+done
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "load before the run: $(uptime)" >&2
+head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp |"
+rule="|---|---:|---:|---:|---:|---:|"
+[ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
+echo "$head"
+echo "$rule"
+for k in "${kernels[@]}"; do
+    read -r -a s <<<"${spec[$k]}"
+    args=("${s[@]:2}")
+    expected=$("$OUT/$k-seq" "${args[@]}" 2>/dev/null)
+    declare -A times=([seq]="" [omp]="" [cape]="" [base]="")
+    for ((r = 0; r < REPS; r++)); do
+        for b in "${builds[@]}"; do
+            case $b in
+            seq) run=("$OUT/$k-seq") ;;
+            omp) run=(env OMP_NUM_THREADS=1 "$OUT/$k-omp") ;;
+            cape | base) run=(mpirun -np 1 "$OUT/$k-$b") ;;
+            esac
+            got=$("${run[@]}" "${args[@]}" 2>"$OUT/$k-$b.err")
+            if [ "$got" != "$expected" ]; then
+                echo "bench_codegen.sh: $k ($b) printed another answer than the sequential build" >&2
+                exit 1
+            fi
+            t=$(awk '$1 == "kernel_seconds" { print $2 }' "$OUT/$k-$b.err")
+            [ -n "$t" ] || { echo "bench_codegen.sh: $k ($b) printed no kernel time" >&2; exit 1; }
+            times[$b]+="$t "
+        done
+    done
+    ms=$(tr ' ' '\n' <<<"${times[seq]}" | grep . | median)
+    mo=$(tr ' ' '\n' <<<"${times[omp]}" | grep . | median)
+    mc=$(tr ' ' '\n' <<<"${times[cape]}" | grep . | median)
+    row=$(awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" \
+        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |", k, s, o, c, c / s, c / o }')
+    [ -z "$BASELINE" ] || row+=$(tr ' ' '\n' <<<"${times[base]}" | grep . | median | awk '{ printf " %.3f |", $1 }')
+    echo "$row"
+done
+echo "load after the run:  $(uptime)" >&2
