@@ -28,6 +28,9 @@ echo "==> gcc -O2 examples/matmul.c -o matmul-seq      (pragmas ignored: sequent
 gcc -O2 examples/matmul.c -o "$work/matmul-seq"
 echo "==> gcc -O2 -fopenmp examples/matmul.c -o matmul-omp"
 gcc -O2 -fopenmp examples/matmul.c -o "$work/matmul-omp"
+# an MPI program that only starts and stops: what every mpirun pays before the program runs
+printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >"$work/noop.c"
+mpicc -O2 "$work/noop.c" -o "$work/noop"
 
 # wall-clock seconds of a command, its stdout saved to a file
 timed() { # out-file, command...
@@ -52,6 +55,9 @@ t_cape=$(timed "$work/cape.out" mpirun -np "$RANKS" "$work/matmul-cape" "$N")
 sed 's/^/    /' "$work/cape.out"
 
 # speed-up of a run over the sequential one, as "1.87x"
+t_start=$(timed /dev/null mpirun -np "$RANKS" "$work/noop")
+t_run=$(awk -v a="$t_cape" -v b="$t_start" 'BEGIN { d = a - b; printf "%.3f", (d > 0 ? d : 0) }')
+
 speedup() { awk -v s="$t_seq" -v t="$1" 'BEGIN { if (t > 0) printf "%.2fx", s / t; else print "-" }'; }
 over=""
 [ "$RANKS" -gt "$CORES" ] && over="  (oversubscribed: $CORES cores)"
@@ -60,6 +66,8 @@ printf '%-34s %9s   %s\n' "build (matmul N=$N)" "time" "speed-up vs sequential"
 printf '%-34s %7s s   %s\n' "sequential (gcc -O2)" "$t_seq" "1.00x"
 printf '%-34s %7s s   %s\n' "gcc -O2 -fopenmp, $RANKS threads" "$t_omp" "$(speedup "$t_omp")$over"
 printf '%-34s %7s s   %s\n' "capecc -O2, mpirun -np $RANKS" "$t_cape" "$(speedup "$t_cape")$over"
+printf '%-34s %7s s   %s\n' "  of which mpirun's start-up" "$t_start" "(an MPI program that only starts and stops)"
+printf '%-34s %7s s   %s\n' "  the program itself" "$t_run" "$(speedup "$t_run")"
 status=0
 for variant in omp cape; do
     if ! cmp -s "$work/seq.out" "$work/$variant.out"; then
