@@ -51,6 +51,10 @@ step "dependencies (scripts/deps.sh)" scripts/deps.sh || exit 1
 step "cargo build --release" cargo build --release --workspace
 step "cargo clippy -D warnings" cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test --release (with the end-to-end programs)" cargo test --release --workspace --no-fail-fast
+# the other page tracker on a subset that exercises every path of the data path
+step "end-to-end subset with CAPE_TRACKER=mprotect" env CAPE_TRACKER=mprotect E2E_PROCS="2 3" \
+    E2E_FILTER="examples/ heap red_ omp_atomic omp_critical large_array many_regions stack_data" \
+    cargo test --release -p capecc --test e2e
 if [ -x capert/tests/run_c_tests.sh ]; then
     step "runtime C tests (capert/tests/run_c_tests.sh)" capert/tests/run_c_tests.sh
 fi
