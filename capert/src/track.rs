@@ -31,6 +31,7 @@ use crate::sys::mprotect::{TrackedSpan, TwinMapping};
 use crate::sys::signals::{self, PublishedRange};
 use crate::sys::uffd::{PagemapScan, Uffd};
 
+mod injection;
 mod prediction;
 use prediction::Prediction;
 
@@ -636,128 +637,6 @@ impl Tracker {
         }
     }
 
-    /// Injection of merged bytes from other ranks, after finish_region: writes `bytes` at `addr` in
-    /// memory AND in the twin so that twin == memory stays true for those bytes.
-    pub fn inject(&mut self, addr: usize, bytes: &[u8]) {
-        let mut done = 0;
-        while done < bytes.len() {
-            let at = addr + done;
-            let index = self.ranges.partition_point(|r| r.end() <= at);
-            let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= at) else {
-                panic!("injected bytes at {at:#x} are not in tracked memory");
-            };
-            let count = (range.end() - at).min(bytes.len() - done);
-            let chunk = &bytes[done..done + count];
-            let offset = at - range.start();
-            range.span.write(offset, chunk);
-            let first = at & !(PAGE_SIZE - 1);
-            if let Some(dirty) = self.dirty.as_mut() {
-                dirty.extend((first..at + count).step_by(PAGE_SIZE));
-            }
-            if let Backend::Uffd { .. } = self.backend {
-                let from = match self.injected.last() {
-                    Some(&last) if last >= first => last + PAGE_SIZE,
-                    _ => first,
-                };
-                self.injected.extend((from..at + count).step_by(PAGE_SIZE));
-            }
-            // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
-            // keep a real twin that must follow.
-            range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
-            done += count;
-        }
-    }
-
-    /// After the runtime's injections, before any other write to tracked memory (user code,
-    /// combiners): the injected pages, whose twins already hold what `inject` wrote, are
-    /// write-protected again, so that the next `begin_region` does not copy them whole (uffd;
-    /// nothing to do for mprotect). Pages contiguous with the current stack are left alone:
-    /// runtime frames may have written them since the region end, and the scan must see that.
-    pub fn protect_injected(&mut self) {
-        self.protected_since_scan = false;
-        let mut injected = std::mem::take(&mut self.injected);
-        if let (Backend::Uffd { uffd, .. }, Phase::Idle) = (&self.backend, self.phase) {
-            injected.sort_unstable();
-            injected.dedup();
-            let (stack_lo, stack_hi) = self.stack_span();
-            let mut pages = injected
-                .iter()
-                .copied()
-                .filter(|&p| p + PAGE_SIZE <= stack_lo || p >= stack_hi)
-                .peekable();
-            while let Some(from) = pages.next() {
-                let mut to = from + PAGE_SIZE;
-                while pages.next_if_eq(&to).is_some() {
-                    to += PAGE_SIZE;
-                }
-                // On failure the page stays unprotected: the next scan copies it, as before.
-                let _ = uffd.write_protect(from, to - from);
-            }
-        }
-        injected.clear();
-        self.injected = injected;
-    }
-
-    /// Before the merge's injections (between finish_region and `protect_injected`): the tracked
-    /// pages the runs `(addr, len)` will write are unprotected in coalesced ioctls, so that
-    /// `inject` takes no write fault there; `protect_injected` protects them again. Only when
-    /// nothing but `inject` wrote tracked memory since end_region (its scan protected every
-    /// written page): otherwise, and for pages contiguous with the stack, nothing is done.
-    pub fn expect_injections(&mut self, runs: impl Iterator<Item = (usize, usize)>) {
-        let Backend::Uffd { uffd, .. } = &self.backend else {
-            return;
-        };
-        if !self.protected_since_scan || self.phase != Phase::Idle {
-            return;
-        }
-        let (stack_lo, stack_hi) = self.stack_span();
-        let first_new = self.injected.len();
-        for (addr, len) in runs.filter(|&(_, len)| len > 0) {
-            let mut page = addr & !(PAGE_SIZE - 1);
-            let from = match self.injected.last() {
-                Some(&last) if last >= page => last + PAGE_SIZE,
-                _ => page,
-            };
-            page = from;
-            while page < addr + len {
-                let outside_stack = page + PAGE_SIZE <= stack_lo || page >= stack_hi;
-                if outside_stack && self.range_of(page).is_some() {
-                    self.injected.push(page);
-                }
-                page += PAGE_SIZE;
-            }
-        }
-        // Runs, joined across short gaps (pages nothing writes until protect_injected: safe to
-        // unprotect and protect again), as the elision does: one ioctl per run.
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        for &page in &self.injected[first_new..] {
-            match runs.last_mut() {
-                Some((from, to))
-                    if page >= *to
-                        && page <= *to + prediction::MAX_GAP_PAGES * PAGE_SIZE
-                        && same_range(&self.ranges, *from, page) =>
-                {
-                    *to = page + PAGE_SIZE
-                }
-                _ => runs.push((page, page + PAGE_SIZE)),
-            }
-        }
-        self.injected.truncate(first_new);
-        for &(from, to) in &runs {
-            self.injected.extend((from..to).step_by(PAGE_SIZE));
-            // On failure the pages stay protected: inject faults there, as before.
-            let _ = uffd.unprotect(from, to - from);
-        }
-    }
-
-    /// The tracked memory contiguous with the stack this code runs on ((0, 0): none).
-    fn stack_span(&self) -> (usize, usize) {
-        let marker = 0u8;
-        let sp = std::hint::black_box(&marker) as *const u8 as usize;
-        let spans: Vec<(usize, usize)> = self.ranges.iter().map(|r| (r.start(), r.end())).collect();
-        contiguous_span(&spans, sp)
-    }
-
     /// Starts recording the pages that may change (see [`Tracker::take_dirty`]).
     pub fn record_dirty_pages(&mut self) {
         self.dirty.get_or_insert_with(Vec::new);
@@ -792,22 +671,6 @@ fn same_range(ranges: &[Range], a: usize, b: usize) -> bool {
     ranges
         .get(index)
         .is_some_and(|r| r.start() <= a && b < r.end())
-}
-
-/// The union of the ranges (sorted, disjoint) that touch one another around the one holding
-/// `addr`; (0, 0) when none holds it.
-fn contiguous_span(ranges: &[(usize, usize)], addr: usize) -> (usize, usize) {
-    let Some(index) = ranges.iter().position(|&(s, e)| s <= addr && addr < e) else {
-        return (0, 0);
-    };
-    let (mut lo, mut hi) = (index, index);
-    while lo > 0 && ranges[lo - 1].1 == ranges[lo].0 {
-        lo -= 1;
-    }
-    while hi + 1 < ranges.len() && ranges[hi].1 == ranges[hi + 1].0 {
-        hi += 1;
-    }
-    (ranges[lo].0, ranges[hi].1)
 }
 
 fn protect_error(e: std::io::Error) -> TrackError {
@@ -887,25 +750,5 @@ impl Drop for Tracker {
             }
         }
         TRACKER_ALIVE.store(false, Ordering::Release);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::contiguous_span;
-
-    #[test]
-    fn the_stack_span_joins_adjacent_ranges_only() {
-        // the stack is tracked in adjacent pieces as the lowest stack pointer goes down
-        let ranges = [
-            (0x1000, 0x3000),
-            (0x8000, 0x9000),
-            (0x9000, 0xc000),
-            (0xd000, 0xe000),
-        ];
-        assert_eq!(contiguous_span(&ranges, 0x8800), (0x8000, 0xc000));
-        assert_eq!(contiguous_span(&ranges, 0xbfff), (0x8000, 0xc000));
-        assert_eq!(contiguous_span(&ranges, 0x1000), (0x1000, 0x3000));
-        assert_eq!(contiguous_span(&ranges, 0xc000), (0, 0));
     }
 }

@@ -63,7 +63,10 @@ pub fn is_read_only_scalar(
 /// allowed (`&(v)`); an `asm` statement anywhere in the body counts as taking every address.
 fn address_taken(cx: &Context, v: VarId, body: Span) -> bool {
     let text = cx.text(body);
-    if ["asm", "__asm", "__asm__"].iter().any(|w| mentions(text, w) > 0) {
+    if ["asm", "__asm", "__asm__"]
+        .iter()
+        .any(|w| mentions(text, w) > 0)
+    {
         return true;
     }
     uses_in(cx, body)
