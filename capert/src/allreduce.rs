@@ -208,11 +208,6 @@ impl Exchange {
         ChangeSet::trusted(self.acc.as_slice())
     }
 
-    /// Bytes of memory the buffers hold.
-    pub fn capacity(&self) -> usize {
-        self.acc.capacity() + self.next.capacity() + self.received.capacity()
-    }
-
     /// Merges the peer's change set into what this rank holds while it arrives (`send`: also
     /// sends ours, the exchange of a round; else the fold of a non-power-of-two rank count).
     /// `acc_second`: this rank's side is the second operand (the higher rank's), so both

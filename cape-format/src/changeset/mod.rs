@@ -51,7 +51,7 @@ mod runs;
 mod write;
 
 pub use merge::{merge, Contributor, Merge, MergeError, Race};
-pub use read::{peek_region, ChangeSet, LineRef, Lines, Record, Records};
+pub use read::{ChangeSet, LineRef, Lines, Record, Records};
 pub use runs::to_tickpt;
 pub use write::{Buf, Writer};
 
@@ -72,8 +72,6 @@ const HEADER_LEN: usize = 40;
 const STAMP_LEN: usize = 16;
 const RECORD_HEADER_LEN: usize = 32;
 const BLOCK_HEADER_LEN: usize = 8;
-/// Most bytes one record's body can take: 64 partial lines of 63 bytes with 8 masks each.
-pub const MAX_RECORD_LEN: usize = RECORD_HEADER_LEN + LINES * (2 + 8 + LINE - 1);
 
 /// `SPREAD[w]`: byte k is 1 iff bit k of `w` is set (a word mask spread over the bytes).
 const SPREAD: [u64; 256] = {

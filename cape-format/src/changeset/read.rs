@@ -76,11 +76,6 @@ pub(super) fn read_header(buf: &[u8]) -> Result<Option<Header>, TickptError> {
     Ok(Some(header))
 }
 
-/// The region id of a (possibly partial) change set, once its header is there.
-pub fn peek_region(buf: &[u8]) -> Result<Option<u64>, TickptError> {
-    Ok(read_header(buf)?.map(|h| h.region))
-}
-
 pub(super) fn check_stamps(table: &[u8]) -> Result<(), TickptError> {
     let mut prev: Option<u32> = None;
     for entry in table.chunks_exact(STAMP_LEN) {
@@ -195,16 +190,6 @@ impl<'a> ChangeSet<'a> {
             rest = next;
             Some((rank, bytes))
         })
-    }
-
-    /// No page record and no block.
-    pub fn is_empty(&self) -> bool {
-        self.records.is_empty() && self.blocks.is_empty()
-    }
-
-    /// Bytes of the page records (headers, masks and data).
-    pub fn record_bytes(&self) -> usize {
-        self.records.len()
     }
 }
 

@@ -32,11 +32,6 @@ impl Buf {
         &self.bytes[..self.len]
     }
 
-    /// Bytes held, used or not.
-    pub fn capacity(&self) -> usize {
-        self.bytes.len()
-    }
-
     /// The `n` bytes after the used part (grown if needed); [`Buf::advance`] makes them used.
     #[inline]
     pub fn room(&mut self, n: usize) -> &mut [u8] {
@@ -133,11 +128,6 @@ impl<'b> Writer<'b> {
             lines: 0,
             full: 0,
         });
-    }
-
-    /// The (page, rank) of the open record.
-    pub fn open_record(&self) -> Option<(u64, u32)> {
-        self.open.as_ref().map(|r| (r.page, r.rank))
     }
 
     fn mark(&mut self, line: usize, full: bool) {
