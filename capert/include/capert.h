@@ -79,6 +79,16 @@ typedef struct __cape_loop {
   uint64_t cursor;
 } __cape_loop;
 
+/*
+ One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
+ `len == 0`: the heap block holding `addr` (all globals for an address in them; nothing
+ for NULL or memory the runtime does not track).
+ */
+typedef struct __cape_span {
+  const void *addr;
+  size_t len;
+} __cape_span;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -239,6 +249,14 @@ void __cape_loop_end(struct __cape_loop *l, int nowait);
  `stack_pointer`: `__CAPE_STACK_POINTER()` in the caller; stack memory above it is shared.
  */
 void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
+
+/*
+ [`__cape_parallel`] for a region whose writes to shared memory the compiler proved to lie
+ inside the stack above `stack_pointer` and the `count` spans of `scope` (together with
+ everything the functions it calls write): the runtime then looks for written pages there
+ only. `scope` may be NULL when `count` is 0.
+ */
+void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
 
 /*
  Records a reduction: `partial` (`size` bytes) is combined into `shared` with

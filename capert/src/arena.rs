@@ -4,6 +4,7 @@
 
 use crate::sys::heap::{Heap, HeapError};
 use crate::sys::mem;
+use std::collections::BTreeMap;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -21,10 +22,17 @@ pub fn set_in_active_region(on: bool) {
     IN_ACTIVE_REGION.store(on, Ordering::Relaxed);
 }
 
+/// Blocks at least this large are remembered with their extent (for write scopes); smaller
+/// ones are known only to lie somewhere outside the remembered ones.
+pub const LARGE_BLOCK: usize = 64 << 10;
+
 pub struct Arena {
     heap: Heap,
     /// End of the part already handed to the tracker.
     tracked_end: usize,
+    /// Live blocks of at least `LARGE_BLOCK` bytes: start -> end. Every entry is a live block
+    /// with its exact extent; a block may be missing (then it lies outside all entries).
+    large: BTreeMap<usize, usize>,
 }
 
 impl Arena {
@@ -35,6 +43,7 @@ impl Arena {
         Ok(Arena {
             heap: Heap::new(base, size),
             tracked_end: base,
+            large: BTreeMap::new(),
         })
     }
 
@@ -85,9 +94,55 @@ impl Arena {
     }
 
     pub fn alloc(&mut self, size: usize, align: usize) -> Result<NonNull<u8>, String> {
-        self.heap
+        let block = self
+            .heap
             .alloc(size, align)
-            .map_err(|e| self.describe(e, size))
+            .map_err(|e| self.describe(e, size))?;
+        self.note_block(block.as_ptr() as usize, size);
+        Ok(block)
+    }
+
+    /// A block of `size` bytes now lives at `start` (allocated or moved by realloc).
+    pub fn note_block(&mut self, start: usize, size: usize) {
+        if size >= LARGE_BLOCK {
+            self.large.insert(start, start + size);
+        }
+    }
+
+    /// The block at `start` is freed (or moved by realloc).
+    pub fn forget_block(&mut self, start: usize) {
+        self.large.remove(&start);
+    }
+
+    /// The allocator changed in ways this rank did not see (another rank's `single` block,
+    /// a replayed or broadcast state): no block extent is known any more.
+    pub fn forget_all_blocks(&mut self) {
+        self.large.clear();
+    }
+
+    /// The memory a write through a pointer to `addr` in the arena can reach: the large block
+    /// holding it (a pointer just past its end included), else everything outside the known
+    /// large blocks (small blocks are not remembered). Ranges are appended to `out`.
+    pub fn reach(&self, addr: usize, out: &mut Vec<(usize, usize)>) {
+        let (base, end) = self.used_range();
+        if let Some((&start, &stop)) = self.large.range(..=addr).next_back() {
+            if addr <= stop {
+                out.push((start, stop));
+                if addr < stop {
+                    return;
+                }
+            }
+        }
+        let mut at = base;
+        for (&start, &stop) in &self.large {
+            if start > at {
+                out.push((at, start));
+            }
+            at = at.max(stop);
+        }
+        if end > at {
+            out.push((at, end));
+        }
     }
 
     /// The allocator itself, for `free`/`realloc` (whose safety contracts the ffi layer keeps).

@@ -57,6 +57,17 @@ pub enum OutputMode {
     All,
 }
 
+/// What a region's write scope (the shared memory the compiler proved it can write) is used for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteScopeMode {
+    /// Scan only the scope for written pages (`CAPE_WRITE_SCOPE=1`, the default).
+    Scan,
+    /// Scan all tracked memory (`0`).
+    Ignore,
+    /// Scan all tracked memory and report a changed page outside the scope (`check`).
+    Check,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub arena_base: u64,
@@ -66,6 +77,8 @@ pub struct Config {
     pub tracker: TrackerChoice,
     /// `CAPE_WP_ELISION`: pages changed in the last two regions stay writable (uffd tracker).
     pub wp_elision: bool,
+    /// `CAPE_WRITE_SCOPE`: what the compiler's write scope of a region is used for.
+    pub write_scope: WriteScopeMode,
     pub verbose: bool,
     pub check_races: bool,
     /// `CAPE_STATS`: 0 off, 1 every rank's totals at exit, 2 also one line per region.
@@ -91,6 +104,7 @@ impl Default for Config {
             stack_size: DEFAULT_STACK_SIZE,
             tracker: TrackerChoice::Auto,
             wp_elision: true,
+            write_scope: WriteScopeMode::Scan,
             verbose: false,
             check_races: false,
             stats: 0,
@@ -186,6 +200,20 @@ impl Config {
         }
         if let Some(v) = get("CAPE_WP_ELISION") {
             cfg.wp_elision = parse_bool("CAPE_WP_ELISION", &v)?;
+        }
+        if let Some(v) = get("CAPE_WRITE_SCOPE") {
+            cfg.write_scope = match v.trim().to_ascii_lowercase().as_str() {
+                "check" => WriteScopeMode::Check,
+                _ => match parse_bool("CAPE_WRITE_SCOPE", &v) {
+                    Ok(true) => WriteScopeMode::Scan,
+                    Ok(false) => WriteScopeMode::Ignore,
+                    Err(_) => {
+                        return Err(ConfigError(format!(
+                            "`CAPE_WRITE_SCOPE={v}` is not a mode: use `1`, `0` or `check`"
+                        )))
+                    }
+                },
+            };
         }
         if let Some(v) = get("CAPE_VERBOSE") {
             cfg.verbose = parse_bool("CAPE_VERBOSE", &v)?;
@@ -465,9 +493,14 @@ mod tests {
             ("CAPE_OUTPUT", "all"),
             ("OMP_NUM_THREADS", "3,2"),
             ("CAPE_MERGE_CHUNK", "64K"),
+            ("CAPE_WRITE_SCOPE", "check"),
         ])
         .unwrap();
         assert_eq!(c.merge_chunk, 64 << 10);
+        assert_eq!(c.write_scope, WriteScopeMode::Check);
+        assert_eq!(Config::default().write_scope, WriteScopeMode::Scan);
+        let off = cfg(&[("CAPE_WRITE_SCOPE", "0")]).unwrap();
+        assert_eq!(off.write_scope, WriteScopeMode::Ignore);
         assert_eq!(c.arena_base, 0x3000_0000_0000);
         assert_eq!(c.arena_size, 1 << 30);
         assert_eq!(c.stack_size, 8 << 20);
@@ -487,6 +520,7 @@ mod tests {
             ("CAPE_ARENA_SIZE", "4K"),
             ("CAPE_TRACKER", "magic"),
             ("CAPE_WP_ELISION", "sometimes"),
+            ("CAPE_WRITE_SCOPE", "narrow"),
             ("CAPE_VERBOSE", "maybe"),
             ("CAPE_CHECK", "everything"),
             ("CAPE_OUTPUT", "some"),

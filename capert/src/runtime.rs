@@ -42,6 +42,10 @@ pub struct Runtime {
     pub exchange: crate::allreduce::Exchange,
     /// The pages written in the current epoch (reused).
     pub written_pages: Vec<usize>,
+    /// The current region's resolved write scope (page ranges, reused), valid while
+    /// `write_scope_known`.
+    pub write_scope: Vec<(usize, usize)>,
+    pub write_scope_known: bool,
     finalized: bool,
     exit_status: i32,
 }
@@ -171,6 +175,8 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         same_program,
         exchange: Default::default(),
         written_pages: Vec::new(),
+        write_scope: Vec::new(),
+        write_scope_known: false,
         finalized: false,
         exit_status: 0,
     };

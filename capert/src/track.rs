@@ -139,6 +139,25 @@ pub struct Tracker {
     /// uffd: every populated page outside the stack is write-protected since end_region's scan
     /// (nothing but `inject` wrote since): `expect_injections` may unprotect pages for a while.
     protected_since_scan: bool,
+    /// uffd: the memory the scans look at (sorted, disjoint, page aligned), set per region
+    /// from the compiler's write scope; everything by default. See [`Tracker::set_scope`].
+    scope: Vec<(usize, usize)>,
+}
+
+/// The scope that covers all memory.
+const EVERYTHING: (usize, usize) = (0, usize::MAX);
+
+/// The pieces of `[start, end)` inside `scope` (sorted, disjoint), ascending.
+fn clipped(
+    start: usize,
+    end: usize,
+    scope: &[(usize, usize)],
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let first = scope.partition_point(|&(_, e)| e <= start);
+    scope[first..]
+        .iter()
+        .take_while(move |&&(s, _)| s < end)
+        .map(move |&(s, e)| (s.max(start), e.min(end)))
 }
 
 impl fmt::Debug for Tracker {
@@ -180,6 +199,7 @@ impl Tracker {
                         prediction: Some(Prediction::default()),
                         injected: Vec::new(),
                         protected_since_scan: false,
+                        scope: vec![EVERYTHING],
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -207,6 +227,7 @@ impl Tracker {
             prediction: Some(Prediction::default()),
             injected: Vec::new(),
             protected_since_scan: false,
+            scope: vec![EVERYTHING],
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -229,6 +250,21 @@ impl Tracker {
             self.prediction = None;
         } else if self.prediction.is_none() {
             self.prediction = Some(Prediction::default());
+        }
+    }
+
+    /// Limits the uffd scans of the regions to come (begin and end, every epoch) to `scope`:
+    /// sorted, disjoint, page-aligned byte ranges holding every page the program can write
+    /// until the scope changes (the compiler's write scope of a region plus the stack); `None`:
+    /// all tracked memory. Pages outside the scope written meanwhile keep their state (not
+    /// protected, twin behind) until a scan covers them, which then finds them as usual.
+    /// The mprotect backend protects everything regardless. Call outside a region.
+    pub fn set_scope(&mut self, scope: Option<&[(usize, usize)]>) {
+        self.scope.clear();
+        match scope {
+            Some(pieces) if self.dirty.is_none() => self.scope.extend_from_slice(pieces),
+            // the fault-tolerance fingerprint needs every write since the last scan
+            _ => self.scope.push(EVERYTHING),
         }
     }
 
@@ -382,24 +418,29 @@ impl Tracker {
                 for range in &mut self.ranges {
                     let (start, end) = (range.start(), range.end());
                     let (span, twin) = (&range.span, &mut range.twin);
-                    scan.written(start, end, true, |from, to| {
-                        twin.bytes_mut(from - start, to - from)
-                            .copy_from_slice(span.bytes(from - start, to - from));
-                        if let Some(d) = dirty.as_mut() {
-                            d.extend((from..to).step_by(PAGE_SIZE));
-                        }
-                    })
-                    .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
+                    for (lo, hi) in clipped(start, end, &self.scope) {
+                        scan.written(lo, hi, true, |from, to| {
+                            twin.bytes_mut(from - start, to - from)
+                                .copy_from_slice(span.bytes(from - start, to - from));
+                            if let Some(d) = dirty.as_mut() {
+                                d.extend((from..to).step_by(PAGE_SIZE));
+                            }
+                        })
+                        .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
+                    }
                 }
-                // After the scan: predicted pages are synced (twin == memory) and stay writable.
+                // After the scan: predicted pages (in the scope) are synced (twin == memory)
+                // and stay writable.
                 let ranges = &self.ranges;
                 if let Some(prediction) = self.prediction.as_mut() {
                     for &(from, to) in prediction.plan(|a, b| same_range(ranges, a, b)) {
-                        uffd.unprotect(from, to - from).map_err(|e| {
-                            err(format!(
-                                "cannot unprotect predicted pages at region begin: {e}"
-                            ))
-                        })?;
+                        for (lo, hi) in clipped(from, to, &self.scope) {
+                            uffd.unprotect(lo, hi - lo).map_err(|e| {
+                                err(format!(
+                                    "cannot unprotect predicted pages at region begin: {e}"
+                                ))
+                            })?;
+                        }
                     }
                 }
             }
@@ -477,10 +518,12 @@ impl Tracker {
         match &mut self.backend {
             Backend::Uffd { scan, .. } => {
                 for range in &self.ranges {
-                    scan.written(range.start(), range.end(), true, |from, to| {
-                        written.extend((from..to).step_by(PAGE_SIZE));
-                    })
-                    .map_err(|e| err(format!("PAGEMAP_SCAN failed at region end: {e}")))?;
+                    for (lo, hi) in clipped(range.start(), range.end(), &self.scope) {
+                        scan.written(lo, hi, true, |from, to| {
+                            written.extend((from..to).step_by(PAGE_SIZE));
+                        })
+                        .map_err(|e| err(format!("PAGEMAP_SCAN failed at region end: {e}")))?;
+                    }
                 }
             }
             Backend::Mprotect => {

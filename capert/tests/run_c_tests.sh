@@ -42,7 +42,7 @@ run_np() { # np name [env...] -> stdout in $work/out, status in $rc
     rc=$?
 }
 
-for name in basic bytes many_regions stdin_sum exit_status constructs; do
+for name in basic bytes many_regions stdin_sum exit_status constructs write_scope; do
     if ! build "$name"; then bad "$name: build"; continue; fi
     "$work/$name.serial" <"$(input_of "$name")" >"$work/$name.want"
     want_rc=$?
@@ -60,6 +60,12 @@ for name in basic bytes many_regions stdin_sum exit_status constructs; do
         fi
     done
 done
+
+# Write scopes: also checked against full scans, and a wrong scope must be caught.
+run_np 3 write_scope CAPE_WRITE_SCOPE=check
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/write_scope.want"; then ok "write_scope P=3 CAPE_WRITE_SCOPE=check"; else bad "write_scope P=3 CAPE_WRITE_SCOPE=check (exit $rc)"; head -5 "$work/err"; fi
+run_np 3 write_scope CAPE_WRITE_SCOPE=check WRONG_SCOPE=1
+if [ "$rc" != 0 ] && grep -q "outside the write scope the compiler computed" "$work/err"; then ok "write_scope P=3: a wrong scope is caught"; else bad "write_scope P=3: a wrong scope is not caught (exit $rc)"; head -5 "$work/err"; fi
 
 # The fallback tracker.
 run_np 4 many_regions CAPE_TRACKER=mprotect

@@ -100,6 +100,14 @@ void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_cla
     in_parallel = 0;
 }
 
+void __cape_parallel_scoped(void (*fn)(void *), void *data, int num_threads, int if_clause,
+                            void *sp, const struct __cape_span *scope, size_t count)
+{
+    (void)scope;
+    (void)count;
+    __cape_parallel(fn, data, num_threads, if_clause, sp);
+}
+
 /* loop state in the real header's fields: taken = chunks handed out, flags bit 0 = done,
  * bit 1 = this thread ran the last iteration */
 void __cape_loop_init(__cape_loop *l, unsigned long long n, int schedule, long long chunk)

@@ -138,10 +138,12 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
         let result = with_state(|s| {
             let rt = s.rt.as_mut()?;
             // SAFETY: `nn` is a live arena block.
-            Some(
-                unsafe { rt.arena.heap_mut().realloc(nn, size) }
-                    .map_err(|e| rt.arena.describe(e, size)),
-            )
+            let moved = unsafe { rt.arena.heap_mut().realloc(nn, size) };
+            if let Ok(block) = moved {
+                rt.arena.forget_block(ptr as usize);
+                rt.arena.note_block(block.as_ptr() as usize, size);
+            }
+            Some(moved.map_err(|e| rt.arena.describe(e, size)))
         });
         match result {
             Some(Ok(p)) => p.as_ptr().cast(),
@@ -175,6 +177,7 @@ pub extern "C" fn __cape_free(ptr: *mut c_void) {
             if let Some(rt) = s.rt.as_mut() {
                 // SAFETY: as above; freed once by the program's contract.
                 unsafe { rt.arena.heap_mut().free(nn) };
+                rt.arena.forget_block(ptr as usize);
             }
         });
     })

@@ -8,6 +8,7 @@ use super::records::{self, capture_slots, Applied, Record};
 use super::threadprivate::Threadprivates;
 use super::ActiveRegion;
 use crate::allreduce::allreduce;
+use crate::config::WriteScopeMode;
 use crate::diff::diff_page;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
@@ -189,12 +190,19 @@ pub(super) fn merge_point(
     let mut w = Writer::new(ex.local(), id, [stamp]);
     let (mut diffed, mut recorded, records) =
         diff_written(&mut rt.tracker, &written, &ranges, &excluded, me, &mut w);
+
     // arena pages this rank claimed in a `single`/`master` block: not tracked yet
     let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
     diffed += fresh;
     recorded += fresh_recorded;
     records::attach(&mut w, me, &r.records);
     w.finish();
+    if rt.cfg.write_scope == WriteScopeMode::Check && rt.write_scope_known {
+        let local = ex
+            .result()
+            .map_err(|e| format!("internal error: local change set: {e}"))?;
+        check_write_scope(rt, &local)?;
+    }
     rt.current.pages_written += written.len() as u64;
     rt.current.bytes_diffed += diffed;
     rt.current.runs_local += records;
@@ -234,6 +242,10 @@ pub(super) fn merge_point(
     rt.tracker.protect_injected();
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
+    if !applied.heap_users.is_empty() {
+        // the allocator changed on one rank only: block extents are no longer known
+        rt.arena.forget_all_blocks();
+    }
     if applied.heap_users.len() > 1 {
         runtime::fatal_at_merge(
             rt.rank,
@@ -270,6 +282,22 @@ pub(super) fn merge_point(
         r.next_epoch();
     }
     Ok(())
+}
+
+/// `CAPE_WRITE_SCOPE=check`: every page this rank changed must lie in the region's write scope.
+fn check_write_scope(rt: &Runtime, local: &ChangeSet<'_>) -> Result<(), String> {
+    match local
+        .records()
+        .find(|r| !super::scope::holds(&rt.write_scope, r.page as usize))
+    {
+        None => Ok(()),
+        Some(r) => Err(format!(
+            "parallel region {} changed shared memory at {:#x}{}, outside the write scope the compiler computed for it (`CAPE_WRITE_SCOPE=check`): this is a capecc bug, please report it; `CAPE_WRITE_SCOPE=0` runs the program correctly meanwhile",
+            rt.region_no,
+            r.page,
+            runtime::describe_address(rt, r.page as usize)
+        )),
+    }
 }
 
 /// Writes the changes of the other ranks into memory; returns the bytes changed.

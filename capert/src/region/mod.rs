@@ -28,14 +28,17 @@ mod memory;
 mod protocol_tests;
 mod records;
 pub mod replay;
+mod scope;
 mod state;
 pub mod team;
 pub mod threadprivate;
 
+pub use scope::WriteSpan;
 pub use state::{try_with_state, with_state, State};
 
 use crate::arena::set_in_active_region;
 use crate::merge::Race;
+use crate::config::WriteScopeMode;
 use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::Tickpt;
@@ -131,14 +134,16 @@ enum Plan {
 }
 
 /// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
-/// before and after it, never across it.
+/// before and after it, never across it. `scope`: the compiler's write scope of the region
+/// (None: it may write anywhere).
 pub fn parallel(
     run: impl FnOnce(),
     num_threads: i32,
     if_clause: bool,
     sp: usize,
+    scope: Option<&[WriteSpan]>,
 ) -> Result<RegionOutcome, String> {
-    match with_state(|s| start(s, num_threads, if_clause, sp))? {
+    match with_state(|s| start(s, num_threads, if_clause, sp, scope))? {
         Plan::Replayed => Ok(RegionOutcome::Done),
         Plan::Serial { logged } => {
             run();
@@ -156,7 +161,13 @@ pub fn parallel(
     }
 }
 
-fn start(s: &mut State, num_threads: i32, if_clause: bool, sp: usize) -> Result<Plan, String> {
+fn start(
+    s: &mut State,
+    num_threads: i32,
+    if_clause: bool,
+    sp: usize,
+    scope: Option<&[WriteSpan]>,
+) -> Result<Plan, String> {
     let (rank, size) = s.rank_size();
     let default_threads = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
     // Checkpointing numbers every top-level region, whatever its team size, so that the
@@ -210,7 +221,7 @@ fn start(s: &mut State, num_threads: i32, if_clause: bool, sp: usize) -> Result<
         if let Some(outer_sp) = outer_serial_sp {
             serial_suspend(rt, &mut s.logged_serial, outer_sp)?;
         }
-        begin(rt, &mut s.threadprivates, sp, team_size, numbered)?;
+        begin(rt, &mut s.threadprivates, sp, team_size, numbered, scope)?;
     }
     set_in_active_region(true);
     Ok(Plan::Active {
@@ -254,6 +265,7 @@ fn begin(
     sp: usize,
     team_size: u32,
     logged: Option<u64>,
+    scope: Option<&[WriteSpan]>,
 ) -> Result<(), String> {
     let t0 = Instant::now();
     rt.io.enter_region();
@@ -263,6 +275,7 @@ fn begin(
     }
     threadprivates.begin(rt.rank);
     track_new_memory(rt, sp)?;
+    use_write_scope(rt, scope, sp);
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
     rt.region_no += 1;
     if let Some(k) = logged {
@@ -270,6 +283,24 @@ fn begin(
     }
     rt.current.t_track += t0.elapsed();
     Ok(())
+}
+
+/// Resolves the region's write scope (`CAPE_WRITE_SCOPE`) and limits the tracker's scans to
+/// it; without fault tolerance only (its fingerprint needs every write).
+fn use_write_scope(rt: &mut Runtime, scope: Option<&[WriteSpan]>, sp: usize) {
+    let mode = rt.cfg.write_scope;
+    let mut resolved = std::mem::take(&mut rt.write_scope);
+    rt.write_scope_known = false;
+    match scope {
+        Some(spans) if mode != WriteScopeMode::Ignore && rt.ft.is_none() => {
+            scope::resolve(rt, spans, sp, &mut resolved);
+            rt.write_scope_known = true;
+            let scanned = (mode == WriteScopeMode::Scan).then_some(resolved.as_slice());
+            rt.tracker.set_scope(scanned);
+        }
+        _ => rt.tracker.set_scope(None),
+    }
+    rt.write_scope = resolved;
 }
 
 /// Region end: the final merge point, then (small teams) the outsiders catch up, the
@@ -289,6 +320,8 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
     } else {
         end_tracking_unchanged(rt)?;
     }
+    rt.tracker.set_scope(None);
+    rt.write_scope_known = false;
     let t0 = Instant::now();
     let change = if rt.rank == 0 {
         r.accumulated.take()
@@ -366,6 +399,10 @@ fn share_with_outsiders(
         counters.base[slot] = word(slot + 1);
     }
     let changes = Tickpt::decode(changes).map_err(|e| format!("bad region broadcast: {e}"))?;
+    if changes.runs().next().is_some() {
+        // the team may have changed the allocator in a `single` block
+        rt.arena.forget_all_blocks();
+    }
     for run in changes.runs() {
         crate::region_heap::inject(rt, run.addr as usize, run.bytes);
         rt.current.bytes_injected += run.bytes.len() as u64;
