@@ -104,7 +104,17 @@ fn check_pass(comm: &mut Comm, chunk: usize, uniform: bool) {
     let (mut big, mut split) = (0, 0);
     // around the head (the first 16 KiB travel with the header) and around a piece
     let head = 16 << 10;
-    for len in [20 << 20, 0, 1, head - 1, head, head + 1, chunk - 1, chunk, chunk + 1] {
+    for len in [
+        20 << 20,
+        0,
+        1,
+        head - 1,
+        head,
+        head + 1,
+        chunk - 1,
+        chunk,
+        chunk + 1,
+    ] {
         for step in steps(size, rank) {
             let sent_before = comm.bytes_sent;
             let (peer, sent, calls) = match step {

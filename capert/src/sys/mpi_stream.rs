@@ -94,8 +94,10 @@ impl Streams {
         if let Some(data) = outgoing {
             let head = &data[..data.len().min(HEAD)];
             self.head_out.clear();
-            self.head_out.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            self.head_out.extend_from_slice(&(my_piece as u64).to_le_bytes());
+            self.head_out
+                .extend_from_slice(&(data.len() as u64).to_le_bytes());
+            self.head_out
+                .extend_from_slice(&(my_piece as u64).to_le_bytes());
             self.head_out.extend_from_slice(head);
         }
         let head_out = (self.head_out.as_ptr(), self.head_out.len());
@@ -312,8 +314,7 @@ impl<'s> InFlight<'s> {
                 let prefix = HEAD + (next * piece).min(rest);
                 // SAFETY: the head and pieces 0..next are in place (MPI wrote the pieces and no
                 // request writes them any more): `prefix` bytes from the message's start.
-                consumed =
-                    progress(unsafe { std::slice::from_raw_parts(base.sub(HEAD), prefix) });
+                consumed = progress(unsafe { std::slice::from_raw_parts(base.sub(HEAD), prefix) });
             }
         }
         consumed
