@@ -47,6 +47,12 @@ impl Arena {
         })
     }
 
+    /// Transparent huge pages for the whole arena (the uffd tracker's scans walk one entry per
+    /// huge page of memory not written since; the mprotect tracker needs 4 KiB pages).
+    pub fn allow_huge_pages(&self) {
+        mem::allow_huge_pages(self.heap.base(), self.heap.limit() - self.heap.base());
+    }
+
     pub fn contains(&self, addr: usize) -> bool {
         self.heap.contains(addr)
     }

@@ -112,6 +112,9 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     crate::sys::stack::install_alt_stack().unwrap_or_else(|e| fatal(&e));
     let (tracker, why) = Tracker::new(want).unwrap_or_else(|e| fatal(&e.to_string()));
     let arena = Arena::map(cfg.arena_base, cfg.arena_size).unwrap_or_else(|e| fatal(&e));
+    if tracker.kind() == TrackerKind::Uffd {
+        arena.allow_huge_pages();
+    }
     let (stack_base, stack_size) = (cfg.stack_base as usize, cfg.stack_size as usize);
     mem::map_fixed(stack_base, stack_size, "user stack", "CAPE_STACK_BASE")
         .unwrap_or_else(|e| fatal(&e));
