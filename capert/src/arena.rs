@@ -33,6 +33,8 @@ pub struct Arena {
     /// Live blocks of at least `LARGE_BLOCK` bytes: start -> end. Every entry is a live block
     /// with its exact extent; a block may be missing (then it lies outside all entries).
     large: BTreeMap<usize, usize>,
+    /// The end of the highest block ever handed out: the program never held memory above it.
+    high_water: usize,
 }
 
 impl Arena {
@@ -44,6 +46,7 @@ impl Arena {
             heap: Heap::new(base, size),
             tracked_end: base,
             large: BTreeMap::new(),
+            high_water: base,
         })
     }
 
@@ -110,6 +113,7 @@ impl Arena {
 
     /// A block of `size` bytes now lives at `start` (allocated or moved by realloc).
     pub fn note_block(&mut self, start: usize, size: usize) {
+        self.high_water = self.high_water.max(start + size);
         if size >= LARGE_BLOCK {
             self.large.insert(start, start + size);
         }
@@ -128,9 +132,12 @@ impl Arena {
 
     /// The memory a write through a pointer to `addr` in the arena can reach: the large block
     /// holding it (a pointer just past its end included), else everything outside the known
-    /// large blocks (small blocks are not remembered). Ranges are appended to `out`.
+    /// large blocks (small blocks are not remembered) up to the highest block ever handed out
+    /// (claimed memory above it costs scans without holding anything). Ranges are appended
+    /// to `out`.
     pub fn reach(&self, addr: usize, out: &mut Vec<(usize, usize)>) {
-        let (base, end) = self.used_range();
+        let (base, claimed_end) = self.used_range();
+        let end = self.high_water.min(claimed_end);
         if let Some((&start, &stop)) = self.large.range(..=addr).next_back() {
             if addr <= stop {
                 out.push((start, stop));
@@ -168,5 +175,44 @@ impl Arena {
                 "invalid allocation request ({size} bytes or a bad alignment)"
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_of_large_and_small_blocks() {
+        let base = 0x3c00_0000_0000u64;
+        let mut arena = Arena::map(base, 64 << 20).unwrap();
+        let small = arena.alloc(100, 16).unwrap().as_ptr() as usize;
+        let large = arena.alloc(LARGE_BLOCK * 2, 16).unwrap().as_ptr() as usize;
+        let small2 = arena.alloc(200, 16).unwrap().as_ptr() as usize;
+        let (start, _) = arena.used_range();
+        let high = small2 + 200;
+        let mut out = Vec::new();
+        // inside the large block, and just past its end: the block
+        arena.reach(large + 5, &mut out);
+        assert_eq!(out, vec![(large, large + 2 * LARGE_BLOCK)]);
+        out.clear();
+        arena.reach(large + 2 * LARGE_BLOCK, &mut out);
+        assert_eq!(out[0], (large, large + 2 * LARGE_BLOCK));
+        // a small block: everything but the large block, up to the highest block
+        out.clear();
+        arena.reach(small, &mut out);
+        assert_eq!(out, vec![(start, large), (large + 2 * LARGE_BLOCK, high)]);
+        assert!(out.iter().any(|&(s, e)| s <= small2 && small2 < e));
+        // freed: no longer known, so a pointer into it reaches everything below the high water
+        arena.forget_block(large);
+        out.clear();
+        arena.reach(large + 5, &mut out);
+        assert_eq!(out, vec![(start, high)]);
+        arena.note_block(large, 2 * LARGE_BLOCK);
+        arena.forget_all_blocks();
+        out.clear();
+        arena.reach(small, &mut out);
+        assert_eq!(out, vec![(start, high)]);
+        mem::unmap(base as usize, 64 << 20);
     }
 }
