@@ -1,11 +1,10 @@
 /*@ for */
 { /* capecc: #pragma omp {{construct}} at {{location}} */
-{{originals}}{{loop_vars}}{{levels}}    unsigned long long __cape_n = {{product}}, __cape_lo, __cape_hi, __cape_k;
+{{originals}}{{loop_vars}}{{levels}}    unsigned long long __cape_n = {{product}}, __cape_lo, __cape_hi, __cape_end, __cape_k;
     __cape_loop __cape_l;
 {{privates}}    {{init}}(&__cape_l, __cape_n, {{schedule}}, {{chunk}});
-    while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-        for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-{{indices}}{{body}}
+    {{chunks}} (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+{{chunk_loop}}{{indices}}{{body}}
         }
 {{last}}{{reductions}}    __cape_loop_end(&__cape_l, {{nowait}});
 }
@@ -43,9 +42,14 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
     {{decl}};
 /*@ loop_var_private */
     __typeof__({{of}}) {{var}};
-/*@ index_single */
-            {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb0
-                                            + __cape_k * (unsigned long long)__cape_step0);
+/*@ chunk_user_variable */
+        for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+             {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb0
+                                         + __cape_lo * (unsigned long long)__cape_step0);
+             __cape_k < __cape_end;
+             __cape_k++, {{var}} += (__typeof__({{var}} - {{var}}))__cape_step0) {
+/*@ chunk_counter */
+        for (__cape_k = __cape_lo, __cape_end = __cape_hi; __cape_k < __cape_end; __cape_k++) {
 /*@ index_collapsed */
             {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}}
                 + ({{rest}} % __cape_n{{j}}) * (unsigned long long)__cape_step{{j}});

@@ -292,6 +292,8 @@ mod tests {
                         let want: Vec<_> = static_chunks(n, team, tid, chunk).collect();
                         assert_eq!(got, want, "n={n} team={team} tid={tid} chunk={chunk}");
                         assert_eq!(last, got.last().is_some_and(|r| r.1 == n));
+                        // the lowering asks for the block of `schedule(static)` once (an `if`)
+                        assert!(chunk != 0 || got.len() <= 1);
                     }
                 }
             }

@@ -383,9 +383,7 @@ pub fn lower_for(
             ],
         ))?);
         product.push(format!("__cape_n{j}"));
-        if loops.len() == 1 {
-            indices.push_str(&one(render(WORKSHARING, "index_single", &[("var", name)]))?);
-        } else {
+        if loops.len() > 1 {
             // index j: (k / (n_{j+1} * ... * n_last)) % n_j
             let mut rest = "__cape_k".to_string();
             for inner in j + 1..loops.len() {
@@ -423,6 +421,25 @@ pub fn lower_for(
         Some(c) => format!("(long long)({})", super::clause_expr(cx, d, c, env)),
         None => "0".to_string(),
     };
+    // One loop: the user's variable steps in its own type beside the counter that ends the
+    // chunk, so the backend sees the same induction variable as in the sequential loop
+    // (recomputed from the 64-bit counter, an `int` is a truncation the vectoriser and the
+    // address analysis cannot follow). The counter, not the user's test, ends the chunk: the
+    // user's variable may wrap (a small unsigned type) where the trip count does not.
+    let chunk_loop = match loops.as_slice() {
+        [(c, _)] => one(render(
+            WORKSHARING,
+            "chunk_user_variable",
+            &[("var", cx.program.vars[c.var].name.as_str())],
+        ))?,
+        _ => one(render(WORKSHARING, "chunk_counter", &[]))?,
+    };
+    // `schedule(static)` without a chunk size gives each thread at most one block: the
+    // backend then sees straight-line code around one loop (an `ordered` loop is run by one
+    // thread, block after block).
+    let one_block = clauses.schedule == "CAPE_SCHED_STATIC"
+        && clauses.chunk.is_none()
+        && !clauses.ordered;
     one(render(
         WORKSHARING,
         "for",
@@ -444,6 +461,8 @@ pub fn lower_for(
             ),
             ("schedule", clauses.schedule),
             ("chunk", &chunk),
+            ("chunks", if one_block { "if" } else { "while" }),
+            ("chunk_loop", &chunk_loop),
             ("indices", &indices),
             ("body", &body),
             ("last", &last),

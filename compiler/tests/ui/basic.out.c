@@ -55,13 +55,15 @@ static void __cape_fn_1(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 __cape_value_a[i] *= __cape_value_f;
             }
         __cape_loop_end(&__cape_l, 1);
@@ -129,16 +131,18 @@ static void __cape_fn_2(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_s) s = 0;
         __typeof__(*__cape_orig_k) k;
         __builtin_memcpy(&k, __cape_orig_k, sizeof k);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
         while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
                     if (i % 7 == 0)
                         continue;

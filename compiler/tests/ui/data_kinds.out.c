@@ -60,13 +60,15 @@ static void __cape_fn_1(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
                     double acc = 0.0;
                     for (int j = 0; j < __cape_value_m; j++)
@@ -164,15 +166,17 @@ static void __cape_fn_2(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_pr) pr;
         __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                z = (__typeof__(z))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 z = (__typeof__(z))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, z += (__typeof__(z - z))__cape_step0) {
                 {
                     tmp[0] = (int)z;
                     (*__cape_shared_out)[z] += pr.a * tmp[0];
@@ -212,14 +216,16 @@ static void __cape_fn_3(void *__cape_arg)
         if (__cape_step0 < 0 && __cape_lbc0 > __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_lbc0 - (unsigned long long)__cape_ub0 - 1)
                        / (unsigned long long)-__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_total) total = 0;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                u = (__typeof__(u))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 u = (__typeof__(u))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, u += (__typeof__(u - u))__cape_step0) {
                 total += __cape_value_a[u % 6][0] + (*__cape_shared_out)[u % 6];
             }
         if (__cape_loop_is_last(&__cape_l)) {

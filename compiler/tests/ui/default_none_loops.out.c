@@ -53,11 +53,11 @@ static void __cape_fn_1(void *__cape_arg)
             if (__cape_step1 > 0 && __cape_lbc1 < __cape_ub1)
                 __cape_n1 = ((unsigned long long)__cape_ub1 - (unsigned long long)__cape_lbc1 - 1)
                            / (unsigned long long)__cape_step1 + 1;
-            unsigned long long __cape_n = __cape_n0 * __cape_n1, __cape_lo, __cape_hi, __cape_k;
+            unsigned long long __cape_n = __cape_n0 * __cape_n1, __cape_lo, __cape_hi, __cape_end, __cape_k;
             __cape_loop __cape_l;
             __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-            while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-                for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+            if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+                for (__cape_k = __cape_lo, __cape_end = __cape_hi; __cape_k < __cape_end; __cape_k++) {
                     i = (__typeof__(i))((unsigned long long)__cape_lb0
                         + ((__cape_k / __cape_n1) % __cape_n0) * (unsigned long long)__cape_step0);
                     j = (__typeof__(j))((unsigned long long)__cape_lb1
