@@ -13,10 +13,11 @@ use super::data_sharing::{
     RegionClauses, Sharing,
 };
 use super::read_only::is_read_only_scalar;
+use super::write_scope::{write_scope, Object, RegionView, Scope};
 use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
-use crate::resolve::{Binding, Storage, VarId};
+use crate::resolve::{Binding, Step, Storage, VarId};
 use crate::template::{render, CONSTRUCTS, PARALLEL};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
@@ -48,6 +49,18 @@ pub fn lower(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let scope = write_scope(
+        cx,
+        &RegionView {
+            directive: d,
+            stmt,
+            span: stmt_span,
+            function,
+            sharing: &clauses.sharing,
+            predetermined: &predetermined,
+            has_copyin: !clauses.copyin.is_empty(),
+        },
+    );
     let region = Region {
         d,
         stmt,
@@ -56,6 +69,7 @@ pub fn lower(
         clauses,
         wanted,
         captured,
+        scope,
     };
     render_region(cx, out, &region, env)
 }
@@ -275,6 +289,7 @@ struct Region<'r> {
     clauses: RegionClauses,
     wanted: Vec<VarId>,
     captured: Vec<Captured>,
+    scope: Scope,
 }
 
 /// The data struct, the outlined function (before/after the user function) and the call.
@@ -292,6 +307,7 @@ fn render_region(
         clauses,
         wanted,
         captured,
+        scope,
     } = region;
     let (d, stmt, function, stmt_span) = (*d, *stmt, *function, *stmt_span);
     let RegionClauses {
@@ -514,21 +530,56 @@ fn render_region(
             ("reductions", &reductions),
         ],
     ))?;
-    let call = one(render(
-        PARALLEL,
-        "call",
-        &[
-            ("construct", construct),
-            ("location", &location),
-            ("id", &id_text),
-            ("field_inits", &field_inits),
-            ("num_threads", num_threads),
-            ("if_clause", if_clause),
-        ],
-    ))?;
+    let mut values = vec![
+        ("construct", construct),
+        ("location", location.as_str()),
+        ("id", id_text.as_str()),
+        ("field_inits", field_inits.as_str()),
+        ("num_threads", num_threads.as_str()),
+        ("if_clause", if_clause.as_str()),
+    ];
+    let (spans, count) = match scope {
+        Scope::Known(objects) => (scope_spans(cx, env, objects)?, objects.len().to_string()),
+        Scope::Unknown => (String::new(), String::new()),
+    };
+    let section = match scope {
+        Scope::Unknown => "call",
+        Scope::Known(objects) if objects.is_empty() => "call_stack_only",
+        Scope::Known(_) => {
+            values.extend([("spans", spans.as_str()), ("count", count.as_str())]);
+            "call_scoped"
+        }
+    };
+    let call = one(render(PARALLEL, section, &values))?;
     out.before.push((function, decls));
     out.after.push((function, outlined));
     Ok(call)
+}
+
+/// The entries of a region's write scope, evaluated in the encountering function.
+fn scope_spans(cx: &Context, env: &Env, objects: &[Object]) -> Result<String, Vec<Diagnostic>> {
+    let mut spans = String::new();
+    for object in objects {
+        spans.push_str(&one(match *object {
+            Object::Variable(v) => {
+                let var = spelled(cx, env, v);
+                let incomplete = matches!(
+                    cx.program.vars[v].shape.steps.first(),
+                    Some(Step::Array { sized: false })
+                );
+                if incomplete {
+                    // `extern int a[];`: no size; the runtime takes all globals
+                    render(PARALLEL, "span_block", &[("pointer", &format!("&{var}"))])
+                } else {
+                    render(PARALLEL, "span_variable", &[("var", &var)])
+                }
+            }
+            Object::BlockOf(p) => {
+                render(PARALLEL, "span_block", &[("pointer", &spelled(cx, env, p))])
+            }
+        })?);
+    }
+    Ok(spans)
 }
 
 /// How many times `ident` occurs in `text` as a whole identifier.
