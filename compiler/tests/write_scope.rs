@@ -124,6 +124,18 @@ fn clauses_write_back_their_originals() {
     assert_eq!(scopes(p), known(&["s", "last"]));
     let nested = "double s;\nvoid f(int n) {\n#pragma omp parallel\n{\n#pragma omp for reduction(+:s)\nfor (int i = 0; i < n; i++) s += i;\n}\n}\n";
     assert_eq!(scopes(nested), known(&["s"]));
+    let own = "double s;\nvoid f(void) {\n#pragma omp parallel reduction(+:s)\n{ s += 1; }\n}\n";
+    assert_eq!(scopes(own), known(&["s"]));
+    let inner_private = "double s;\nvoid f(int n) {\n#pragma omp parallel\n{ double t = 0;\n#pragma omp for reduction(+:t)\nfor (int i = 0; i < n; i++) t += i;\n}\n}\n";
+    assert_eq!(scopes(inner_private), known(&[]));
+}
+
+#[test]
+fn an_inner_loop_variable_is_private_in_its_loop_only() {
+    let p = "int gi;\ndouble g[8];\nvoid f(void) {\n#pragma omp parallel\n{\n#pragma omp for\nfor (gi = 0; gi < 8; gi++) g[gi] = 0;\n#pragma omp single\ngi = 5;\n}\n}\n";
+    assert_eq!(scopes(p), known(&["gi", "g"]));
+    let combined = "int gi;\ndouble g[8];\nvoid f(void) {\n#pragma omp parallel for\nfor (gi = 0; gi < 8; gi++) g[gi] = 0;\n}\n";
+    assert_eq!(scopes(combined), known(&["g"]));
 }
 
 #[test]

@@ -44,7 +44,8 @@ pub fn lower(
     let stmt_span = super::body_span(cx, d, stmt);
 
     let clauses = region_clauses(cx, d, function, env, &mut errors);
-    let predetermined = predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
+    let (predetermined, loop_var) =
+        predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
     let (wanted, captured) = capture_set(cx, d, stmt_span, &clauses, &predetermined, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
@@ -57,7 +58,7 @@ pub fn lower(
             span: stmt_span,
             function,
             sharing: &clauses.sharing,
-            predetermined: &predetermined,
+            loop_var,
             has_copyin: !clauses.copyin.is_empty(),
         },
     );
@@ -75,14 +76,15 @@ pub fn lower(
 }
 
 /// The variables the region makes private without a clause: the loop variable of a combined
-/// `parallel for` and those of the worksharing loops inside (collapsed ones included).
+/// `parallel for` and those of the worksharing loops inside (collapsed ones included); and
+/// the first one alone (private in the whole region).
 fn predetermined_private(
     cx: &Context,
     d: &Directive,
     stmt: &Node<Statement>,
     sharing: &HashMap<VarId, (Sharing, Span)>,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<VarId> {
+) -> (Vec<VarId>, Option<VarId>) {
     let pragma = d.span;
     // the loop variable of a combined `parallel for` is predetermined private
     let mut loop_var = None;
@@ -139,7 +141,7 @@ fn predetermined_private(
         }
     }
 
-    predetermined
+    (predetermined, loop_var)
 }
 
 /// The variables the outlined function reaches through pointers (locals of the enclosing

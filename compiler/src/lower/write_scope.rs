@@ -56,8 +56,9 @@ pub struct RegionView<'r, 'n> {
     pub function: usize,
     /// the data-sharing clauses of the region's directive
     pub sharing: &'r std::collections::HashMap<VarId, (Sharing, Span)>,
-    /// variables private without a clause (loop variables)
-    pub predetermined: &'r [VarId],
+    /// the loop variable of a combined `parallel for` (private in the whole region; those of
+    /// loops inside are private in their loop only)
+    pub loop_var: Option<VarId>,
     pub has_copyin: bool,
 }
 
@@ -282,7 +283,7 @@ fn analyse(cx: &Context, region: &RegionView, walk: &Walk) -> Found<Vec<Object>>
     }
     let mut objects = Vec::new();
     for &v in &facts.written_back {
-        objects.extend(facts.home(v)?);
+        objects.extend(facts.original_home(v)?);
     }
     for lvalue in walk.written.iter().chain(&walk.addressed) {
         objects.extend(facts.lvalue(lvalue, 0)?.0);
@@ -338,7 +339,7 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
         }
         facts
             .private
-            .extend(region.predetermined.iter().map(|&v| (v, false)));
+            .extend(region.loop_var.iter().map(|&v| (v, false)));
         facts.clauses()?;
         for e in walk.written.iter().chain(&walk.addressed) {
             if let Expression::Identifier(i) = &e.node {
@@ -431,14 +432,27 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
 
     /// Where a direct write of `v` lands: `None` for the stack (private or shared locals).
     fn home(&self, v: VarId) -> Found<Option<Object>> {
-        let var = &self.cx.program.vars[v];
-        if var.thread_local || is_threadprivate(self.cx, v) {
-            return Err(Unknown);
-        }
-        if self.is_region_private(v) {
+        if self.is_region_private(v) && !self.is_thread_specific(v) {
             return Ok(None);
         }
+        self.original_home(v)
+    }
+
+    fn is_thread_specific(&self, v: VarId) -> bool {
+        self.cx.program.vars[v].thread_local || is_threadprivate(self.cx, v)
+    }
+
+    /// Where a write of the variable `v` names outside the region lands (a clause's copy-out
+    /// or reduction writes the original, not the private copy).
+    fn original_home(&self, v: VarId) -> Found<Option<Object>> {
+        let var = &self.cx.program.vars[v];
+        if self.is_thread_specific(v) {
+            return Err(Unknown);
+        }
         if contains(self.region.span, var.ident_span) {
+            if var.storage == Storage::Auto {
+                return Ok(None);
+            }
             // a static or extern declared inside: not visible where the scope is built
             return Err(Unknown);
         }
