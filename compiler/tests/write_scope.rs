@@ -74,6 +74,8 @@ fn private_pointers_point_where_their_values_come_from() {
 fn firstprivate_and_linear_pointers_start_from_the_original() {
     let p = "void f(double *p, int n) {\n#pragma omp parallel firstprivate(p)\n{ p += 1; p[0] = 1; }\n}\n";
     assert_eq!(scopes(p), known(&["block p"]));
+    let linear = "void f(double *p, int n) {\n#pragma omp parallel for linear(p:1)\nfor (int i = 0; i < n; i++) { p[0] = i; p++; }\n}\n";
+    assert_eq!(scopes(linear), known(&["block p"]));
 }
 
 #[test]

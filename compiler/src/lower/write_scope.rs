@@ -138,6 +138,12 @@ const NON_WRITING: &[&str] = &[
     "omp_get_nested",
     "omp_get_thread_limit",
     "omp_get_max_active_levels",
+    "__builtin_expect",
+    "__builtin_isnan",
+    "__builtin_isinf",
+    "__builtin_fabs",
+    "__builtin_sqrt",
+    "__assert_fail",
 ];
 
 /// Functions that write through their first argument only.
@@ -370,13 +376,25 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
                 {
                     return Err(Unknown)
                 }
-                (ClauseKind::Reduction | ClauseKind::Lastprivate | ClauseKind::Linear, _) => {
+                (
+                    ClauseKind::Reduction | ClauseKind::Lastprivate | ClauseKind::Linear,
+                    ClauseArgs::List(items)
+                    | ClauseArgs::Reduction { items, .. }
+                    | ClauseArgs::ListWithExpr { items, .. },
+                ) => {
                     // the originals are written back (the private copies are written inside)
-                    let vars = super::clause_vars(cx, dir, clause.span);
-                    self.written_back.extend(vars.iter().map(|(_, v)| *v));
+                    let vars: Vec<VarId> = items
+                        .iter()
+                        .flat_map(|item| super::clause_vars(cx, dir, item.name_span))
+                        .map(|(_, v)| v)
+                        .collect();
+                    self.written_back.extend(&vars);
                     if own && clause.kind == ClauseKind::Linear {
-                        self.private.extend(vars.iter().map(|(_, v)| (*v, true)));
+                        self.private.extend(vars.iter().map(|&v| (v, true)));
                     }
+                }
+                (ClauseKind::Reduction | ClauseKind::Lastprivate | ClauseKind::Linear, _) => {
+                    return Err(Unknown)
                 }
                 _ => {}
             }
