@@ -110,6 +110,9 @@ fn calls_make_the_scope_unknown_except_known_libc_functions() {
     assert_eq!(scopes(malloc), FALLBACK);
     let libc = "double g[4];\nvoid f(double *a, double *b) {\n#pragma omp parallel\n{ memset(a, 0, 8); memcpy(g, b, 8); printf(\"%f\\n\", sqrt(b[0])); }\n}\n";
     assert_eq!(scopes(libc), known(&["g", "block a"]));
+    let percent_n =
+        "void f(int *count) {\n#pragma omp parallel\n{ printf(\"%d%n\\n\", 1, count); }\n}\n";
+    assert_eq!(scopes(percent_n), FALLBACK);
     let own_sqrt = "double sqrt(double x) { return x; }\nvoid f(double *a) {\n#pragma omp parallel\n{ a[0] = sqrt(2.0); }\n}\n";
     assert_eq!(scopes(own_sqrt), FALLBACK);
 }

@@ -232,8 +232,18 @@ impl<'n> Visit<'n> for Walk<'n> {
     fn visit_call_expression(&mut self, e: &'n CallExpression, span: &'n lang_c::span::Span) {
         self.calls.push(&e.callee);
         if let Expression::Identifier(name) = &e.callee.node {
-            if WRITES_FIRST.contains(&name.node.name.as_str()) {
+            let name = name.node.name.as_str();
+            if WRITES_FIRST.contains(&name) {
                 self.written_through.extend(e.arguments.first());
+            }
+            // `%n` writes through its argument; a format that is not a literal may hold one
+            let format = match name {
+                "printf" => e.arguments.first(),
+                "fprintf" => e.arguments.get(1),
+                _ => None,
+            };
+            if format.is_some_and(|f| !is_format_without_n(&f.node)) {
+                self.opaque = true;
             }
         }
         visit::visit_call_expression(self, e, span);
@@ -260,6 +270,25 @@ impl<'n> Visit<'n> for Walk<'n> {
     ) {
         self.opaque = true;
     }
+}
+
+/// A string literal format with no `%n` conversion.
+fn is_format_without_n(format: &Expression) -> bool {
+    let Expression::StringLiteral(pieces) = format else {
+        return false;
+    };
+    pieces.node.iter().all(|piece| {
+        let mut chars = piece.chars();
+        while let Some(c) = chars.next() {
+            if c == '%' {
+                let conversion = chars.find(|c| !"-+ #0123456789.*'hlLqjzt".contains(*c));
+                if conversion == Some('n') {
+                    return false;
+                }
+            }
+        }
+        true
+    })
 }
 
 fn declared_identifier(d: &Declarator) -> Option<&Node<Identifier>> {
