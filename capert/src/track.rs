@@ -144,6 +144,15 @@ pub struct Tracker {
     scope: Vec<(usize, usize)>,
 }
 
+/// How many of `ranges` (sorted, non-empty) from the first on are contiguous: one scan
+/// covers them (the arena and the stack are tracked in adjacent pieces as they grow).
+fn adjacent(ranges: &[Range]) -> usize {
+    1 + ranges
+        .windows(2)
+        .take_while(|w| w[0].end() == w[1].start())
+        .count()
+}
+
 /// The scope that covers all memory.
 const EVERYTHING: (usize, usize) = (0, usize::MAX);
 
@@ -415,13 +424,24 @@ impl Tracker {
         match &mut self.backend {
             Backend::Uffd { scan, uffd } => {
                 let mut dirty = self.dirty.as_mut();
-                for range in &mut self.ranges {
-                    let (start, end) = (range.start(), range.end());
-                    let (span, twin) = (&range.span, &mut range.twin);
+                let mut first = 0;
+                while first < self.ranges.len() {
+                    let count = adjacent(&self.ranges[first..]);
+                    let group = &mut self.ranges[first..first + count];
+                    first += group.len();
+                    let (start, end) = (group[0].start(), group[group.len() - 1].end());
                     for (lo, hi) in clipped(start, end, &self.scope) {
                         scan.written(lo, hi, true, |from, to| {
-                            twin.bytes_mut(from - start, to - from)
-                                .copy_from_slice(span.bytes(from - start, to - from));
+                            for range in group.iter_mut() {
+                                let (a, b) = (from.max(range.start()), to.min(range.end()));
+                                if a < b {
+                                    let at = a - range.start();
+                                    range
+                                        .twin
+                                        .bytes_mut(at, b - a)
+                                        .copy_from_slice(range.span.bytes(at, b - a));
+                                }
+                            }
                             if let Some(d) = dirty.as_mut() {
                                 d.extend((from..to).step_by(PAGE_SIZE));
                             }
@@ -517,8 +537,12 @@ impl Tracker {
     fn scan_written(&mut self, written: &mut Vec<usize>) -> Result<(), TrackError> {
         match &mut self.backend {
             Backend::Uffd { scan, .. } => {
-                for range in &self.ranges {
-                    for (lo, hi) in clipped(range.start(), range.end(), &self.scope) {
+                let mut first = 0;
+                while first < self.ranges.len() {
+                    let group = &self.ranges[first..first + adjacent(&self.ranges[first..])];
+                    first += group.len();
+                    let (start, end) = (group[0].start(), group[group.len() - 1].end());
+                    for (lo, hi) in clipped(start, end, &self.scope) {
                         scan.written(lo, hi, true, |from, to| {
                             written.extend((from..to).step_by(PAGE_SIZE));
                         })

@@ -33,6 +33,16 @@ fn injected_pages() {
 }
 
 #[test]
+fn few_injected_pages() {
+    elision::few_injected_pages_left_to_the_scan(KIND, 4);
+}
+
+#[test]
+fn scoped() {
+    scoped_scans(KIND);
+}
+
+#[test]
 fn empty() {
     empty_region(KIND);
 }

@@ -1,7 +1,8 @@
 /* region_cost.c - the fixed cost of a parallel region (scripts/bench_region.sh).
  * usage: region_cost MIB PAGES REGIONS
- * Holds MIB MiB of touched heap; runs REGIONS parallel regions, each writing 64 bytes on
- * each of PAGES pages spread evenly over that heap (0: a region that writes nothing).
+ * Holds MIB MiB of touched heap that the regions do not write; runs REGIONS parallel regions,
+ * each writing 64 bytes on each page of another array of PAGES pages (0: a region that
+ * writes nothing).
  * Prints the median and the mean time of one region (omp_get_wtime around each region, the
  * first tenth not counted: warm-up) and a checksum of the heap. */
 #include <omp.h>
@@ -25,22 +26,21 @@ int main(int argc, char **argv)
     long pages = atol(argv[2]);
     int regions = atoi(argv[3]);
     size_t len = mib << 20;
-    long total = (long)(len / 4096);
-    if (pages > total)
-        pages = total;
-    long stride = pages > 0 ? total / pages : 1;
-    unsigned char *heap = malloc(len);
+    size_t wlen = (size_t)(pages > 0 ? pages : 1) * 4096;
+    unsigned char *ballast = malloc(len);
+    unsigned char *heap = malloc(wlen);
     double *times = malloc(sizeof(double) * (size_t)regions);
-    if (!heap || !times) {
+    if (!ballast || !heap || !times) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
-    memset(heap, 1, len);
+    memset(ballast, 1, len);
+    memset(heap, 1, wlen);
     for (int r = 0; r < regions; r++) {
         double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < pages; i++)
-            memset(heap + (size_t)(i * stride) * 4096 + (size_t)(r % 64) * 64, r + (int)i, 64);
+            memset(heap + (size_t)i * 4096 + (size_t)(r % 64) * 64, r + (int)i, 64);
         times[r] = omp_get_wtime() - t0;
     }
     int skip = regions / 10;
@@ -49,8 +49,10 @@ int main(int argc, char **argv)
         sum += times[r];
     qsort(times + skip, (size_t)(regions - skip), sizeof(double), cmp);
     unsigned long check = 0;
-    for (size_t i = 0; i < len; i += 64)
+    for (size_t i = 0; i < wlen; i += 64)
         check = check * 31 + heap[i];
+    for (size_t i = 0; i < len; i += 4096)
+        check = check * 31 + ballast[i];
     printf("MiB %zu pages %ld regions %d median_us %.2f mean_us %.2f check %lu\n", mib, pages,
            regions - skip, 1e6 * times[skip + (regions - skip) / 2],
            1e6 * sum / (regions - skip), check);

@@ -57,7 +57,14 @@ pub extern "C" fn __cape_parallel_scoped(
             // (a pointer and a usize have the same size and alignment), read only.
             unsafe { std::slice::from_raw_parts(scope.cast::<WriteSpan>(), count) }
         };
-        run(func, data, num_threads, if_clause, stack_pointer, Some(spans))
+        run(
+            func,
+            data,
+            num_threads,
+            if_clause,
+            stack_pointer,
+            Some(spans),
+        )
     })
 }
 

@@ -239,7 +239,7 @@ pub(super) fn merge_point(
         .expect_injections(others.map(|r| (r.page as usize, PAGE_SIZE)));
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);
     // before the records' combiners write: their writes must be seen by the next scan
-    rt.tracker.protect_injected();
+    rt.tracker.settle_injected();
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
     if !applied.heap_users.is_empty() {

@@ -37,8 +37,8 @@ pub use scope::WriteSpan;
 pub use state::{try_with_state, with_state, State};
 
 use crate::arena::set_in_active_region;
-use crate::merge::Race;
 use crate::config::WriteScopeMode;
+use crate::merge::Race;
 use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::Tickpt;

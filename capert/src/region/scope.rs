@@ -28,7 +28,11 @@ pub(super) fn resolve(rt: &Runtime, spans: &[WriteSpan], sp: usize, out: &mut Ve
             out.push((span.addr, span.addr.saturating_add(span.len)));
         } else if rt.arena.contains(span.addr) {
             rt.arena.reach(span.addr, out);
-        } else if rt.globals.iter().any(|&(s, e)| span.addr >= s && span.addr <= e) {
+        } else if rt
+            .globals
+            .iter()
+            .any(|&(s, e)| span.addr >= s && span.addr <= e)
+        {
             out.extend_from_slice(&rt.globals);
         }
         // anything else (NULL, the stack, memory nobody tracks) adds nothing
@@ -68,7 +72,12 @@ mod tests {
 
     #[test]
     fn ranges_become_sorted_joined_pages() {
-        let mut r = vec![(0x5010, 0x5020), (0x1000, 0x1001), (0x1fff, 0x2001), (0x9000, 0x9000)];
+        let mut r = vec![
+            (0x5010, 0x5020),
+            (0x1000, 0x1001),
+            (0x1fff, 0x2001),
+            (0x9000, 0x9000),
+        ];
         pages(&mut r);
         assert_eq!(r, vec![(0x1000, 0x3000), (0x5000, 0x6000)]);
         assert!(holds(&r, 0x2000) && holds(&r, 0x5000));

@@ -1,5 +1,6 @@
-//! Streamed point-to-point messages: a message goes as a small header (its length and piece
-//! size) and then pieces of at most `CAPE_MERGE_CHUNK` bytes, all sent at once with
+//! Streamed point-to-point messages: a message goes as a head (its length and piece size,
+//! then its first `HEAD` bytes: a small message is one MPI message) and then the rest in
+//! pieces of at most `CAPE_MERGE_CHUNK` bytes, all sent at once with
 //! `MPI_Isend` and received with `MPI_Irecv` directly into the caller's buffer at their
 //! offsets, a few ahead of the consumer. The receiver sees the growing contiguous prefix as the
 //! pieces arrive, so it can consume the start of a message while the rest is in flight. The
@@ -29,6 +30,10 @@ const MAX_PIECES: usize = 1 << 16;
 /// Receives posted ahead of the consumer: enough to keep a network busy, few enough that the
 /// consumer gets a large message piece by piece (see `receive_pieces`).
 const RECEIVES_IN_FLIGHT: usize = 2;
+/// Bytes of a message that travel with its header.
+const HEAD: usize = 16 << 10;
+/// The header: length and piece size.
+const HEADER: usize = 16;
 
 /// The buffers reused by every streamed message.
 pub struct Streams {
@@ -39,6 +44,9 @@ pub struct Streams {
     indices: Vec<c_int>,
     /// Which pieces of the incoming message have arrived.
     arrived: Vec<bool>,
+    /// The heads sent and received: header + the first `HEAD` bytes.
+    head_out: Vec<u8>,
+    head_in: Vec<u8>,
 }
 
 impl Streams {
@@ -49,6 +57,8 @@ impl Streams {
             sends: Vec::new(),
             indices: Vec::new(),
             arrived: Vec::new(),
+            head_out: Vec::new(),
+            head_in: vec![0; HEADER + HEAD],
         }
     }
 
@@ -79,26 +89,29 @@ impl Streams {
             Ok(p) if p < comm.size() && p != comm.rank() => p,
             _ => return Err(format!("no peer rank {peer} among {} ranks", comm.size())),
         };
-        // Declared before the flight, so they outlive its requests.
-        let mut their_header = [0u64; 2];
         let my_piece = outgoing.map_or(1, |d| self.piece_for(d.len()));
-        let my_header = outgoing.map(|d| [d.len() as u64, my_piece as u64]);
+        // The head buffers are not resized while the flight lasts: their requests stay valid.
+        if let Some(data) = outgoing {
+            let head = &data[..data.len().min(HEAD)];
+            self.head_out.clear();
+            self.head_out
+                .extend_from_slice(&(data.len() as u64).to_le_bytes());
+            self.head_out
+                .extend_from_slice(&(my_piece as u64).to_le_bytes());
+            self.head_out.extend_from_slice(head);
+        }
+        let head_out = (self.head_out.as_ptr(), self.head_out.len());
+        let head_in = self.head_in.as_mut_ptr();
         let mut flight = InFlight::new(self, comm.as_raw(), peer);
 
         if incoming.is_some() {
-            // SAFETY: `their_header` is 16 writable bytes that outlive the request (it is
-            // declared before `flight`, whose drop waits for every request).
-            unsafe {
-                flight.post(
-                    Buffer::Recv(their_header.as_mut_ptr().cast()),
-                    16,
-                    TAG_HEADER,
-                )?
-            };
+            // SAFETY: `head_in` is HEADER + HEAD writable bytes owned by the streams, which
+            // the flight borrows and does not resize; its drop waits for every request.
+            unsafe { flight.post(Buffer::Recv(head_in.cast()), HEADER + HEAD, TAG_HEADER)? };
         }
-        if let Some(header) = &my_header {
-            // SAFETY: `my_header` is 16 readable bytes declared before `flight`.
-            unsafe { flight.post(Buffer::Send(header.as_ptr().cast()), 16, TAG_HEADER)? };
+        if outgoing.is_some() {
+            // SAFETY: as above, for the `head_out` bytes written just before the flight.
+            unsafe { flight.post(Buffer::Send(head_out.0.cast()), head_out.1, TAG_HEADER)? };
         }
         if incoming.is_some() {
             flight.wait_recv(0)?;
@@ -106,7 +119,11 @@ impl Streams {
 
         let mut receiving = None;
         if let Some((into, progress)) = incoming {
-            let [len, piece] = their_header;
+            let received = flight.head_in();
+            let word = |at: usize| {
+                u64::from_le_bytes(received[at..at + 8].try_into().unwrap_or([0xff; 8]))
+            };
+            let (len, piece) = (word(0), word(8));
             let (Ok(len), Ok(piece)) = (usize::try_from(len), usize::try_from(piece)) else {
                 return Err(format!("rank {peer} announced a message of {len} bytes"));
             };
@@ -118,10 +135,11 @@ impl Streams {
             into.clear();
             into.try_reserve(len)
                 .map_err(|e| format!("no memory for a message of {len} bytes: {e}"))?;
+            into.extend_from_slice(&received[HEADER..HEADER + len.min(HEAD)]);
             receiving = Some((into, progress, len, piece));
         }
-        if let Some(data) = outgoing {
-            for start in (0..data.len()).step_by(my_piece) {
+        if let Some(data) = outgoing.filter(|d| d.len() > HEAD) {
+            for start in (HEAD..data.len()).step_by(my_piece) {
                 let count = my_piece.min(data.len() - start);
                 // SAFETY: [start, start + count) lies within `data`, which the caller lends for
                 // the whole call; `flight` waits for the send before the call returns.
@@ -138,9 +156,14 @@ impl Streams {
             return flight.finish();
         };
         let consumed = flight.receive_pieces(into.as_mut_ptr(), len, piece, progress);
-        flight.finish()?;
+        let finished = flight.finish();
+        if consumed.is_err() || finished.is_err() {
+            into.clear();
+        }
+        finished?;
         consumed?;
-        // SAFETY: every receive completed, so MPI wrote all `len` bytes of the reserved buffer.
+        // SAFETY: every receive completed, so MPI wrote all `len` bytes of the reserved buffer
+        // past the head, which was copied in.
         unsafe { into.set_len(len) };
         Ok(())
     }
@@ -198,6 +221,11 @@ impl<'s> InFlight<'s> {
         check(rc, call)
     }
 
+    /// The head received (after `wait_recv(0)`).
+    fn head_in(&self) -> &[u8] {
+        &self.streams.head_in
+    }
+
     fn wait_recv(&mut self, index: usize) -> Result<(), String> {
         let request = &mut self.streams.recvs[index];
         // SAFETY: `request` is a request this flight posted (or already null, which MPI_Wait
@@ -206,7 +234,8 @@ impl<'s> InFlight<'s> {
         check(rc, "MPI_Wait")
     }
 
-    /// Receives the `len` bytes of the incoming message, in pieces of `piece` bytes, at `base`
+    /// Receives the `len` bytes of the incoming message (its first `HEAD` bytes, the head, are
+    /// already at `base`), the rest in pieces of `piece` bytes, at `base`
     /// (reserved by the caller and not touched until this flight is over), and calls
     /// `progress` each time its contiguous prefix grows. At most `RECEIVES_IN_FLIGHT` pieces
     /// are posted at a time: Open MPI's shared-memory transport completes every posted
@@ -221,17 +250,21 @@ impl<'s> InFlight<'s> {
         piece: usize,
         progress: &mut Progress<'_>,
     ) -> Result<(), String> {
-        if len == 0 {
-            return progress(&[]);
+        // SAFETY: the head's bytes were copied to `base` before the call.
+        let head = unsafe { std::slice::from_raw_parts(base, len.min(HEAD)) };
+        let mut consumed = progress(head);
+        if len <= HEAD {
+            return consumed;
         }
-        let pieces = len.div_ceil(piece);
+        // SAFETY: `base + HEAD` lies within the `len` bytes reserved at `base`.
+        let (base, rest) = (unsafe { base.add(HEAD) }, len - HEAD);
+        let pieces = rest.div_ceil(piece);
         self.streams.recvs.clear();
         self.streams.arrived.clear();
         self.streams.arrived.resize(pieces, false);
         self.streams.indices.clear();
         self.streams.indices.resize(RECEIVES_IN_FLIGHT, 0);
         let mut next = 0;
-        let mut consumed = Ok(());
         while next < pieces {
             let posted = self.streams.recvs.len();
             for k in posted..pieces.min(next + RECEIVES_IN_FLIGHT) {
@@ -242,7 +275,7 @@ impl<'s> InFlight<'s> {
                 unsafe {
                     self.post(
                         Buffer::Recv(base.add(start).cast()),
-                        piece.min(len - start),
+                        piece.min(rest - start),
                         TAG_PIECE,
                     )?
                 };
@@ -278,10 +311,10 @@ impl<'s> InFlight<'s> {
                 next += 1;
             }
             if next > before && consumed.is_ok() {
-                let prefix = (next * piece).min(len);
-                // SAFETY: pieces 0..next have completed, so MPI wrote these `prefix` bytes at
-                // `base` and no request writes them any more.
-                consumed = progress(unsafe { std::slice::from_raw_parts(base, prefix) });
+                let prefix = HEAD + (next * piece).min(rest);
+                // SAFETY: the head and pieces 0..next are in place (MPI wrote the pieces and no
+                // request writes them any more): `prefix` bytes from the message's start.
+                consumed = progress(unsafe { std::slice::from_raw_parts(base.sub(HEAD), prefix) });
             }
         }
         consumed

@@ -230,6 +230,11 @@ impl Uffd {
     }
 }
 
+/// Runs returned per `PAGEMAP_SCAN` call. The kernel allocates a bounce buffer of this many
+/// 24-byte entries (at most 512) on every call: up to 8 KiB it comes from a slab cache, beyond
+/// that from the page allocator, which costs a region more than the walk of a small range.
+const SCAN_RUNS: usize = 8192 / std::mem::size_of::<PageRegion>();
+
 /// `/proc/self/pagemap` with a reusable output buffer for `PAGEMAP_SCAN`.
 #[derive(Debug)]
 pub struct PagemapScan {
@@ -242,7 +247,7 @@ impl PagemapScan {
         let file = File::open("/proc/self/pagemap")?;
         Ok(PagemapScan {
             fd: OwnedFd::from(file),
-            buf: vec![PageRegion::default(); 512],
+            buf: vec![PageRegion::default(); SCAN_RUNS],
         })
     }
 

@@ -4,6 +4,11 @@
 
 use super::{prediction, same_range, Backend, Phase, Tracker, PAGE_SIZE};
 
+/// Below this many injected pages, [`Tracker::settle_injected`] leaves them to the next begin
+/// scan: copying them then (the scan protects them in the same walk) costs less than the
+/// protecting ioctl and its TLB flush now (measured with scripts/bench_region.sh: even at 64).
+const FEW_INJECTED_PAGES: usize = 48;
+
 impl Tracker {
     /// Injection of merged bytes from other ranks, after finish_region: writes `bytes` at `addr` in
     /// memory AND in the twin so that twin == memory stays true for those bytes.
@@ -34,6 +39,17 @@ impl Tracker {
             // keep a real twin that must follow.
             range.twin.bytes_mut(offset, count).copy_from_slice(chunk);
             done += count;
+        }
+    }
+
+    /// [`Tracker::protect_injected`] when many pages were injected; a few are left writable
+    /// for the next begin scan to copy and protect (the twins are right either way).
+    pub fn settle_injected(&mut self) {
+        if self.injected.len() < FEW_INJECTED_PAGES {
+            self.injected.clear();
+            self.protected_since_scan = false;
+        } else {
+            self.protect_injected();
         }
     }
 

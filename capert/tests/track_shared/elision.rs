@@ -272,3 +272,54 @@ pub fn injected_pages_protected_again(kind: TrackerKind, seed: u64) {
         }
     }
 }
+
+/// `settle_injected` after a few injected pages leaves them writable (no fault on the next
+/// write) and the next begin scan brings their twins up to date; after many it protects them
+/// (uffd). Twins equal memory at every begin either way.
+pub fn few_injected_pages_left_to_the_scan(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let mut tracker = new_tracker(kind);
+    let map = Mapping::new(128);
+    let mut model = vec![0u8; map.len];
+    scribble(&mut rng, &map, &mut model, &(0..128).collect());
+    tracker.add_range(map.base, map.len).expect("add_range");
+    for round in 0..6 {
+        tracker.begin_region().expect("begin_region");
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after begin"),
+        );
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        tracker.commit(&written);
+        tracker.finish_region();
+        let pages = if round % 2 == 0 { 2 } else { 100 };
+        let runs: Vec<(usize, usize)> = (0..pages)
+            .map(|p| (map.base + p * PAGE_SIZE + 8, 16))
+            .collect();
+        tracker.expect_injections(runs.iter().copied());
+        for &(addr, len) in &runs {
+            let bytes = random_bytes(&mut rng, len);
+            tracker.inject(addr, &bytes);
+            let at = addr - map.base;
+            model[at..at + len].copy_from_slice(&bytes);
+        }
+        tracker.settle_injected();
+        let faults = minor_faults();
+        let at = PAGE_SIZE + rng.below(PAGE_SIZE);
+        let value = model[at].wrapping_add(1);
+        map.write(at, &[value]);
+        model[at] = value;
+        if kind == TrackerKind::Uffd {
+            let expected = i64::from(pages >= 48);
+            assert_eq!(
+                minor_faults() - faults,
+                expected,
+                "round {round}: write after {pages} injected pages"
+            );
+        }
+    }
+}

@@ -246,6 +246,50 @@ pub fn empty_region(kind: TrackerKind) {
     assert_eq!(&tracker.twin(map.page(3))[..5], b"hello");
 }
 
+/// Scans limited to a scope: a page written outside it is not reported (uffd) and keeps its
+/// state; a later region whose scope holds it (here: all memory) brings its twin up to date at
+/// begin and does not report it, whatever the sequential writes in between.
+pub fn scoped_scans(kind: TrackerKind) {
+    let _serial = serial();
+    let mut tracker = new_tracker(kind);
+    let map = Mapping::new(64);
+    map.write(0, &[1; 64 * PAGE_SIZE]);
+    tracker.add_range(map.base, map.len).expect("add_range");
+    let scope = [(map.page(0), map.page(8))];
+    tracker.set_scope(Some(&scope));
+    tracker.begin_region().expect("begin_region");
+    map.write(3 * PAGE_SIZE, b"in");
+    map.write(40 * PAGE_SIZE, b"out");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert!(written.contains(&map.page(3)), "{written:x?}");
+    if kind == TrackerKind::Uffd {
+        assert!(!written.contains(&map.page(40)), "{written:x?}");
+    }
+    tracker.commit(&written);
+    tracker.finish_region();
+    // sequential code writes outside the scope again
+    map.write(40 * PAGE_SIZE + 10, b"seq");
+    tracker.set_scope(None);
+    tracker.begin_region().expect("begin_region");
+    assert_eq!(&tracker.twin(map.page(40))[..3], b"out");
+    assert_eq!(&tracker.twin(map.page(40))[10..13], b"seq");
+    assert_eq!(&tracker.twin(map.page(3))[..2], b"in");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    let unexpected: Vec<usize> = written
+        .iter()
+        .copied()
+        .filter(|&p| p == map.page(40) || p == map.page(3))
+        .collect();
+    assert!(
+        unexpected.is_empty() || kind == TrackerKind::Mprotect,
+        "{written:x?}"
+    );
+    tracker.commit(&written);
+    tracker.finish_region();
+}
+
 fn pipe_with(bytes: &[u8]) -> [libc::c_int; 2] {
     let mut fds = [0; 2];
     // SAFETY: pipe writes two descriptors into the array.
