@@ -15,6 +15,7 @@ pub mod placement;
 pub mod read_only;
 pub mod single;
 pub mod worksharing;
+pub mod write_scope;
 
 use std::collections::HashMap;
 
@@ -45,6 +46,8 @@ pub struct Context<'p, 'a> {
     pub lock_pairs: std::cell::OnceCell<Vec<atomic::LockPair<'a>>>,
     /// the atomic builtin calls and `_Atomic` updates of user functions, in order, built once
     pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
+    /// functions declared or defined outside system headers, by name, built once
+    pub user_functions: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 impl<'a> Context<'_, 'a> {
@@ -52,6 +55,18 @@ impl<'a> Context<'_, 'a> {
     pub fn constructs(&self) -> &constructs::ConstructTree<'a> {
         self.constructs
             .get_or_init(|| constructs::ConstructTree::build(self))
+    }
+
+    /// The names of the functions the program declares or defines itself (not in system headers).
+    pub fn user_functions(&self) -> &std::collections::HashSet<String> {
+        self.user_functions.get_or_init(|| {
+            self.program
+                .function_names
+                .iter()
+                .filter(|(_, at)| !self.lines.is_system(at.start))
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
     }
 
     /// `file:line` of an offset, for the comments in generated code.

@@ -13,10 +13,11 @@ use super::data_sharing::{
     RegionClauses, Sharing,
 };
 use super::read_only::is_read_only_scalar;
+use super::write_scope::{write_scope, Object, RegionView, Scope};
 use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
-use crate::resolve::{Binding, Storage, VarId};
+use crate::resolve::{Binding, Step, Storage, VarId};
 use crate::template::{render, CONSTRUCTS, PARALLEL};
 
 fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
@@ -43,11 +44,24 @@ pub fn lower(
     let stmt_span = super::body_span(cx, d, stmt);
 
     let clauses = region_clauses(cx, d, function, env, &mut errors);
-    let predetermined = predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
+    let (predetermined, loop_var) =
+        predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
     let (wanted, captured) = capture_set(cx, d, stmt_span, &clauses, &predetermined, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
+    let scope = write_scope(
+        cx,
+        &RegionView {
+            directive: d,
+            stmt,
+            span: stmt_span,
+            function,
+            sharing: &clauses.sharing,
+            loop_var,
+            has_copyin: !clauses.copyin.is_empty(),
+        },
+    );
     let region = Region {
         d,
         stmt,
@@ -56,19 +70,21 @@ pub fn lower(
         clauses,
         wanted,
         captured,
+        scope,
     };
     render_region(cx, out, &region, env)
 }
 
 /// The variables the region makes private without a clause: the loop variable of a combined
-/// `parallel for` and those of the worksharing loops inside (collapsed ones included).
+/// `parallel for` and those of the worksharing loops inside (collapsed ones included); and
+/// the first one alone (private in the whole region).
 fn predetermined_private(
     cx: &Context,
     d: &Directive,
     stmt: &Node<Statement>,
     sharing: &HashMap<VarId, (Sharing, Span)>,
     errors: &mut Vec<Diagnostic>,
-) -> Vec<VarId> {
+) -> (Vec<VarId>, Option<VarId>) {
     let pragma = d.span;
     // the loop variable of a combined `parallel for` is predetermined private
     let mut loop_var = None;
@@ -125,7 +141,7 @@ fn predetermined_private(
         }
     }
 
-    predetermined
+    (predetermined, loop_var)
 }
 
 /// The variables the outlined function reaches through pointers (locals of the enclosing
@@ -275,6 +291,7 @@ struct Region<'r> {
     clauses: RegionClauses,
     wanted: Vec<VarId>,
     captured: Vec<Captured>,
+    scope: Scope,
 }
 
 /// The data struct, the outlined function (before/after the user function) and the call.
@@ -292,6 +309,7 @@ fn render_region(
         clauses,
         wanted,
         captured,
+        scope,
     } = region;
     let (d, stmt, function, stmt_span) = (*d, *stmt, *function, *stmt_span);
     let RegionClauses {
@@ -514,21 +532,56 @@ fn render_region(
             ("reductions", &reductions),
         ],
     ))?;
-    let call = one(render(
-        PARALLEL,
-        "call",
-        &[
-            ("construct", construct),
-            ("location", &location),
-            ("id", &id_text),
-            ("field_inits", &field_inits),
-            ("num_threads", num_threads),
-            ("if_clause", if_clause),
-        ],
-    ))?;
+    let mut values = vec![
+        ("construct", construct),
+        ("location", location.as_str()),
+        ("id", id_text.as_str()),
+        ("field_inits", field_inits.as_str()),
+        ("num_threads", num_threads.as_str()),
+        ("if_clause", if_clause.as_str()),
+    ];
+    let (spans, count) = match scope {
+        Scope::Known(objects) => (scope_spans(cx, env, objects)?, objects.len().to_string()),
+        Scope::Unknown => (String::new(), String::new()),
+    };
+    let section = match scope {
+        Scope::Unknown => "call",
+        Scope::Known(objects) if objects.is_empty() => "call_stack_only",
+        Scope::Known(_) => {
+            values.extend([("spans", spans.as_str()), ("count", count.as_str())]);
+            "call_scoped"
+        }
+    };
+    let call = one(render(PARALLEL, section, &values))?;
     out.before.push((function, decls));
     out.after.push((function, outlined));
     Ok(call)
+}
+
+/// The entries of a region's write scope, evaluated in the encountering function.
+fn scope_spans(cx: &Context, env: &Env, objects: &[Object]) -> Result<String, Vec<Diagnostic>> {
+    let mut spans = String::new();
+    for object in objects {
+        spans.push_str(&one(match *object {
+            Object::Variable(v) => {
+                let var = spelled(cx, env, v);
+                let incomplete = matches!(
+                    cx.program.vars[v].shape.steps.first(),
+                    Some(Step::Array { sized: false })
+                );
+                if incomplete {
+                    // `extern int a[];`: no size; the runtime takes all globals
+                    render(PARALLEL, "span_block", &[("pointer", &format!("&{var}"))])
+                } else {
+                    render(PARALLEL, "span_variable", &[("var", &var)])
+                }
+            }
+            Object::BlockOf(p) => {
+                render(PARALLEL, "span_block", &[("pointer", &spelled(cx, env, p))])
+            }
+        })?);
+    }
+    Ok(spans)
 }
 
 /// How many times `ident` occurs in `text` as a whole identifier.

@@ -3,7 +3,7 @@
 use lang_c::ast::*;
 use lang_c::span::Node;
 
-use super::{span_of, TypeClass};
+use super::{span_of, Step, TypeClass};
 use crate::diag::Span;
 
 pub fn declarator_name(d: &Declarator) -> Option<(String, Span)> {
@@ -141,4 +141,53 @@ pub(super) fn type_specifier_spans(specs: &[Node<DeclarationSpecifier>]) -> Vec<
         })
         .map(|s| span_of(s.span))
         .collect()
+}
+
+/// The derivations of a declarator from the name outward (see [`super::Shape`]): an inner
+/// declarator binds first; in each, array and function suffixes bind before the pointers in
+/// front, the pointer nearest the name first. `parameter`: an array or function parameter is
+/// a pointer.
+pub fn derivation_steps(d: &Declarator, parameter: bool) -> Vec<Step> {
+    let mut steps = Vec::new();
+    steps_into(d, &mut steps);
+    if parameter {
+        if let Some(first) = steps.first_mut() {
+            if matches!(first, Step::Array { .. } | Step::Function) {
+                *first = Step::Pointer;
+            }
+        }
+    }
+    steps
+}
+
+fn steps_into(d: &Declarator, out: &mut Vec<Step>) {
+    let name_end = match &d.kind.node {
+        DeclaratorKind::Identifier(i) => i.span.end,
+        DeclaratorKind::Declarator(i) => {
+            steps_into(&i.node, out);
+            i.span.end
+        }
+        DeclaratorKind::Abstract => 0,
+    };
+    let mut suffixes: Vec<&Node<DerivedDeclarator>> = d
+        .derived
+        .iter()
+        .filter(|x| x.span.start >= name_end && !matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .collect();
+    suffixes.sort_by_key(|x| x.span.start);
+    let mut pointers: Vec<&Node<DerivedDeclarator>> = d
+        .derived
+        .iter()
+        .filter(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .collect();
+    pointers.sort_by_key(|x| std::cmp::Reverse(x.span.start));
+    for x in suffixes.into_iter().chain(pointers) {
+        out.push(match &x.node {
+            DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => Step::Pointer,
+            DerivedDeclarator::Array(a) => Step::Array {
+                sized: !matches!(a.node.size, ArraySize::Unknown | ArraySize::VariableUnknown),
+            },
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => Step::Function,
+        });
+    }
 }

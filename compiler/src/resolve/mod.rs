@@ -7,7 +7,7 @@
 mod declarator;
 mod walker;
 
-pub use declarator::declarator_name;
+pub use declarator::{declarator_name, derivation_steps};
 pub use walker::analyse;
 
 use std::collections::HashMap;
@@ -77,6 +77,34 @@ pub struct Var {
     pub function: Option<usize>,
     /// an `_Atomic` object (not a pointer to one): C makes its updates atomic
     pub is_atomic: bool,
+    /// the type's derivations, for following pointers (`lower/write_scope.rs`)
+    pub shape: Shape,
+    /// `_Thread_local` / `__thread`: each thread has its own object
+    pub thread_local: bool,
+    /// `&name` occurs somewhere in the file
+    pub address_taken: bool,
+}
+
+/// One derivation of a declared type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Pointer,
+    /// `sized`: the array has a written size (`extern int a[];` has none)
+    Array {
+        sized: bool,
+    },
+    Function,
+}
+
+/// A declared type as far as derivations go.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// from the name outward: `double (*p)[N]` is `[Pointer, Array]`, `double *a[N]` is
+    /// `[Array, Pointer]`; an array parameter starts with `Pointer`
+    pub steps: Vec<Step>,
+    /// the specifiers name a type whose own derivations are hidden (a typedef of a pointer
+    /// or an array, `__typeof__`, `_Atomic(T)`): nothing is known past `steps`
+    pub opaque_base: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +156,8 @@ pub struct Program<'a> {
     pub functions: Vec<Function>,
     /// declarator identifiers of functions (definitions and prototypes), for renaming `main`
     pub function_names: Vec<(String, Span)>,
+    /// the shapes of struct and union members by name; `None` when members of that name differ
+    pub members: HashMap<String, Option<Shape>>,
     /// variable indexes by name, in declaration order (built on first lookup)
     vars_by_name: std::cell::OnceCell<HashMap<String, Vec<usize>>>,
 }

@@ -7,7 +7,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::declarator::*;
-use super::{span_of, Binding, Function, Item, Program, Storage, TypeClass, Use, Var};
+use super::{span_of, Binding, Function, Item, Program, Shape, Storage, TypeClass, Use, Var};
 use crate::diag::Span;
 
 #[derive(Clone, Copy)]
@@ -192,6 +192,10 @@ impl<'a> Walker<'a> {
             return;
         };
         let class = derive_class(class, &decl.node, true);
+        let shape = Shape {
+            steps: derivation_steps(&decl.node, true),
+            opaque_base: self.opaque_base(&p.node.specifiers),
+        };
         let param_array_dim = param_array_dim(&decl.node);
         let is_atomic = self.is_atomic(&p.node.specifiers) && class != TypeClass::Pointer;
         let var = Var {
@@ -208,10 +212,51 @@ impl<'a> Walker<'a> {
             local_type,
             function: self.function,
             is_atomic,
+            shape,
+            thread_local: false,
+            address_taken: false,
         };
         let index = self.program.vars.len();
         self.program.vars.push(var);
         self.bind(&name, Entry::Var(index));
+    }
+
+    /// `&name`: marks the variable (a pointer whose address is taken may change behind its name).
+    fn address_taken(&mut self, operand: &Expression) {
+        let Expression::Identifier(i) = operand else {
+            return;
+        };
+        if let Some(Entry::Var(v)) = self.lookup(&i.node.name) {
+            if let Some(var) = self.program.vars.get_mut(v) {
+                var.address_taken = true;
+            }
+        }
+    }
+
+    /// Whether the specifiers name a type whose derivations they hide: a typedef of anything but
+    /// an arithmetic or record type, `__typeof__`, `_Atomic(T)`.
+    fn opaque_base(&self, specs: &[Node<DeclarationSpecifier>]) -> bool {
+        specs.iter().any(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => self.hides_derivations(&t.node),
+            _ => false,
+        })
+    }
+
+    fn hides_derivations(&self, t: &TypeSpecifier) -> bool {
+        match t {
+            TypeSpecifier::TypedefName(name) => !matches!(
+                self.lookup(&name.node.name),
+                Some(Entry::Typedef(
+                    TypeClass::Integer
+                        | TypeClass::Floating
+                        | TypeClass::OtherArithmetic
+                        | TypeClass::Record,
+                    _
+                ))
+            ),
+            TypeSpecifier::TypeOf(_) | TypeSpecifier::Atomic(_) => true,
+            _ => false,
+        }
     }
 
     /// Whether declaration specifiers make an `_Atomic` type.
@@ -244,6 +289,9 @@ impl<'a> Walker<'a> {
             local_type: None,
             function: self.function,
             is_atomic: false,
+            shape: Shape::default(),
+            thread_local: false,
+            address_taken: false,
         });
         self.bind(name, Entry::Var(index));
     }
@@ -353,6 +401,27 @@ impl<'a> Walker<'a> {
         (class, typedef_const)
     }
 
+    /// Records a struct or union member's shape under its name (`None` when members of that
+    /// name differ).
+    fn member(&mut self, d: &Declarator, opaque_base: bool) {
+        let Some((name, _)) = declarator_name(d) else {
+            return;
+        };
+        let shape = Shape {
+            steps: derivation_steps(d, false),
+            opaque_base,
+        };
+        self.program
+            .members
+            .entry(name)
+            .and_modify(|known| {
+                if known.as_ref() != Some(&shape) {
+                    *known = None;
+                }
+            })
+            .or_insert(Some(shape.clone()));
+    }
+
     fn struct_type(&mut self, st: &'a Node<StructType>) {
         if let Some(tag) = &st.node.identifier {
             if st.node.declarations.is_some() {
@@ -376,9 +445,13 @@ impl<'a> Walker<'a> {
                         }
                     }
                 }
+                let opaque_base = f.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, SpecifierQualifier::TypeSpecifier(t) if self.hides_derivations(&t.node))
+                });
                 for d in &f.node.declarators {
                     if let Some(decl) = &d.node.declarator {
                         self.declarator_uses(&decl.node);
+                        self.member(&decl.node, opaque_base);
                     }
                     if let Some(w) = &d.node.bit_width {
                         self.expression(w);
@@ -424,6 +497,9 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+        let thread_local = specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::ThreadLocal)
+        });
         self.type_uses = Some(Vec::new());
         let (class, is_const, local_type) = self.specifiers_info(specs);
         let spec_uses = self.type_uses.take().unwrap_or_default();
@@ -482,6 +558,12 @@ impl<'a> Walker<'a> {
                 local_type,
                 function: self.function,
                 is_atomic,
+                shape: Shape {
+                    steps: derivation_steps(&decl.node, kr_parameters),
+                    opaque_base: self.opaque_base(specs),
+                },
+                thread_local,
+                address_taken: false,
             };
             let index = self.program.vars.len();
             self.program.vars.push(var);
@@ -670,7 +752,12 @@ impl<'a> Walker<'a> {
             Expression::SizeOfTy(t) => self.type_name(&t.node.0),
             Expression::SizeOfVal(v) => self.expression(&v.node.0),
             Expression::AlignOf(t) => self.type_name(&t.node.0),
-            Expression::UnaryOperator(u) => self.expression(&u.node.operand),
+            Expression::UnaryOperator(u) => {
+                self.expression(&u.node.operand);
+                if u.node.operator.node == UnaryOperator::Address {
+                    self.address_taken(&u.node.operand.node);
+                }
+            }
             Expression::Cast(c) => {
                 self.type_name(&c.node.type_name);
                 self.expression(&c.node.expression);

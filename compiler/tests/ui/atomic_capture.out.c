@@ -161,8 +161,13 @@ int __cape_user_main(void)
             .v = (void *)&v,
             .u = (void *)&u,
         };
-        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&x, sizeof x },
+            { (const void *)&a, sizeof a },
+        };
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_1, 2);
     }
     return v + u;
 }

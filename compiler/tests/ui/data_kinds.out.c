@@ -34,8 +34,12 @@ static void rows(int n, int m, double grid[n][m], double out[])
             .out = (void *)&out,
             .calls = (void *)&calls,
         };
-        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)out, 0 },
+        };
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
 
@@ -124,8 +128,9 @@ int __cape_user_main(void)
                 .z = (void *)&z,
                 .n = (void *)&n,
             };
-            __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
-                            __CAPE_STACK_POINTER());
+            /* the region writes private and stack memory only */
+            __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
+                                   __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
         }
     }
     {
@@ -136,8 +141,12 @@ int __cape_user_main(void)
             .out = (void *)&out,
             .u = (void *)&u,
         };
-        __cape_parallel(__cape_fn_3, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_3[] = {
+            { (const void *)&total, sizeof total },
+        };
+        __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_3, 1);
     }
     printf("%f %lu\n", total, (unsigned long)u);
     __cape_free(a);

@@ -14,8 +14,9 @@ int __cape_user_main(void)
         struct __cape_data_1 __cape_data = {
             .x = (void *)&x,
         };
-        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* the region writes private and stack memory only */
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
     }
     return x;
 }

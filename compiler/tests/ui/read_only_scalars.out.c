@@ -60,8 +60,12 @@ void kernel(double *x, int n, double scale, int limit)
             .reduced = (void *)&reduced,
             .last = (void *)&last,
         };
-        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_2[] = {
+            { (const void *)x, 0 },
+        };
+        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
     }
 }
 

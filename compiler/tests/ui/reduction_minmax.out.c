@@ -47,16 +47,18 @@ int __cape_user_main(void)
             .hi = (void *)&hi,
             .lo = (void *)&lo,
         };
-        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* the region writes private and stack memory only */
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
     }
     {
         /* capecc: #pragma omp parallel at reduction_minmax.c:15 */
         struct __cape_data_4 __cape_data = {
             .count = (void *)&count,
         };
-        __cape_parallel(__cape_fn_4, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* the region writes private and stack memory only */
+        __cape_parallel_scoped(__cape_fn_4, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
     }
     printf("%g %g %d\n", hi, lo, count);
     return 0;

@@ -14,8 +14,12 @@ int __cape_user_main(void)
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
-        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
-                        __CAPE_STACK_POINTER());
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&a, sizeof a },
+        };
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
     return 0;
 }

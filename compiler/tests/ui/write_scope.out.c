@@ -1,0 +1,238 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+int omp_get_thread_num(void);
+
+
+#include <stdlib.h>
+#include <string.h>
+
+
+double g[64];
+
+static void touch(double *x) { x[0] = 1.0; }
+
+/* capecc: data of the #pragma omp parallel for at write_scope.c:14 */
+struct __cape_data_1 {
+    void *a;
+    void *m;
+    void *n;
+    void *local;
+};
+static void __cape_fn_1(void *__cape_arg);
+/* capecc: data of the #pragma omp parallel at write_scope.c:22 */
+struct __cape_data_2 {
+    void *a;
+};
+static void __cape_fn_2(void *__cape_arg);
+/* capecc: data of the #pragma omp parallel at write_scope.c:28 */
+struct __cape_data_3 {
+    void *a;
+};
+static void __cape_fn_3(void *__cape_arg);
+/* capecc: data of the #pragma omp parallel at write_scope.c:31 */
+struct __cape_data_4 {
+    void *local;
+};
+static void __cape_fn_4(void *__cape_arg);
+/* capecc: data of the #pragma omp parallel for at write_scope.c:37 */
+struct __cape_data_5 {
+    void *rows;
+    void *n;
+};
+static void __cape_fn_5(void *__cape_arg);
+/* capecc: data of the #pragma omp parallel at write_scope.c:41 */
+struct __cape_data_6 {
+    void *a;
+};
+static void __cape_fn_6(void *__cape_arg);
+void kernels(double *a, double (*m)[64], double **rows, int n)
+{
+    double local[8];
+
+    {
+        /* capecc: #pragma omp parallel for at write_scope.c:14 */
+        struct __cape_data_1 __cape_data = {
+            .a = (void *)&a,
+            .m = (void *)&m,
+            .n = (void *)&n,
+            .local = (void *)&local,
+        };
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&g, sizeof g },
+            { (const void *)a, 0 },
+            { (const void *)m, 0 },
+        };
+        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_1, 3);
+    }
+
+    {
+        /* capecc: #pragma omp parallel at write_scope.c:22 */
+        struct __cape_data_2 __cape_data = {
+            .a = (void *)&a,
+        };
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_2[] = {
+            { (const void *)a, 0 },
+        };
+        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+    }
+
+    {
+        /* capecc: #pragma omp parallel at write_scope.c:28 */
+        struct __cape_data_3 __cape_data = {
+            .a = (void *)&a,
+        };
+        /* what the region may write besides the stack */
+        const struct __cape_span __cape_scope_3[] = {
+            { (const void *)a, 0 },
+        };
+        __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), __cape_scope_3, 1);
+    }
+
+    {
+        /* capecc: #pragma omp parallel at write_scope.c:31 */
+        struct __cape_data_4 __cape_data = {
+            .local = (void *)&local,
+        };
+        /* the region writes private and stack memory only */
+        __cape_parallel_scoped(__cape_fn_4, &__cape_data, 0, 1,
+                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+    }
+
+    {
+        /* capecc: #pragma omp parallel for at write_scope.c:37 */
+        struct __cape_data_5 __cape_data = {
+            .rows = (void *)&rows,
+            .n = (void *)&n,
+        };
+        __cape_parallel(__cape_fn_5, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+
+    {
+        /* capecc: #pragma omp parallel at write_scope.c:41 */
+        struct __cape_data_6 __cape_data = {
+            .a = (void *)&a,
+        };
+        __cape_parallel(__cape_fn_6, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+}
+
+/* capecc: #pragma omp parallel for at write_scope.c:14 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
+    double (*(*__cape_shared_m))[64] = __cape_d->m;
+    __typeof__(*__cape_shared_m) __cape_value_m = *__cape_shared_m; /* the region only reads it */
+    int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
+    double (*__cape_shared_local)[8] = __cape_d->local;
+    { /* capecc: #pragma omp parallel for at write_scope.c:14 */
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                {
+                    g[i % 64] = i;
+                    __cape_value_a[i] = 2.0 * i;
+                    __cape_value_m[i][i % 64] = 1.0;
+                    (*__cape_shared_local)[i % 8] = i;
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
+
+}
+
+/* capecc: #pragma omp parallel at write_scope.c:22 */
+static void __cape_fn_2(void *__cape_arg)
+{
+    struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
+    {
+        double *q = __cape_value_a + 1;
+        q[0] = 3.0;
+    }
+}
+
+/* capecc: #pragma omp parallel at write_scope.c:28 */
+static void __cape_fn_3(void *__cape_arg)
+{
+    struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
+    memset(__cape_value_a, 0, 8 * sizeof *__cape_value_a);
+}
+
+/* capecc: #pragma omp parallel at write_scope.c:31 */
+static void __cape_fn_4(void *__cape_arg)
+{
+    struct __cape_data_4 *__cape_d = (struct __cape_data_4 *)__cape_arg;
+    double (*__cape_shared_local)[8] = __cape_d->local;
+    {
+        int k = 1;
+        (*__cape_shared_local)[0] = k;
+    }
+}
+
+/* capecc: #pragma omp parallel for at write_scope.c:37 */
+static void __cape_fn_5(void *__cape_arg)
+{
+    struct __cape_data_5 *__cape_d = (struct __cape_data_5 *)__cape_arg;
+    double **(*__cape_shared_rows) = __cape_d->rows;
+    __typeof__(*__cape_shared_rows) __cape_value_rows = *__cape_shared_rows; /* the region only reads it */
+    int (*__cape_shared_n) = __cape_d->n;
+    __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
+    { /* capecc: #pragma omp parallel for at write_scope.c:37 */
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
+                i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                                + __cape_k * (unsigned long long)__cape_step0);
+                __cape_value_rows[i][0] = 1.0;
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
+
+}
+
+/* capecc: #pragma omp parallel at write_scope.c:41 */
+static void __cape_fn_6(void *__cape_arg)
+{
+    struct __cape_data_6 *__cape_d = (struct __cape_data_6 *)__cape_arg;
+    double *(*__cape_shared_a) = __cape_d->a;
+    __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
+    touch(__cape_value_a);
+}
+
