@@ -437,9 +437,8 @@ pub fn lower_for(
     // `schedule(static)` without a chunk size gives each thread at most one block: the
     // backend then sees straight-line code around one loop (an `ordered` loop is run by one
     // thread, block after block).
-    let one_block = clauses.schedule == "CAPE_SCHED_STATIC"
-        && clauses.chunk.is_none()
-        && !clauses.ordered;
+    let one_block =
+        clauses.schedule == "CAPE_SCHED_STATIC" && clauses.chunk.is_none() && !clauses.ordered;
     one(render(
         WORKSHARING,
         "for",

@@ -144,13 +144,15 @@ static void __cape_fn_1(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
                     g[i % 64] = i;
                     __cape_value_a[i] = 2.0 * i;
@@ -213,13 +215,15 @@ static void __cape_fn_5(void *__cape_arg)
         if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
             __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
                        / (unsigned long long)__cape_step0 + 1;
-        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_k;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
-        while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo; __cape_k < __cape_hi; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                                                + __cape_k * (unsigned long long)__cape_step0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 __cape_value_rows[i][0] = 1.0;
             }
         __cape_loop_end(&__cape_l, 1);
