@@ -55,6 +55,9 @@ step "cargo test --release (with the end-to-end programs)" cargo test --release 
 step "end-to-end subset with CAPE_TRACKER=mprotect" env CAPE_TRACKER=mprotect E2E_PROCS="2 3" \
     E2E_FILTER="examples/ heap red_ omp_atomic omp_critical large_array many_regions stack_data" \
     cargo test --release -p capecc --test e2e
+# every write the compiler's write scopes leave out would be a wrong answer: full scans check them
+step "end-to-end programs with CAPE_WRITE_SCOPE=check" env CAPE_WRITE_SCOPE=check E2E_PROCS="3" \
+    cargo test --release -p capecc --test e2e
 if [ -x capert/tests/run_c_tests.sh ]; then
     step "runtime C tests (capert/tests/run_c_tests.sh)" capert/tests/run_c_tests.sh
 fi
