@@ -139,25 +139,31 @@ impl Tracker {
     fn stack_span(&self) -> (usize, usize) {
         let marker = 0u8;
         let sp = std::hint::black_box(&marker) as *const u8 as usize;
-        let spans: Vec<(usize, usize)> = self.ranges.iter().map(|r| (r.start(), r.end())).collect();
-        contiguous_span(&spans, sp)
+        contiguous_span(&self.ranges, |r| (r.start(), r.end()), sp)
     }
 }
 
-/// The union of the ranges (sorted, disjoint) that touch one another around the one holding
-/// `addr`; (0, 0) when none holds it.
-fn contiguous_span(ranges: &[(usize, usize)], addr: usize) -> (usize, usize) {
-    let Some(index) = ranges.iter().position(|&(s, e)| s <= addr && addr < e) else {
+/// The union of the ranges (sorted, disjoint; `bounds` gives each one's start and end) that
+/// touch one another around the one holding `addr`; (0, 0) when none holds it.
+fn contiguous_span<T>(
+    ranges: &[T],
+    bounds: impl Fn(&T) -> (usize, usize),
+    addr: usize,
+) -> (usize, usize) {
+    let Some(index) = ranges.iter().position(|r| {
+        let (s, e) = bounds(r);
+        s <= addr && addr < e
+    }) else {
         return (0, 0);
     };
     let (mut lo, mut hi) = (index, index);
-    while lo > 0 && ranges[lo - 1].1 == ranges[lo].0 {
+    while lo > 0 && bounds(&ranges[lo - 1]).1 == bounds(&ranges[lo]).0 {
         lo -= 1;
     }
-    while hi + 1 < ranges.len() && ranges[hi].1 == ranges[hi + 1].0 {
+    while hi + 1 < ranges.len() && bounds(&ranges[hi]).1 == bounds(&ranges[hi + 1]).0 {
         hi += 1;
     }
-    (ranges[lo].0, ranges[hi].1)
+    (bounds(&ranges[lo]).0, bounds(&ranges[hi]).1)
 }
 
 #[cfg(test)]
@@ -173,9 +179,10 @@ mod tests {
             (0x9000, 0xc000),
             (0xd000, 0xe000),
         ];
-        assert_eq!(contiguous_span(&ranges, 0x8800), (0x8000, 0xc000));
-        assert_eq!(contiguous_span(&ranges, 0xbfff), (0x8000, 0xc000));
-        assert_eq!(contiguous_span(&ranges, 0x1000), (0x1000, 0x3000));
-        assert_eq!(contiguous_span(&ranges, 0xc000), (0, 0));
+        let span = |addr| contiguous_span(&ranges, |&r| r, addr);
+        assert_eq!(span(0x8800), (0x8000, 0xc000));
+        assert_eq!(span(0xbfff), (0x8000, 0xc000));
+        assert_eq!(span(0x1000), (0x1000, 0x3000));
+        assert_eq!(span(0xc000), (0, 0));
     }
 }
