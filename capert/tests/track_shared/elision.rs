@@ -186,6 +186,21 @@ pub fn elision_over_many_regions(kind: TrackerKind, seed: u64, diff_updates_twin
     }
 }
 
+/// A tracker over `pages` pages filled with random bytes before they were tracked, and the
+/// model of their content.
+fn filled_and_tracked(
+    kind: TrackerKind,
+    pages: usize,
+    rng: &mut Rng,
+) -> (Tracker, Mapping, Vec<u8>) {
+    let mut tracker = new_tracker(kind);
+    let map = Mapping::new(pages);
+    let mut model = vec![0u8; map.len];
+    scribble(rng, &map, &mut model, &(0..pages).collect());
+    tracker.add_range(map.base, map.len).expect("add_range");
+    (tracker, map, model)
+}
+
 /// Injected pages: twins follow `inject`; after `protect_injected` (uffd) they are protected
 /// again, so a later write faults and is seen by the next begin_region; without the call the
 /// scan copies them. `expect_injections` right after a region spares `inject` its write faults.
@@ -193,11 +208,7 @@ pub fn elision_over_many_regions(kind: TrackerKind, seed: u64, diff_updates_twin
 pub fn injected_pages_protected_again(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
-    let mut tracker = new_tracker(kind);
-    let map = Mapping::new(16);
-    let mut model = vec![0u8; map.len];
-    scribble(&mut rng, &map, &mut model, &(0..16).collect());
-    tracker.add_range(map.base, map.len).expect("add_range");
+    let (mut tracker, map, mut model) = filled_and_tracked(kind, 16, &mut rng);
     for round in 0..9 {
         tracker.begin_region().expect("begin_region");
         assert_twins(
@@ -279,11 +290,7 @@ pub fn injected_pages_protected_again(kind: TrackerKind, seed: u64) {
 pub fn few_injected_pages_left_to_the_scan(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
-    let mut tracker = new_tracker(kind);
-    let map = Mapping::new(128);
-    let mut model = vec![0u8; map.len];
-    scribble(&mut rng, &map, &mut model, &(0..128).collect());
-    tracker.add_range(map.base, map.len).expect("add_range");
+    let (mut tracker, map, mut model) = filled_and_tracked(kind, 128, &mut rng);
     for round in 0..6 {
         tracker.begin_region().expect("begin_region");
         assert_twins(
