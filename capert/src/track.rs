@@ -153,6 +153,10 @@ fn adjacent(ranges: &[Range]) -> usize {
         .count()
 }
 
+/// uffd: predicted runs shorter than this stay protected: unprotecting a page and protecting
+/// it again (two TLB flushes) costs more than the one write fault it spares.
+const MIN_ELIDED_RUN: usize = 2;
+
 /// The scope that covers all memory.
 const EVERYTHING: (usize, usize) = (0, usize::MAX);
 
@@ -453,7 +457,9 @@ impl Tracker {
                 // and stay writable.
                 let ranges = &self.ranges;
                 if let Some(prediction) = self.prediction.as_mut() {
-                    for &(from, to) in prediction.plan(|a, b| same_range(ranges, a, b)) {
+                    let plan =
+                        prediction.plan_runs(|a, b| same_range(ranges, a, b), MIN_ELIDED_RUN);
+                    for &(from, to) in plan {
                         for (lo, hi) in clipped(from, to, &self.scope) {
                             uffd.unprotect(lo, hi - lo).map_err(|e| {
                                 err(format!(

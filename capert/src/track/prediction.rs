@@ -39,6 +39,16 @@ impl Prediction {
     /// At region begin: the runs to leave writable, joining runs of predicted pages across gaps
     /// of up to `MAX_GAP_PAGES` when `same_range(from, last)` says both ends lie in one range.
     pub(super) fn plan(&mut self, same_range: impl Fn(usize, usize) -> bool) -> &[(usize, usize)] {
+        self.plan_runs(same_range, 1)
+    }
+
+    /// [`Prediction::plan`] keeping only runs of at least `min_pages` pages (the others stay
+    /// protected and take a fault if written).
+    pub(super) fn plan_runs(
+        &mut self,
+        same_range: impl Fn(usize, usize) -> bool,
+        min_pages: usize,
+    ) -> &[(usize, usize)] {
         self.writable.clear();
         let predicted = self.pages.iter().filter(|&&(_, h)| h & PREDICTED != 0);
         for &(page, _) in predicted {
@@ -51,6 +61,8 @@ impl Prediction {
                 _ => self.writable.push((page, page + PAGE_SIZE)),
             }
         }
+        self.writable
+            .retain(|&(from, to)| to - from >= min_pages * PAGE_SIZE);
         &self.writable
     }
 
@@ -149,5 +161,15 @@ mod tests {
         region(&mut p, &[A, C], &[]);
         region(&mut p, &[], &[]);
         assert_eq!(p.plan(|_, _| false), [(A, B), (C, C + PAGE_SIZE)]);
+    }
+
+    #[test]
+    fn short_runs_can_be_left_out() {
+        let mut p = Prediction::default();
+        let far = C + (MAX_GAP_PAGES + 2) * PAGE_SIZE;
+        region(&mut p, &[A, B, far], &[]);
+        region(&mut p, &[], &[]);
+        assert_eq!(p.plan_runs(|_, _| true, 2), [(A, C)]);
+        assert!(p.left_writable(A) && !p.left_writable(far));
     }
 }
