@@ -5,8 +5,9 @@
 # each one-sided component) and prints markdown: per mechanism and case, the median wait per
 # page in microseconds for N = 1, 8, 64, 512 pages, the bandwidth at N = 512, the median
 # time of the home's compute loop (against the requested one: what serving cost it; the N = 512
-# row's, or the last one measured) and the fewest repetitions of the row's cases (each case
-# stops after 3 s; "skipped": the previous N predicted more than 3 s for one repetition).
+# row's, or the last one measured), the fewest repetitions of the row's cases (each case
+# stops after 3 s; "skipped": the previous N predicted more than 3 s for one repetition) and
+# the 1-minute load average when the run started.
 #
 # usage: scripts/bench_fetch.sh
 # environment: FETCH_MS (the home's compute loop, default 20), FETCH_REPS (default 15),
@@ -30,9 +31,9 @@ if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
 fi
 
 # fetch's lines -> rows: | mechanism | home | requests | N=1 | 8 | 64 | 512 | MB/s at 512 |
-# home loop ms | fewest repetitions |
+# home loop ms | fewest repetitions | load |
 table() {
-    awk -v label="$1" '
+    awk -v label="$1" -v load="$2" '
         { key = $2 " | " $3
           if (!(key in seen)) { seen[key] = 1; order[++n] = key; fewest[key] = "" }
           if ($5 == "skipped") { us[key, $4] = "skipped"; next }
@@ -41,28 +42,30 @@ table() {
           if ($4 == 512) { bw[key] = $8; home[key] = $12 }
           else if (!(key in home)) home[key] = $12 }
         END { for (i = 1; i <= n; i++) { k = order[i]
-                printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, k,
-                       us[k, 1], us[k, 8], us[k, 64], us[k, 512], bw[k], home[k], fewest[k] } }'
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, k,
+                       us[k, 1], us[k, 8], us[k, 64], us[k, 512], bw[k], home[k], fewest[k],
+                       load } }'
 }
 header() {
-    echo "| mechanism | home | requests | N=1 | N=8 | N=64 | N=512 (us/page) | MB/s at 512 | home loop (ms) | reps |"
-    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| mechanism | home | requests | N=1 | N=8 | N=64 | N=512 (us/page) | MB/s at 512 | home loop (ms) | reps | load |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 }
 run() { # label, mpirun command...
-    local label=$1
+    local label=$1 load
     shift
+    load=$(cut -d' ' -f1 /proc/loadavg)
     if ! timeout 600 "$@" >"$OUT/run.txt" 2>"$OUT/run.err"; then
         echo "| $label | failed: $(head -c 120 "$OUT/run.err" | tr '\n|' '  ') |"
         return
     fi
-    table "$label" <"$OUT/run.txt"
+    table "$label" "$load" <"$OUT/run.txt"
 }
 
 echo "compute loop $MS ms, $REPS repetitions, 4 KiB pages, P = 2"
 echo
 echo "### Open MPI ($(mpirun --version | head -1 | sed 's/.*) //'))"
 echo
-echo "load before: $(uptime)"
+echo "load before: $(uptime | sed 's/^ *//')"
 echo
 header
 for mode in $MODES; do
@@ -82,7 +85,7 @@ for mode in $MODES; do
     esac
 done
 echo
-echo "load after: $(uptime)"
+echo "load after: $(uptime | sed 's/^ *//')"
 echo
 echo "The one-sided component Open MPI picks by default (osc_base_verbose):"
 for mode in rma-create rma-alloc; do
@@ -93,7 +96,7 @@ if [ "$have_mpich" = 1 ]; then
     echo
     echo "### MPICH ($(mpichversion 2>/dev/null | sed -n 's/MPICH Version: *//p' | head -1), $(mpichversion 2>/dev/null | sed -n 's/MPICH Device: *//p' | head -1))"
     echo
-    echo "load before: $(uptime)"
+    echo "load before: $(uptime | sed 's/^ *//')"
     echo
     header
     for mode in $MODES; do
@@ -104,7 +107,7 @@ if [ "$have_mpich" = 1 ]; then
         esac
     done
     echo
-    echo "load after: $(uptime)"
+    echo "load after: $(uptime | sed 's/^ *//')"
 else
     echo
     echo "MPICH is not installed (apt-get install mpich libmpich-dev, as scripts/test-mpich.sh does)."
