@@ -55,7 +55,10 @@ run() { # label, mpirun command...
     shift
     load=$(cut -d' ' -f1 /proc/loadavg)
     if ! timeout 600 "$@" >"$OUT/run.txt" 2>"$OUT/run.err"; then
-        echo "| $label | failed: $(head -c 120 "$OUT/run.err" | tr '\n|' '  ') |"
+        local why
+        why=$(grep -o -e 'An error occurred in [A-Za-z_]*' -e 'MPI_ERR_[A-Z_]*: [a-z ]*' \
+            "$OUT/run.err" | head -2 | paste -sd ' ' || true)
+        echo "| $label | failed: ${why:-$(head -c 120 "$OUT/run.err" | tr '\n|' '  ')} |"
         return
     fi
     table "$label" "$load" <"$OUT/run.txt"
