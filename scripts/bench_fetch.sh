@@ -97,7 +97,7 @@ for mode in rma-create rma-alloc; do
 done
 if [ "$have_mpich" = 1 ]; then
     echo
-    echo "### MPICH ($(mpichversion 2>/dev/null | sed -n 's/MPICH Version: *//p' | head -1), $(mpichversion 2>/dev/null | sed -n 's/MPICH Device: *//p' | head -1))"
+    echo "### MPICH ($(mpichversion 2>/dev/null | sed -n 's/MPICH Version:[[:space:]]*//p' | head -1), $(mpichversion 2>/dev/null | sed -n 's/MPICH Device:[[:space:]]*//p' | head -1))"
     echo
     echo "load before: $(uptime | sed 's/^ *//')"
     echo
