@@ -46,6 +46,11 @@ fn few_injected_pages() {
 }
 
 #[test]
+fn single_predicted_pages() {
+    elision::single_predicted_pages_stay_protected(KIND, 5);
+}
+
+#[test]
 fn scoped() {
     scoped_scans(KIND);
 }

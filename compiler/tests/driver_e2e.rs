@@ -424,6 +424,27 @@ fn verbose_prints_each_command() {
     );
 }
 
+/// Loops are aligned to 32 bytes (gcc accepts the flag), before the user's flags, which win.
+#[test]
+fn loop_alignment_comes_before_the_users_flags() {
+    let scratch = scratch("align");
+    let dir = scratch.path();
+    write(dir, "x.c", "int x = 1;\n");
+    let output = capecc(dir, &["-v", "--cc=gcc", "-falign-loops=16", "-c", "x.c"]);
+    assert_ok(&output);
+    let text = stderr(&output);
+    let compile = text
+        .lines()
+        .find(|l| l.starts_with("gcc -c"))
+        .unwrap_or_else(|| panic!("no compile command in {text}"));
+    let ours = compile.find("-falign-loops=32");
+    let theirs = compile.find("-falign-loops=16");
+    assert!(
+        ours.is_some() && theirs.is_some() && ours < theirs,
+        "{compile}"
+    );
+}
+
 #[test]
 fn backend_can_be_chosen() {
     let scratch = scratch("backend");

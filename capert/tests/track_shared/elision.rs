@@ -330,3 +330,29 @@ pub fn few_injected_pages_left_to_the_scan(kind: TrackerKind, seed: u64) {
         }
     }
 }
+
+/// uffd: a page written in every region alone stays protected (it faults each time), while a
+/// run of two such pages is left writable (no fault once predicted). The two lie further apart
+/// than the gaps the elision bridges.
+pub fn single_predicted_pages_stay_protected(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let (mut tracker, map, mut model) = filled_and_tracked(kind, 16, &mut rng);
+    for round in 0..6 {
+        tracker.begin_region().expect("begin_region");
+        let faults = minor_faults();
+        scribble(&mut rng, &map, &mut model, &[1].into());
+        let alone = minor_faults() - faults;
+        let faults = minor_faults();
+        scribble(&mut rng, &map, &mut model, &[12, 13].into());
+        let run = minor_faults() - faults;
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        tracker.commit(&written);
+        tracker.finish_region();
+        if kind == TrackerKind::Uffd && round >= 2 {
+            assert_eq!(alone, 1, "round {round}: the page alone");
+            assert_eq!(run, 0, "round {round}: the run of two");
+        }
+    }
+}
