@@ -457,8 +457,7 @@ impl Tracker {
                 // and stay writable.
                 let ranges = &self.ranges;
                 if let Some(prediction) = self.prediction.as_mut() {
-                    let plan =
-                        prediction.plan_runs(|a, b| same_range(ranges, a, b), MIN_ELIDED_RUN);
+                    let plan = prediction.plan(|a, b| same_range(ranges, a, b), MIN_ELIDED_RUN);
                     for &(from, to) in plan {
                         for (lo, hi) in clipped(from, to, &self.scope) {
                             uffd.unprotect(lo, hi - lo).map_err(|e| {
@@ -480,7 +479,7 @@ impl Tracker {
                 // only now is it known) and marked written, as the signal handler would.
                 let ranges = &self.ranges;
                 let writable = match self.prediction.as_mut() {
-                    Some(p) => p.plan(|a, b| same_range(ranges, a, b)),
+                    Some(p) => p.plan(|a, b| same_range(ranges, a, b), 1),
                     None => &[],
                 };
                 {

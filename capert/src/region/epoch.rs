@@ -190,7 +190,6 @@ pub(super) fn merge_point(
     let mut w = Writer::new(ex.local(), id, [stamp]);
     let (mut diffed, mut recorded, records) =
         diff_written(&mut rt.tracker, &written, &ranges, &excluded, me, &mut w);
-
     // arena pages this rank claimed in a `single`/`master` block: not tracked yet
     let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
     diffed += fresh;

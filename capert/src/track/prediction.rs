@@ -38,13 +38,9 @@ impl Prediction {
 
     /// At region begin: the runs to leave writable, joining runs of predicted pages across gaps
     /// of up to `MAX_GAP_PAGES` when `same_range(from, last)` says both ends lie in one range.
-    pub(super) fn plan(&mut self, same_range: impl Fn(usize, usize) -> bool) -> &[(usize, usize)] {
-        self.plan_runs(same_range, 1)
-    }
-
-    /// [`Prediction::plan`] keeping only runs of at least `min_pages` pages (the others stay
-    /// protected and take a fault if written).
-    pub(super) fn plan_runs(
+    /// Only runs of at least `min_pages` pages are kept (the others stay protected and take a
+    /// fault if written).
+    pub(super) fn plan(
         &mut self,
         same_range: impl Fn(usize, usize) -> bool,
         min_pages: usize,
@@ -112,7 +108,7 @@ mod tests {
         p.reported.extend_from_slice(reported);
         p.unchanged.extend_from_slice(unchanged);
         p.update();
-        p.plan(|_, _| true).to_vec()
+        p.plan(|_, _| true, 1).to_vec()
     }
 
     #[test]
@@ -160,7 +156,7 @@ mod tests {
         // ends in different ranges are not joined
         region(&mut p, &[A, C], &[]);
         region(&mut p, &[], &[]);
-        assert_eq!(p.plan(|_, _| false), [(A, B), (C, C + PAGE_SIZE)]);
+        assert_eq!(p.plan(|_, _| false, 1), [(A, B), (C, C + PAGE_SIZE)]);
     }
 
     #[test]
@@ -169,7 +165,7 @@ mod tests {
         let far = C + (MAX_GAP_PAGES + 2) * PAGE_SIZE;
         region(&mut p, &[A, B, far], &[]);
         region(&mut p, &[], &[]);
-        assert_eq!(p.plan_runs(|_, _| true, 2), [(A, C)]);
+        assert_eq!(p.plan(|_, _| true, 2), [(A, C)]);
         assert!(p.left_writable(A) && !p.left_writable(far));
     }
 }
