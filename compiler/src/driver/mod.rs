@@ -121,7 +121,7 @@ struct Driver {
     temp: TempDir,
     /// Where `omp.h` and `capert.h` were written for this run.
     include_dir: PathBuf,
-    /// Backend flags already probed: flag -> accepted.
+    /// `OPTIONAL_FLAGS` once probed: flag -> accepted.
     probed: std::cell::RefCell<std::collections::HashMap<String, bool>>,
 }
 
@@ -129,6 +129,8 @@ struct Driver {
 const ZERO_INIT_LOCALS: &str = "-ftrivial-auto-var-init=zero";
 /// gcc and clang >= 13 accept it.
 const ALIGN_LOOPS: &str = "-falign-loops=32";
+/// The flags capecc adds to the backend's when it accepts them.
+const OPTIONAL_FLAGS: [&str; 2] = [ZERO_INIT_LOCALS, ALIGN_LOOPS];
 
 impl Driver {
     fn new(plan: Plan) -> Step<Driver> {
@@ -242,22 +244,31 @@ impl Driver {
         Ok(())
     }
 
-    /// Prints (with `-v`) and runs one command; its output goes straight to ours.
-    /// Whether the backend compiler accepts `flag` (asked once per flag and run).
+    /// Whether the backend compiler accepts `flag`, one of `OPTIONAL_FLAGS` (asked once per
+    /// run: all of them in one process, one by one only when that fails).
     fn backend_accepts(&self, flag: &str) -> bool {
-        if let Some(&known) = self.probed.borrow().get(flag) {
-            return known;
+        if self.probed.borrow().is_empty() {
+            let all = self.probe(&OPTIONAL_FLAGS);
+            for f in OPTIONAL_FLAGS {
+                let accepted = all || self.probe(&[f]);
+                self.probed.borrow_mut().insert(f.to_string(), accepted);
+            }
         }
+        self.probed.borrow().get(flag).copied().unwrap_or(false)
+    }
+
+    /// Does the backend compile an empty file with `flags` without a warning?
+    fn probe(&self, flags: &[&str]) -> bool {
         let mut argv = self.cc.clone();
+        argv.extend(flags.iter().map(|f| f.to_string()));
         argv.extend([
-            flag.to_string(),
             "-Werror".to_string(),
             "-fsyntax-only".to_string(),
             "-x".to_string(),
             "c".to_string(),
             "/dev/null".to_string(),
         ]);
-        let accepted = argv.split_first().is_some_and(|(program, rest)| {
+        argv.split_first().is_some_and(|(program, rest)| {
             Command::new(program)
                 .args(rest)
                 .stdin(Stdio::null())
@@ -265,11 +276,10 @@ impl Driver {
                 .stderr(Stdio::null())
                 .status()
                 .is_ok_and(|status| status.success())
-        });
-        self.probed.borrow_mut().insert(flag.to_string(), accepted);
-        accepted
+        })
     }
 
+    /// Prints (with `-v`) and runs one command; its output goes straight to ours.
     fn run_command(&self, argv: &[String]) -> Step<()> {
         if self.plan.verbose {
             eprintln!("{}", shell_join(argv));
