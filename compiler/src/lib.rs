@@ -6,6 +6,7 @@ pub mod directive;
 pub mod driver;
 pub mod emit;
 pub mod encoding;
+pub mod implicit_int;
 pub mod lower;
 pub mod parse;
 pub mod parse_view;

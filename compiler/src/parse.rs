@@ -7,11 +7,7 @@ use crate::diag::{Diagnostic, Span};
 
 /// Parses GNU C11. Pragma, `#define` and line-marker lines are whitespace to lang-c.
 pub fn parse(preprocessed: &str) -> Result<TranslationUnit, Diagnostic> {
-    let config = Config {
-        flavor: Flavor::GnuC11,
-        ..Config::with_gcc()
-    };
-    match parse_preprocessed(&config, preprocessed.to_string()) {
+    match parse_preprocessed(&config(), preprocessed.to_string()) {
         Ok(parse) => Ok(parse.unit),
         Err(err) => {
             let at = err.offset.min(preprocessed.len());
@@ -32,6 +28,20 @@ pub fn parse(preprocessed: &str) -> Result<TranslationUnit, Diagnostic> {
             Err(diag)
         }
     }
+}
+
+fn config() -> Config {
+    Config {
+        flavor: Flavor::GnuC11,
+        ..Config::with_gcc()
+    }
+}
+
+/// Where lang-c stops on `preprocessed`, or `None` if it parses.
+pub fn error_offset(preprocessed: &str) -> Option<usize> {
+    parse_preprocessed(&config(), preprocessed.to_string())
+        .err()
+        .map(|err| err.offset.min(preprocessed.len()))
 }
 
 /// The token at `at`: an identifier/number run or a single punctuation character.

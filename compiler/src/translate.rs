@@ -53,6 +53,38 @@ pub fn translate(
     opts: &TranslateOptions,
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
+    let errors = match translate_text(preprocessed, opts, read_source) {
+        Ok(translated) => return Ok(translated),
+        Err(errors) => errors,
+    };
+    // C89 declarations without a type specifier stop lang-c: retried with their `int`
+    let Some(completed) = crate::implicit_int::complete(preprocessed) else {
+        return Err(errors);
+    };
+    match translate_text(&completed.text, opts, read_source) {
+        Ok(mut translated) => {
+            let mut warnings = completed.warnings();
+            warnings.extend(
+                translated
+                    .warnings
+                    .into_iter()
+                    .map(|d| completed.original_diagnostic(d)),
+            );
+            translated.warnings = warnings;
+            Ok(translated)
+        }
+        Err(errors) => Err(errors
+            .into_iter()
+            .map(|d| completed.original_diagnostic(d))
+            .collect()),
+    }
+}
+
+fn translate_text(
+    preprocessed: &str,
+    opts: &TranslateOptions,
+    read_source: &dyn Fn(&str) -> Option<String>,
+) -> Result<Translated, Vec<Diagnostic>> {
     let lines = LineMap::new(preprocessed);
     // user identifiers spelled like generated ones are renamed first (same offsets)
     let (renamed, renaming) = reserved::rename_user_identifiers(preprocessed, &lines);

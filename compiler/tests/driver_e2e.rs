@@ -424,7 +424,7 @@ fn verbose_prints_each_command() {
     );
 }
 
-/// Loops are aligned to 32 bytes (gcc accepts the flag), before the user's flags, which win.
+/// Loops are aligned to 64 bytes (gcc accepts the flag), before the user's flags, which win.
 #[test]
 fn loop_alignment_comes_before_the_users_flags() {
     let scratch = scratch("align");
@@ -437,7 +437,7 @@ fn loop_alignment_comes_before_the_users_flags() {
         .lines()
         .find(|l| l.starts_with("gcc -c"))
         .unwrap_or_else(|| panic!("no compile command in {text}"));
-    let ours = compile.find("-falign-loops=32");
+    let ours = compile.find("-falign-loops=64");
     let theirs = compile.find("-falign-loops=16");
     assert!(
         ours.is_some() && theirs.is_some() && ours < theirs,
@@ -877,4 +877,22 @@ fn preprocessed_input_from_gcc_with_its_omp_h_builds() {
         &["-Wall", "-Werror", "moved.i", "-o", "moved"],
     ));
     assert_eq!(stdout(&run_program(&elsewhere.join("moved"))), expected);
+}
+
+/// C89's implicit `int` compiles, with a warning at the declaration (as gcc warns).
+#[test]
+fn implicit_int_compiles_with_a_warning_at_the_declaration() {
+    let scratch = scratch("implicit_int");
+    let dir = scratch.path();
+    write(
+        dir,
+        "x.c",
+        "#include <stdio.h>\nstatic count = 2;\nmain(argc, argv) int argc; char **argv;\n{\n    printf(\"%d\\n\", count + argc);\n    return 0;\n}\n",
+    );
+    let output = capecc(dir, &["-c", "x.c"]);
+    assert_ok(&output);
+    let text = stderr(&output);
+    assert!(text.contains("type defaults to `int`"), "{text}");
+    assert!(text.contains("x.c:2:8"), "{text}");
+    assert!(text.contains("x.c:3:1"), "{text}");
 }

@@ -128,7 +128,7 @@ struct Driver {
 /// gcc >= 12 and clang >= 16 spell it so; older backends go without (see `compile_translated`).
 const ZERO_INIT_LOCALS: &str = "-ftrivial-auto-var-init=zero";
 /// gcc and clang >= 13 accept it.
-const ALIGN_LOOPS: &str = "-falign-loops=32";
+const ALIGN_LOOPS: &str = "-falign-loops=64";
 /// The flags capecc adds to the backend's when it accepts them.
 const OPTIONAL_FLAGS: [&str; 2] = [ZERO_INIT_LOCALS, ALIGN_LOOPS];
 
