@@ -175,6 +175,11 @@ pub enum ClauseKind {
     Threads,
     Simd,
     SeqCst,
+    /// OpenMP 5.0 memory orders on `atomic` and `flush`
+    AcqRel,
+    Acquire,
+    Release,
+    Relaxed,
     Read,
     Write,
     Update,
@@ -183,6 +188,10 @@ pub enum ClauseKind {
     From,
     Link,
     Filter,
+    /// `order(concurrent)` (OpenMP 5.0) on loops
+    Order,
+    /// `nontemporal(list)` (OpenMP 5.0) on `simd`
+    Nontemporal,
     /// `initializer(...)` of `declare reduction`
     Initializer,
 }

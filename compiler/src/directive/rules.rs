@@ -1,5 +1,5 @@
 //! Spelling of directives and clauses, and which clause each directive accepts (OpenMP 4.5,
-//! plus `masked` from 5.1).
+//! plus `masked` from 5.1 and 5.0's memory orders, `order(concurrent)` and `nontemporal`).
 
 use super::ast::{ClauseKind, DirectiveKind};
 
@@ -67,7 +67,7 @@ impl DirectiveKind {
 
 impl ClauseKind {
     /// Every clause kind.
-    pub const ALL: [ClauseKind; 51] = {
+    pub const ALL: [ClauseKind; 57] = {
         use ClauseKind::*;
         [
             If,
@@ -112,6 +112,10 @@ impl ClauseKind {
             Threads,
             Simd,
             SeqCst,
+            AcqRel,
+            Acquire,
+            Release,
+            Relaxed,
             Read,
             Write,
             Update,
@@ -120,6 +124,8 @@ impl ClauseKind {
             From,
             Link,
             Filter,
+            Order,
+            Nontemporal,
             Initializer,
         ]
     };
@@ -170,6 +176,10 @@ impl ClauseKind {
             Threads => "threads",
             Simd => "simd",
             SeqCst => "seq_cst",
+            AcqRel => "acq_rel",
+            Acquire => "acquire",
+            Release => "release",
+            Relaxed => "relaxed",
             Read => "read",
             Write => "write",
             Update => "update",
@@ -178,6 +188,8 @@ impl ClauseKind {
             From => "from",
             Link => "link",
             Filter => "filter",
+            Order => "order",
+            Nontemporal => "nontemporal",
             Initializer => "initializer",
         }
     }
@@ -305,6 +317,7 @@ mod sets {
         Collapse,
         Ordered,
         Nowait,
+        Order,
     ]);
     pub const SECTIONS: ClauseSet =
         ClauseSet::of(&[Private, Firstprivate, Lastprivate, Reduction, Nowait]);
@@ -318,6 +331,8 @@ mod sets {
         Lastprivate,
         Reduction,
         Collapse,
+        Order,
+        Nontemporal,
     ]);
     pub const DECLARE_SIMD: ClauseSet =
         ClauseSet::of(&[Simdlen, Linear, Aligned, Uniform, Inbranch, Notinbranch]);
@@ -373,11 +388,20 @@ mod sets {
         Shared,
         Reduction,
     ]);
-    pub const DISTRIBUTE: ClauseSet =
-        ClauseSet::of(&[Private, Firstprivate, Lastprivate, Collapse, DistSchedule]);
+    pub const DISTRIBUTE: ClauseSet = ClauseSet::of(&[
+        Private,
+        Firstprivate,
+        Lastprivate,
+        Collapse,
+        DistSchedule,
+        Order,
+    ]);
     pub const MASKED: ClauseSet = ClauseSet::of(&[Filter]);
     pub const CRITICAL: ClauseSet = ClauseSet::of(&[Hint]);
-    pub const ATOMIC: ClauseSet = ClauseSet::of(&[Read, Write, Update, Capture, SeqCst]);
+    pub const ATOMIC: ClauseSet = ClauseSet::of(&[
+        Read, Write, Update, Capture, SeqCst, AcqRel, Acquire, Release, Relaxed,
+    ]);
+    pub const FLUSH: ClauseSet = ClauseSet::of(&[AcqRel, Acquire, Release]);
     pub const ORDERED: ClauseSet = ClauseSet::of(&[Threads, Simd, Depend]);
     pub const CANCEL: ClauseSet = ClauseSet::of(&[If]);
     pub const DECLARE_REDUCTION: ClauseSet = ClauseSet::of(&[Initializer]);
@@ -464,7 +488,7 @@ fn allowed_set(directive: DirectiveKind) -> ClauseSet {
         D::Critical => CRITICAL,
         D::Barrier | D::Taskwait | D::Taskgroup => NONE,
         D::Atomic => ATOMIC,
-        D::Flush => NONE,
+        D::Flush => FLUSH,
         D::Ordered => ORDERED,
         D::Cancel => CANCEL,
         D::CancellationPoint => NONE,

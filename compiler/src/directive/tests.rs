@@ -1164,3 +1164,40 @@ fn mutation_fuzz_long() {
     let parsed = fuzz_directives(0x0dd_ba11, count);
     println!("{count} inputs, {parsed} parsed, {:?}", start.elapsed());
 }
+
+#[test]
+fn openmp5_memory_orders_order_and_nontemporal() {
+    for (line, want) in [
+        ("#pragma omp atomic relaxed", vec![ClauseKind::Relaxed]),
+        (
+            "#pragma omp atomic update acq_rel",
+            vec![ClauseKind::Update, ClauseKind::AcqRel],
+        ),
+        (
+            "#pragma omp atomic read acquire",
+            vec![ClauseKind::Read, ClauseKind::Acquire],
+        ),
+        ("#pragma omp flush release", vec![ClauseKind::Release]),
+        ("#pragma omp flush acq_rel", vec![ClauseKind::AcqRel]),
+        (
+            "#pragma omp parallel for order(concurrent)",
+            vec![ClauseKind::Order],
+        ),
+        (
+            "#pragma omp simd nontemporal(a, b)",
+            vec![ClauseKind::Nontemporal],
+        ),
+    ] {
+        let d = ok(line);
+        assert_eq!(
+            d.clauses.iter().map(|c| c.kind).collect::<Vec<_>>(),
+            want,
+            "{line}"
+        );
+    }
+    let d = ok("#pragma omp simd nontemporal(a, b)");
+    assert_eq!(items(&d.clauses[0].args), ["a", "b"]);
+    // `relaxed` is no memory order of a flush, and `order` takes `concurrent` only
+    err("#pragma omp flush relaxed");
+    err("#pragma omp for order(serial)");
+}

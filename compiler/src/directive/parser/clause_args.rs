@@ -49,6 +49,10 @@ impl<'a> Parser<'a> {
             | C::Threads
             | C::Simd
             | C::SeqCst
+            | C::AcqRel
+            | C::Acquire
+            | C::Release
+            | C::Relaxed
             | C::Read
             | C::Write
             | C::Update
@@ -96,13 +100,15 @@ impl<'a> Parser<'a> {
             | C::Copyprivate
             | C::Uniform
             | C::IsDevicePtr
-            | C::UseDevicePtr => ClauseArgs::List(self.paren_list(name, false)?),
+            | C::UseDevicePtr
+            | C::Nontemporal => ClauseArgs::List(self.paren_list(name, false)?),
             C::To | C::From | C::Link => ClauseArgs::List(self.paren_list(name, true)?),
             C::Default => self.default_args()?,
             C::Reduction => self.reduction_args()?,
             C::Schedule => self.schedule_args()?,
             C::Linear | C::Aligned => self.list_with_expr_args(name)?,
             C::ProcBind => self.keyword_arg(name, &["master", "close", "spread"])?,
+            C::Order => self.keyword_arg(name, &["concurrent"])?,
             C::Depend => self.depend_args(directive)?,
             C::Map => self.map_args()?,
             C::Defaultmap => {
