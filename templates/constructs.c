@@ -25,6 +25,10 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
     }
 {{copyprivates}}    __cape_single_end({{nowait}});
 }
+/*@ host_block */
+{ /* capecc: #pragma omp {{construct}} at {{location}}: on the host */
+{{privates}}{{body}}
+}
 /*@ copyprivate */
     __cape_copyprivate(&{{var}}, sizeof {{var}});
 /*@ private */

@@ -65,6 +65,17 @@ extern void omp_set_nest_lock(omp_nest_lock_t *lock);
 extern void omp_unset_nest_lock(omp_nest_lock_t *lock);
 extern int omp_test_nest_lock(omp_nest_lock_t *lock);
 
+/* Devices: the host is the only one (target regions run on the encountering
+ * thread), and a teams construct makes a league of one team. */
+extern int omp_get_num_devices(void);
+extern int omp_get_default_device(void);
+extern void omp_set_default_device(int device_num);
+extern int omp_get_initial_device(void);
+extern int omp_get_device_num(void);
+extern int omp_is_initial_device(void);
+extern int omp_get_num_teams(void);
+extern int omp_get_team_num(void);
+
 /* Timing */
 extern double omp_get_wtime(void);
 extern double omp_get_wtick(void);

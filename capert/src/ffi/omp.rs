@@ -3,6 +3,7 @@
 use super::guard;
 use crate::region::{team, with_state};
 use std::ffi::c_int;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -87,6 +88,44 @@ pub extern "C" fn omp_get_team_size(level: c_int) -> c_int {
 }
 #[no_mangle]
 pub extern "C" fn omp_in_final() -> c_int {
+    guard(|| 0)
+}
+
+// Devices: there are none but the host (a `target` region runs on the encountering thread,
+// as gcc does without offloading), and a `teams` construct makes a league of one team.
+static DEFAULT_DEVICE: AtomicI32 = AtomicI32::new(0);
+
+#[no_mangle]
+pub extern "C" fn omp_get_num_devices() -> c_int {
+    guard(|| 0)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_default_device() -> c_int {
+    guard(|| DEFAULT_DEVICE.load(Ordering::Relaxed))
+}
+#[no_mangle]
+pub extern "C" fn omp_set_default_device(device: c_int) {
+    guard(|| DEFAULT_DEVICE.store(device, Ordering::Relaxed))
+}
+/// The host's device number: `omp_get_num_devices()`, as in OpenMP 5.
+#[no_mangle]
+pub extern "C" fn omp_get_initial_device() -> c_int {
+    guard(|| 0)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_device_num() -> c_int {
+    guard(|| 0)
+}
+#[no_mangle]
+pub extern "C" fn omp_is_initial_device() -> c_int {
+    guard(|| 1)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_num_teams() -> c_int {
+    guard(|| 1)
+}
+#[no_mangle]
+pub extern "C" fn omp_get_team_num() -> c_int {
     guard(|| 0)
 }
 

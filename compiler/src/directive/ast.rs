@@ -67,6 +67,12 @@ pub enum DirectiveKind {
     Threadprivate,
     /// `declare reduction(id : type-list : combiner) [initializer(...)]`
     DeclareReduction,
+    /// OpenMP 5.0's `loop` and its combined forms
+    Loop,
+    ParallelLoop,
+    TeamsLoop,
+    TargetTeamsLoop,
+    TargetParallelLoop,
 }
 
 impl DirectiveKind {
@@ -127,6 +133,11 @@ impl DirectiveKind {
             CancellationPoint => "cancellation point",
             Threadprivate => "threadprivate",
             DeclareReduction => "declare reduction",
+            Loop => "loop",
+            ParallelLoop => "parallel loop",
+            TeamsLoop => "teams loop",
+            TargetTeamsLoop => "target teams loop",
+            TargetParallelLoop => "target parallel loop",
         }
     }
 }
@@ -192,6 +203,8 @@ pub enum ClauseKind {
     Order,
     /// `nontemporal(list)` (OpenMP 5.0) on `simd`
     Nontemporal,
+    /// `bind(teams|parallel|thread)` (OpenMP 5.0) on `loop`
+    Bind,
     /// `initializer(...)` of `declare reduction`
     Initializer,
 }

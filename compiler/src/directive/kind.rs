@@ -7,36 +7,103 @@ impl DirectiveKind {
     /// A worksharing construct (or a `section` of one), as OpenMP's nesting rules mean it.
     pub fn is_worksharing(self) -> bool {
         use DirectiveKind::*;
-        matches!(
-            self,
-            For | ForSimd
-                | ParallelFor
-                | ParallelForSimd
-                | Sections
-                | ParallelSections
-                | Section
-                | Single
-        )
+        self.is_host_parallel_loop()
+            || matches!(
+                self,
+                For | ForSimd
+                    | Loop
+                    | ParallelFor
+                    | ParallelForSimd
+                    | ParallelLoop
+                    | Sections
+                    | ParallelSections
+                    | Section
+                    | Single
+            )
     }
 
     /// A loop construct: its statement is a `for` loop whose iterations are divided.
     pub fn is_loop(self) -> bool {
         use DirectiveKind::*;
-        matches!(self, For | ForSimd | ParallelFor | ParallelForSimd)
+        self.is_host_parallel_loop()
+            || matches!(self, For | ForSimd | ParallelFor | ParallelForSimd)
     }
 
     /// `parallel` alone or combined with a worksharing construct: the statement is outlined.
     pub fn is_parallel(self) -> bool {
         use DirectiveKind::*;
-        matches!(
-            self,
-            Parallel | ParallelFor | ParallelForSimd | ParallelSections
-        )
+        self.is_host_parallel_loop()
+            || matches!(
+                self,
+                Parallel
+                    | ParallelFor
+                    | ParallelForSimd
+                    | ParallelLoop
+                    | ParallelSections
+                    | TargetParallel
+            )
     }
 
     /// `parallel for` and `parallel sections`: a region and a worksharing construct in one.
     pub fn is_combined_parallel(self) -> bool {
-        self.is_parallel() && self != DirectiveKind::Parallel
+        self.is_parallel()
+            && !matches!(
+                self,
+                DirectiveKind::Parallel | DirectiveKind::TargetParallel
+            )
+    }
+
+    /// Device constructs whose parallel part is a `parallel for` on the host (their `target`,
+    /// `teams` and `distribute` parts are a league of one team running on the encountering
+    /// thread, lower/device.rs).
+    pub fn is_host_parallel_loop(self) -> bool {
+        use DirectiveKind::*;
+        matches!(
+            self,
+            TargetParallelFor
+                | TargetParallelForSimd
+                | DistributeParallelFor
+                | DistributeParallelForSimd
+                | TeamsDistributeParallelFor
+                | TeamsDistributeParallelForSimd
+                | TargetTeamsDistributeParallelFor
+                | TargetTeamsDistributeParallelForSimd
+                | TeamsLoop
+                | TargetTeamsLoop
+                | TargetParallelLoop
+        )
+    }
+
+    /// Device constructs that run their block (or loop, whole) on the encountering thread:
+    /// a target region on the host, a league of one team, its `distribute` loop.
+    pub fn is_host_block(self) -> bool {
+        use DirectiveKind::*;
+        matches!(
+            self,
+            Target
+                | TargetData
+                | TargetTeams
+                | Teams
+                | TargetSimd
+                | Distribute
+                | DistributeSimd
+                | TeamsDistribute
+                | TeamsDistributeSimd
+                | TargetTeamsDistribute
+                | TargetTeamsDistributeSimd
+        )
+    }
+
+    /// A `target` construct, alone or combined: scalars it writes without a `map` are
+    /// firstprivate (OpenMP's default), so the original keeps its value.
+    pub fn is_target(self) -> bool {
+        self.name().starts_with("target") && !matches!(self, DirectiveKind::TargetData)
+    }
+
+    /// A `distribute` loop whose iterations all run on the one team (no parallel part).
+    pub fn is_host_sequential_loop(self) -> bool {
+        self.is_host_block() && self.name().contains("distribute")
+            || self == DirectiveKind::TargetSimd
     }
 
     /// Constructs that take their statement directly: no other directive may stand between

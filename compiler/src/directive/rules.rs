@@ -5,7 +5,7 @@ use super::ast::{ClauseKind, DirectiveKind};
 
 impl DirectiveKind {
     /// Every directive, in the order of the spec's chapters.
-    pub const ALL: [DirectiveKind; 53] = {
+    pub const ALL: [DirectiveKind; 58] = {
         use DirectiveKind::*;
         [
             Parallel,
@@ -61,13 +61,18 @@ impl DirectiveKind {
             CancellationPoint,
             Threadprivate,
             DeclareReduction,
+            Loop,
+            ParallelLoop,
+            TeamsLoop,
+            TargetTeamsLoop,
+            TargetParallelLoop,
         ]
     };
 }
 
 impl ClauseKind {
     /// Every clause kind.
-    pub const ALL: [ClauseKind; 57] = {
+    pub const ALL: [ClauseKind; 58] = {
         use ClauseKind::*;
         [
             If,
@@ -126,6 +131,7 @@ impl ClauseKind {
             Filter,
             Order,
             Nontemporal,
+            Bind,
             Initializer,
         ]
     };
@@ -190,6 +196,7 @@ impl ClauseKind {
             Filter => "filter",
             Order => "order",
             Nontemporal => "nontemporal",
+            Bind => "bind",
             Initializer => "initializer",
         }
     }
@@ -405,6 +412,8 @@ mod sets {
     pub const ORDERED: ClauseSet = ClauseSet::of(&[Threads, Simd, Depend]);
     pub const CANCEL: ClauseSet = ClauseSet::of(&[If]);
     pub const DECLARE_REDUCTION: ClauseSet = ClauseSet::of(&[Initializer]);
+    pub const LOOP: ClauseSet =
+        ClauseSet::of(&[Bind, Collapse, Order, Private, Lastprivate, Reduction]);
 
     // Combined constructs accept the union of their parts; `nowait` cannot be on a worksharing
     // construct combined with `parallel` (the region's end is the barrier), and `linear`/`ordered`
@@ -438,6 +447,10 @@ mod sets {
         TEAMS.union(DISTRIBUTE_PARALLEL_FOR_SIMD).without(Copyin);
     pub const TARGET_TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD: ClauseSet =
         TARGET.union(TEAMS_DISTRIBUTE_PARALLEL_FOR_SIMD);
+    pub const PARALLEL_LOOP: ClauseSet = PARALLEL.union(LOOP);
+    pub const TEAMS_LOOP: ClauseSet = TEAMS.union(LOOP);
+    pub const TARGET_TEAMS_LOOP: ClauseSet = TARGET.union(TEAMS_LOOP);
+    pub const TARGET_PARALLEL_LOOP: ClauseSet = TARGET.union(PARALLEL_LOOP).without(Copyin);
 }
 
 fn allowed_set(directive: DirectiveKind) -> ClauseSet {
@@ -494,6 +507,11 @@ fn allowed_set(directive: DirectiveKind) -> ClauseSet {
         D::CancellationPoint => NONE,
         D::Threadprivate => NONE,
         D::DeclareReduction => DECLARE_REDUCTION,
+        D::Loop => LOOP,
+        D::ParallelLoop => PARALLEL_LOOP,
+        D::TeamsLoop => TEAMS_LOOP,
+        D::TargetTeamsLoop => TARGET_TEAMS_LOOP,
+        D::TargetParallelLoop => TARGET_PARALLEL_LOOP,
     }
 }
 

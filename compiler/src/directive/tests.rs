@@ -1201,3 +1201,29 @@ fn openmp5_memory_orders_order_and_nontemporal() {
     err("#pragma omp flush relaxed");
     err("#pragma omp for order(serial)");
 }
+
+#[test]
+fn loop_construct_and_its_combined_forms() {
+    for (line, kind) in [
+        ("#pragma omp loop bind(thread)", DirectiveKind::Loop),
+        (
+            "#pragma omp parallel loop reduction(+:s) collapse(2)",
+            DirectiveKind::ParallelLoop,
+        ),
+        ("#pragma omp teams loop", DirectiveKind::TeamsLoop),
+        (
+            "#pragma omp target teams loop map(tofrom: a)",
+            DirectiveKind::TargetTeamsLoop,
+        ),
+        (
+            "#pragma omp target parallel loop",
+            DirectiveKind::TargetParallelLoop,
+        ),
+    ] {
+        assert_eq!(ok(line).kind, kind, "{line}");
+    }
+    let d = ok("#pragma omp loop bind(parallel) order(concurrent)");
+    assert_eq!(d.clauses[0].kind, ClauseKind::Bind);
+    err("#pragma omp loop bind(league)");
+    err("#pragma omp loop schedule(static)");
+}

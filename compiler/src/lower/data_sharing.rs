@@ -112,7 +112,9 @@ pub fn region_clauses(
             (ClauseKind::Default, ClauseArgs::Default(DefaultKind::None)) => {
                 default_none = Some(clause.span);
             }
-            (ClauseKind::If, ClauseArgs::Expr { expr, .. }) => {
+            (ClauseKind::If, ClauseArgs::Expr { expr, modifier })
+                if modifier.as_deref().is_none_or(|m| m == "parallel") =>
+            {
                 if_clause = format!("!!({})", super::clause_expr(cx, d, *expr, env))
             }
             (ClauseKind::NumThreads, ClauseArgs::Expr { expr, .. }) => {

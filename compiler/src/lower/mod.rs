@@ -8,6 +8,7 @@ pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
 pub mod data_sharing;
+pub mod device;
 pub mod nesting;
 pub mod ordered;
 pub mod parallel;
@@ -571,6 +572,13 @@ fn lower_directive(
             );
         }
         Flush => return standalone(comment("flush: merges happen at barriers")),
+        TargetUpdate | TargetEnterData | TargetExitData => {
+            return standalone(comment(&format!(
+                "{}: the host is the only device",
+                d.kind.name()
+            )))
+        }
+        DeclareTarget | EndDeclareTarget => return standalone(String::new()),
         Taskwait | Taskyield => {
             return standalone(comment(&format!("{}: no tasks exist", d.kind.name())))
         }
@@ -595,8 +603,9 @@ fn lower_directive(
             );
             return None;
         }
-        Parallel | ParallelFor | ParallelForSimd | ParallelSections | For | ForSimd | Sections
-        | Single | Master | Masked | Critical | Atomic => {}
+        Parallel | ParallelFor | ParallelForSimd | ParallelSections | For | ForSimd | Loop
+        | Sections | Single | Master | Masked | Critical | Atomic => {}
+        kind if kind.is_parallel() || kind.is_host_block() => {}
         Task | Taskloop | TaskloopSimd | Taskgroup => {
             out.errors.push(unsupported(
                 d,
@@ -618,10 +627,8 @@ fn lower_directive(
             return None;
         }
         _ => {
-            out.errors.push(unsupported(
-                d,
-                "devices (`target`, `teams`, `distribute`, `declare target`) are not supported",
-            ));
+            out.errors
+                .push(unsupported(d, "this construct is not supported"));
             return None;
         }
     }
@@ -654,9 +661,13 @@ fn lower_directive(
         return None;
     }
     let result = match d.kind {
-        Parallel | ParallelFor | ParallelForSimd | ParallelSections => {
-            parallel::lower(cx, out, d, stmt, env)
-        }
+        kind if kind.is_parallel() => parallel::lower(cx, out, d, stmt, env),
+        kind if kind.is_host_block() => device::lower_block(cx, out, d, stmt, env),
+        Loop => match device::loop_binds_to_thread(cx, d) {
+            Ok(true) => device::lower_block(cx, out, d, stmt, env),
+            Ok(false) => worksharing::lower_for(cx, out, d, stmt, env, &|_| true),
+            Err(e) => Err(vec![e]),
+        },
         For | ForSimd => worksharing::lower_for(cx, out, d, stmt, env, &|_| true),
         Sections => worksharing::lower_sections(cx, out, d, stmt, env, &|_| true),
         Single => single::lower_single(cx, out, d, stmt, env),

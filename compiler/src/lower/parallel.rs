@@ -43,7 +43,16 @@ pub fn lower(
     };
     let stmt_span = super::body_span(cx, d, stmt);
 
-    let clauses = region_clauses(cx, d, function, env, &mut errors);
+    let mut clauses = region_clauses(cx, d, function, env, &mut errors);
+    if d.kind.is_target() {
+        // a target region's own copies of the scalars it writes: one per thread here
+        for v in super::device::implicit_firstprivates(cx, d, stmt, stmt_span) {
+            clauses
+                .sharing
+                .entry(v)
+                .or_insert((Sharing::Firstprivate, d.name_span));
+        }
+    }
     let (predetermined, loop_var) =
         predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
     let (wanted, captured) = capture_set(cx, d, stmt_span, &clauses, &predetermined, &mut errors);
@@ -115,10 +124,12 @@ fn predetermined_private(
     // the loop variables of the worksharing loops inside
     let mut predetermined: Vec<VarId> = loop_var.into_iter().collect();
     let inside = cx.constructs().inside(cx, d);
-    for inner in inside
-        .iter()
-        .filter(|i| matches!(i.kind, DirectiveKind::For | DirectiveKind::ForSimd))
-    {
+    for inner in inside.iter().filter(|i| {
+        matches!(
+            i.kind,
+            DirectiveKind::For | DirectiveKind::ForSimd | DirectiveKind::Loop
+        )
+    }) {
         let depth = inner
             .clauses
             .iter()
@@ -449,7 +460,7 @@ fn render_region(
     let emit_c_pad = if cx.line_markers { "" } else { "    " };
     let mut body = String::new();
     match d.kind {
-        DirectiveKind::ParallelFor | DirectiveKind::ParallelForSimd => {
+        kind if kind.is_loop() => {
             body.push_str("    ");
             let part = super::worksharing::lower_for(cx, out, d, stmt, &inner_env, &|k| {
                 !parallel_part(k)

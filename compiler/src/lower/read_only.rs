@@ -69,6 +69,11 @@ fn address_taken(cx: &Context, v: VarId, body: Span) -> bool {
     {
         return true;
     }
+    address_taken_in(cx, v, body)
+}
+
+/// Whether the code at `body` takes the address of `v` (`&v`, `&(v)`).
+pub(super) fn address_taken_in(cx: &Context, v: VarId, body: Span) -> bool {
     uses_in(cx, body)
         .iter()
         .filter(|u| u.binding == Binding::Var(v))

@@ -109,6 +109,7 @@ impl<'a> Parser<'a> {
             C::Linear | C::Aligned => self.list_with_expr_args(name)?,
             C::ProcBind => self.keyword_arg(name, &["master", "close", "spread"])?,
             C::Order => self.keyword_arg(name, &["concurrent"])?,
+            C::Bind => self.keyword_arg(name, &["teams", "parallel", "thread"])?,
             C::Depend => self.depend_args(directive)?,
             C::Map => self.map_args()?,
             C::Defaultmap => {

@@ -1,4 +1,4 @@
-/* `target` is refused at compile time */
+/* a `loop` outside every OpenMP construct has no binding without `bind` (gcc refuses it too) */
 #include <stdio.h>
 
 int a[100];
@@ -6,7 +6,7 @@ int a[100];
 int main(void)
 {
     // expect-error: 9
-#pragma omp target map(tofrom : a)
+#pragma omp loop
     for (int i = 0; i < 100; i++)
         a[i] = i;
     printf("%d\n", a[99]);
