@@ -316,6 +316,12 @@ void __cape_threadprivate(void *addr, size_t size);
 void __cape_copyin(void *addr, size_t size);
 
 /*
+ One iteration of a loop that flushes: `count` variables at `addresses` (`sizes` bytes each)
+ are what it waits on; `site` (`file:line`) and `condition` (its text) name it in the error.
+ */
+void __cape_wait_check(const char *site, const char *condition, size_t count, const void *const *addresses, const size_t *sizes);
+
+/*
  glibc: like `atexit`, with the status given to `exit()`.
  */
 extern int on_exit(void (*f)(int, void*), void *arg);

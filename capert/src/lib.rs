@@ -16,6 +16,7 @@ pub mod symbols;
 #[allow(unsafe_code)]
 pub mod sys;
 pub mod track;
+pub mod wait_watch;
 
 pub mod allreduce;
 pub mod diff;

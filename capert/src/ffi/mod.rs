@@ -20,6 +20,7 @@ pub mod reduction;
 pub mod single;
 pub mod start;
 pub mod threadprivate;
+pub mod wait;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

@@ -15,6 +15,7 @@ pub mod parallel;
 pub mod placement;
 pub mod read_only;
 pub mod single;
+pub mod wait_loop;
 pub mod worksharing;
 pub mod write_scope;
 
@@ -571,7 +572,12 @@ fn lower_directive(
                     .unwrap_or_default(),
             );
         }
-        Flush => return standalone(comment("flush: merges happen at barriers")),
+        Flush => {
+            return standalone(
+                wait_loop::wait_check(cx, d, env)
+                    .unwrap_or_else(|| comment("flush: merges happen at barriers")),
+            )
+        }
         TargetUpdate | TargetEnterData | TargetExitData => {
             return standalone(comment(&format!(
                 "{}: the host is the only device",
@@ -673,6 +679,15 @@ fn lower_directive(
         Single => single::lower_single(cx, out, d, stmt, env),
         Master | Masked => single::lower_master(cx, out, d, stmt, env),
         Ordered => ordered::lower(cx, out, d, stmt, env),
+        Atomic if d.clauses.iter().any(|c| c.kind == ClauseKind::Read) => {
+            // an atomic read in a loop may be a wait for another thread, like a flush
+            atomic::lower(cx, out, d, stmt, env).map(|text| {
+                match wait_loop::wait_check(cx, d, env) {
+                    Some(check) => format!("{{ {} {check} }}", text.trim_end()),
+                    None => text,
+                }
+            })
+        }
         _ => atomic::lower(cx, out, d, stmt, env),
     };
     match result {

@@ -1,0 +1,122 @@
+//! A `flush` (or an `atomic read`) inside a loop: the loop may be waiting for another thread to change a shared
+//! variable (`while (flag[k - 1] == 0) { #pragma omp flush(flag) }`, the NAS LU pipeline).
+//! Under CAPE the threads are processes that see each other's writes at merge points only, so
+//! such a loop would wait forever. The flush becomes a call that reports what the loop waits
+//! on (the variables of its condition and of the flush list) to the runtime, which stops the
+//! job with an error naming the loop once it spins on unchanged values (capert's
+//! wait_watch.rs). Outside a team of two or more the call does nothing.
+
+use lang_c::ast::Statement;
+
+use super::{contains, span_of, spelled, uses_in, Context, Env};
+use crate::diag::Span;
+use crate::directive::Directive;
+use crate::resolve::{Binding, TypeClass, VarId};
+
+/// The call that a `flush` inside a loop becomes (an `atomic read` gets it too), or `None`
+/// when no loop encloses it.
+pub fn wait_check(cx: &Context, d: &Directive, env: &Env) -> Option<String> {
+    let function = cx.program.function_at(d.span.start)?;
+    let body = cx.program.functions[function].body;
+    let (loop_span, condition) = innermost_loop(cx, d.span.start, body)?;
+    let mut watched: Vec<VarId> = Vec::new();
+    let watch = |v: VarId, watched: &mut Vec<VarId>| {
+        let var = &cx.program.vars[v];
+        if !watched.contains(&v)
+            && var.class != TypeClass::Function
+            && !contains(loop_span, var.ident_span)
+        {
+            watched.push(v);
+        }
+    };
+    if let Some(condition) = condition {
+        for u in uses_in(cx, condition) {
+            if let Binding::Var(v) = u.binding {
+                watch(v, &mut watched);
+            }
+        }
+    }
+    for item in &d.list_arg {
+        if let Some(v) = cx.program.visible(&item.name, d.span.start, Some(function)) {
+            watch(v, &mut watched);
+        }
+    }
+    if watched.is_empty() {
+        // `for (;;) { ...; flush; if (done) break; }`: whatever the loop reads
+        for u in uses_in(cx, loop_span) {
+            if let Binding::Var(v) = u.binding {
+                watch(v, &mut watched);
+            }
+        }
+    }
+    let addresses: Vec<String> = watched
+        .iter()
+        .map(|&v| format!("(const void *)&{}", spelled(cx, env, v)))
+        .collect();
+    let sizes: Vec<String> = watched
+        .iter()
+        .map(|&v| format!("sizeof {}", spelled(cx, env, v)))
+        .collect();
+    let text = condition.map_or_else(String::new, |c| cx.text(c).to_string());
+    let (addresses, sizes) = if watched.is_empty() {
+        ("0".to_string(), "0".to_string())
+    } else {
+        (
+            format!("(const void *const[]){{{}}}", addresses.join(", ")),
+            format!("(const __SIZE_TYPE__[]){{{}}}", sizes.join(", ")),
+        )
+    };
+    Some(format!(
+        "__cape_wait_check(\"{}\", \"{}\", {}, {addresses}, {sizes}); /* capecc: a wait? */",
+        c_string(&cx.location(loop_span.start)),
+        c_string(&text),
+        watched.len(),
+    ))
+}
+
+/// The innermost `while`, `do` or `for` statement of the function body `body` that contains
+/// `offset`, and its condition.
+fn innermost_loop(cx: &Context, offset: usize, body: Span) -> Option<(Span, Option<Span>)> {
+    cx.program
+        .items
+        .iter()
+        .filter(|item| {
+            contains(body, item.span) && item.span.start < offset && offset < item.span.end
+        })
+        .filter_map(|item| {
+            let statement = item.statement?;
+            let condition = match &statement.node {
+                Statement::While(w) => Some(span_of(w.node.expression.span)),
+                Statement::DoWhile(w) => Some(span_of(w.node.expression.span)),
+                Statement::For(f) => f.node.condition.as_ref().map(|c| span_of(c.span)),
+                _ => return None,
+            };
+            Some((span_of(statement.span), condition))
+        })
+        .min_by_key(|(span, _)| span.end - span.start)
+}
+
+/// `text` as the inside of a C string literal, on one line.
+fn c_string(text: &str) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            _ => out.push('?'),
+        }
+    }
+    out
+}
