@@ -25,8 +25,8 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
     }
 {{copyprivates}}    __cape_single_end({{nowait}});
 }
-/*@ host_block */
-{ /* capecc: #pragma omp {{construct}} at {{location}}: on the host */
+/*@ inline_block */
+{ /* capecc: #pragma omp {{construct}} at {{location}}: {{how}} */
 {{privates}}{{body}}
 }
 /*@ copyprivate */

@@ -10,18 +10,13 @@
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::{canonical_form, modification_of};
+use super::common::modification_of;
 use super::data_sharing::{data_clauses, is_threadprivate, Sharing};
 use super::read_only::address_taken_in;
-use super::{clause_vars, contains, emit_span, spelled, uses_in, Context, Env, Out};
+use super::{clause_vars, contains, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
 use crate::resolve::{Binding, Storage, TypeClass, VarId};
-use crate::template::{render, CONSTRUCTS};
-
-fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
-    r.map_err(|d| vec![d])
-}
 
 /// A host block: `{ copies; body }`, run by whoever reaches it.
 pub fn lower_block(
@@ -50,58 +45,17 @@ pub fn lower_block(
             }
         }
     }
-    for v in distributed_loop_variables(cx, d, stmt) {
+    let loops = if d.kind.is_host_sequential_loop() {
+        super::block::loop_variables(cx, d, stmt)
+    } else {
+        Vec::new()
+    };
+    for v in loops {
         if !copies.iter().any(|&(o, _)| o == v) {
             copies.push((v, Sharing::Private));
         }
     }
-    let mut originals = String::new();
-    let mut privates = String::new();
-    let mut body_env = env.clone();
-    for &(v, sharing) in &copies {
-        let name = cx.program.vars[v].name.clone();
-        let of = spelled(cx, env, v);
-        body_env.remove(&v);
-        if sharing == Sharing::Firstprivate {
-            originals.push_str(&one(render(
-                CONSTRUCTS,
-                "original",
-                &[("of", &of), ("var", &name)],
-            ))?);
-            privates.push_str(&one(render(
-                CONSTRUCTS,
-                "firstprivate",
-                &[("of", &format!("*__cape_orig_{name}")), ("var", &name)],
-            ))?);
-        } else {
-            privates.push_str(&one(render(
-                CONSTRUCTS,
-                "private",
-                &[("of", &of), ("var", &name)],
-            ))?);
-        }
-    }
-    let mut body = cx.marker_before(span.start);
-    if !cx.line_markers {
-        body.push_str("        ");
-    }
-    let text = emit_span(cx, out, span, &body_env);
-    body.push_str(&super::reindent(cx, &text, stmt.span.start, 8));
-    let block = one(render(
-        CONSTRUCTS,
-        "host_block",
-        &[
-            ("construct", d.kind.name()),
-            ("location", &cx.location(d.span.start)),
-            ("privates", &privates),
-            ("body", &body),
-        ],
-    ))?;
-    if originals.is_empty() {
-        Ok(block)
-    } else {
-        Ok(format!("{{\n{originals}{block}}}"))
-    }
+    super::block::inline_block(cx, out, d, stmt, env, &copies, "on the host")
 }
 
 /// Whether a `loop` runs all its iterations on the thread that reaches it: `bind(thread)`,
@@ -170,39 +124,6 @@ pub fn implicit_firstprivates(
         }
     }
     found
-}
-
-/// The loop variables of a `distribute` loop (and of the loops `collapse` adds) declared
-/// outside it: predetermined private, so the originals keep their values.
-fn distributed_loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<VarId> {
-    if !d.kind.is_host_sequential_loop() {
-        return Vec::new();
-    }
-    let depth = d
-        .clauses
-        .iter()
-        .find_map(|c| match (&c.kind, &c.args) {
-            (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
-                cx.text(*expr).trim().parse::<usize>().ok()
-            }
-            _ => None,
-        })
-        .unwrap_or(1);
-    let mut vars = Vec::new();
-    let mut current = stmt;
-    for _ in 0..depth {
-        let Statement::For(f) = &current.node else {
-            break;
-        };
-        if let Ok(c) = canonical_form(cx, f, d.span, d.kind.name()) {
-            let var = &cx.program.vars[c.var];
-            if !contains(super::span_of(stmt.span), var.ident_span) {
-                vars.push(c.var);
-            }
-        }
-        current = super::worksharing::perfectly_nested(&f.node.statement);
-    }
-    vars
 }
 
 /// Whether a global is named by a `declare target` directive or declared between

@@ -4,6 +4,7 @@
 //! variables through the enclosing outlined function's pointers ([`Env`]).
 
 pub mod atomic;
+pub mod block;
 pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
@@ -15,6 +16,7 @@ pub mod parallel;
 pub mod placement;
 pub mod read_only;
 pub mod single;
+pub mod task;
 pub mod wait_loop;
 pub mod worksharing;
 pub mod write_scope;
@@ -586,7 +588,10 @@ fn lower_directive(
         }
         DeclareTarget | EndDeclareTarget => return standalone(String::new()),
         Taskwait | Taskyield => {
-            return standalone(comment(&format!("{}: no tasks exist", d.kind.name())))
+            return standalone(comment(&format!(
+                "{}: tasks run when created, none is pending",
+                d.kind.name()
+            )))
         }
         Threadprivate => {
             let text = single::threadprivate(cx, out, d);
@@ -612,14 +617,7 @@ fn lower_directive(
         Parallel | ParallelFor | ParallelForSimd | ParallelSections | For | ForSimd | Loop
         | Sections | Single | Master | Masked | Critical | Atomic => {}
         kind if kind.is_parallel() || kind.is_host_block() => {}
-        Task | Taskloop | TaskloopSimd | Taskgroup => {
-            out.errors.push(unsupported(
-                d,
-                "tasks are not supported: CAPE runs OpenMP worksharing and synchronisation \
-                 constructs only",
-            ));
-            return None;
-        }
+        Task | Taskloop | TaskloopSimd | Taskgroup => {}
         Cancel | CancellationPoint => {
             out.errors.push(unsupported(
                 d,
@@ -669,6 +667,8 @@ fn lower_directive(
     let result = match d.kind {
         kind if kind.is_parallel() => parallel::lower(cx, out, d, stmt, env),
         kind if kind.is_host_block() => device::lower_block(cx, out, d, stmt, env),
+        Task | Taskloop | TaskloopSimd => task::lower(cx, out, d, stmt, env),
+        Taskgroup => block::inline_block(cx, out, d, stmt, env, &[], "its tasks run when created"),
         Loop => match device::loop_binds_to_thread(cx, d) {
             Ok(true) => device::lower_block(cx, out, d, stmt, env),
             Ok(false) => worksharing::lower_for(cx, out, d, stmt, env, &|_| true),

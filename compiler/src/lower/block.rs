@@ -1,0 +1,110 @@
+//! Constructs run as a plain block by the thread that reaches it, with their own copies of
+//! some variables: device constructs on the host (device.rs), tasks run at once (task.rs).
+
+use lang_c::ast::Statement;
+use lang_c::span::Node;
+
+use super::common::canonical_form;
+use super::data_sharing::Sharing;
+use super::{contains, emit_span, spelled, Context, Env, Out};
+use crate::diag::Diagnostic;
+use crate::directive::{ClauseArgs, ClauseKind, Directive};
+use crate::resolve::VarId;
+use crate::template::{render, CONSTRUCTS};
+
+fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
+    r.map_err(|d| vec![d])
+}
+
+/// `{ copies; body }`: `copies` are private (uninitialised) or firstprivate (copied from the
+/// original when the block starts); the body's other variables are the originals.
+pub fn inline_block(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+    copies: &[(VarId, Sharing)],
+    how: &str,
+) -> Result<String, Vec<Diagnostic>> {
+    let span = super::body_span(cx, d, stmt);
+    let mut originals = String::new();
+    let mut privates = String::new();
+    let mut body_env = env.clone();
+    for &(v, sharing) in copies {
+        let name = cx.program.vars[v].name.clone();
+        let of = spelled(cx, env, v);
+        body_env.remove(&v);
+        if sharing == Sharing::Firstprivate {
+            originals.push_str(&one(render(
+                CONSTRUCTS,
+                "original",
+                &[("of", &of), ("var", &name)],
+            ))?);
+            privates.push_str(&one(render(
+                CONSTRUCTS,
+                "firstprivate",
+                &[("of", &format!("*__cape_orig_{name}")), ("var", &name)],
+            ))?);
+        } else {
+            privates.push_str(&one(render(
+                CONSTRUCTS,
+                "private",
+                &[("of", &of), ("var", &name)],
+            ))?);
+        }
+    }
+    let mut body = cx.marker_before(span.start);
+    if !cx.line_markers {
+        body.push_str("        ");
+    }
+    let text = emit_span(cx, out, span, &body_env);
+    body.push_str(&super::reindent(cx, &text, stmt.span.start, 8));
+    let block = one(render(
+        CONSTRUCTS,
+        "inline_block",
+        &[
+            ("construct", d.kind.name()),
+            ("how", how),
+            ("location", &cx.location(d.span.start)),
+            ("privates", &privates),
+            ("body", &body),
+        ],
+    ))?;
+    if originals.is_empty() {
+        Ok(block)
+    } else {
+        Ok(format!("{{\n{originals}{block}}}"))
+    }
+}
+
+/// The loop variables of a loop construct run whole by one thread (and of the loops
+/// `collapse` adds) declared outside it: predetermined private, so the originals keep their
+/// values.
+pub fn loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<VarId> {
+    let depth = d
+        .clauses
+        .iter()
+        .find_map(|c| match (&c.kind, &c.args) {
+            (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
+                cx.text(*expr).trim().parse::<usize>().ok()
+            }
+            _ => None,
+        })
+        .unwrap_or(1);
+    let mut vars = Vec::new();
+    let mut current = stmt;
+    for _ in 0..depth {
+        let Statement::For(f) = &current.node else {
+            break;
+        };
+        if let Ok(c) = canonical_form(cx, f, d.span, d.kind.name()) {
+            let var = &cx.program.vars[c.var];
+            if !contains(super::span_of(stmt.span), var.ident_span) {
+                vars.push(c.var);
+            }
+        }
+        current = super::worksharing::perfectly_nested(&f.node.statement);
+    }
+    vars
+}
