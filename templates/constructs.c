@@ -20,7 +20,7 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 }
 /*@ single */
 { /* capecc: #pragma omp single at {{location}} */
-    if (__cape_single_begin()) {
+    if ({{begin}}()) {
 {{privates}}{{body}}
     }
 {{copyprivates}}    __cape_single_end({{nowait}});
@@ -29,6 +29,32 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 { /* capecc: #pragma omp {{construct}} at {{location}}: {{how}} */
 {{privates}}{{body}}
 }
+/*@ task */
+if (__cape_task_begin({{depend}})) {
+{{block}}
+    __cape_task_end();
+}
+/*@ taskloop */
+{
+    unsigned long long __cape_tl_total = 0, __cape_tl_n = 0, __cape_tl_grain;
+    int __cape_tl_mine = 0;
+    {{header}}
+        __cape_tl_total++;
+    __cape_tl_grain = __cape_taskloop_grain(__cape_tl_total, {{grainsize}}, {{num_tasks}});
+    {{header}} {
+        if (__cape_tl_n++ % __cape_tl_grain == 0) {
+            if (__cape_tl_mine)
+                __cape_task_end();
+            __cape_tl_mine = __cape_task_begin(0);
+        }
+        if (__cape_tl_mine)
+{{body}}
+    }
+    if (__cape_tl_mine)
+        __cape_task_end();
+}
+/*@ taskwait */
+__cape_taskwait();
 /*@ copyprivate */
     __cape_copyprivate(&{{var}}, sizeof {{var}});
 /*@ private */

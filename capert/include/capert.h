@@ -293,6 +293,35 @@ void __cape_master_end(void);
 void __cape_copyprivate(void *addr, size_t size);
 
 /*
+ A `single` whose block only creates tasks: 1 on every thread of an active team (each runs
+ the tasks that fall to it), else as `__cape_single_begin`. Ends with `__cape_single_end`.
+ */
+int __cape_task_single_begin(void);
+
+/*
+ A task is created: 1 if this thread runs it now (then `__cape_task_end` after it).
+ `has_depend`: the task has `depend` clauses.
+ */
+int __cape_task_begin(int has_depend);
+
+/*
+ The end of a task this thread ran.
+ */
+void __cape_task_end(void);
+
+/*
+ `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on
+ every thread; a merge point in the generating code of a spreading `single`.
+ */
+void __cape_taskwait(void);
+
+/*
+ A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by
+ `num_tasks` if given, else by the team size.
+ */
+uint64_t __cape_taskloop_grain(uint64_t total, int64_t grainsize, int64_t num_tasks);
+
+/*
  Starts the CAPE runtime and runs the program.
 
  Initialises MPI, maps the application heap and the user stack at their fixed addresses,

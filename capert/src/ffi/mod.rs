@@ -19,6 +19,7 @@ pub mod parallel;
 pub mod reduction;
 pub mod single;
 pub mod start;
+pub mod task;
 pub mod threadprivate;
 pub mod wait;
 

@@ -12,7 +12,7 @@ use crate::sys::raw::{Combiner, ProgramBytes};
 
 /// `__cape_barrier`: a merge point of the innermost active region (no-op in a team of one).
 pub fn barrier(s: &mut State) -> Result<(), String> {
-    let region = {
+    {
         let t = &mut s.team;
         if !t.levels.last().is_some_and(|l| l.active) {
             return Ok(());
@@ -24,9 +24,13 @@ pub fn barrier(s: &mut State) -> Result<(), String> {
                     .to_string(),
             );
         }
-        t.region.take()
-    };
-    let Some(mut r) = region else {
+    }
+    merge_now(s)
+}
+
+/// A merge point of the innermost active region, reached by every thread of its team.
+pub fn merge_now(s: &mut State) -> Result<(), String> {
+    let Some(mut r) = s.team.region.take() else {
         return Ok(());
     };
     let result = match s.rt.as_mut() {
@@ -49,6 +53,7 @@ pub fn single_begin(s: &State) -> bool {
 
 /// `__cape_single_end`, before its barrier.
 pub fn single_end(s: &mut State) {
+    super::tasks::single_end(s);
     s.team.worksharing_end();
     crate::region_heap::block_end(s.team.levels.len());
 }

@@ -30,6 +30,7 @@ mod records;
 pub mod replay;
 mod scope;
 mod state;
+pub mod tasks;
 pub mod team;
 pub mod threadprivate;
 

@@ -40,6 +40,8 @@ pub struct Team {
     /// is running in an active team: a barrier or another worksharing construct inside it is
     /// reached by some threads only, a deadlock (orphaned code the compiler cannot see).
     pub(super) worksharing: Option<usize>,
+    /// the `single` that spreads its tasks over the team (region/tasks.rs)
+    pub(super) spread: super::tasks::Spread,
 }
 
 impl Default for Team {
@@ -63,6 +65,7 @@ impl Team {
             },
             ordered: None,
             worksharing: None,
+            spread: super::tasks::Spread::new(),
         }
     }
 

@@ -28,6 +28,24 @@ pub fn inline_block(
     how: &str,
 ) -> Result<String, Vec<Diagnostic>> {
     let span = super::body_span(cx, d, stmt);
+    inline_block_with(cx, out, d, stmt, env, copies, how, &|out, env| {
+        emit_span(cx, out, span, env)
+    })
+}
+
+/// `inline_block` whose body text `emit` makes (given the body's environment).
+#[allow(clippy::too_many_arguments)]
+pub fn inline_block_with(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+    copies: &[(VarId, Sharing)],
+    how: &str,
+    emit: &dyn Fn(&mut Out, &Env) -> String,
+) -> Result<String, Vec<Diagnostic>> {
+    let span = super::body_span(cx, d, stmt);
     let mut originals = String::new();
     let mut privates = String::new();
     let mut body_env = env.clone();
@@ -58,7 +76,7 @@ pub fn inline_block(
     if !cx.line_markers {
         body.push_str("        ");
     }
-    let text = emit_span(cx, out, span, &body_env);
+    let text = emit(out, &body_env);
     body.push_str(&super::reindent(cx, &text, stmt.span.start, 8));
     let block = one(render(
         CONSTRUCTS,

@@ -587,11 +587,13 @@ fn lower_directive(
             )))
         }
         DeclareTarget | EndDeclareTarget => return standalone(String::new()),
-        Taskwait | Taskyield => {
-            return standalone(comment(&format!(
-                "{}: tasks run when created, none is pending",
-                d.kind.name()
-            )))
+        Taskyield => return standalone(comment("taskyield: tasks run when created")),
+        Taskwait => {
+            return standalone(
+                render(CONSTRUCTS, "taskwait", &[])
+                    .map(|t| t.trim_end().to_string())
+                    .unwrap_or_default(),
+            )
         }
         Threadprivate => {
             let text = single::threadprivate(cx, out, d);
@@ -668,7 +670,8 @@ fn lower_directive(
         kind if kind.is_parallel() => parallel::lower(cx, out, d, stmt, env),
         kind if kind.is_host_block() => device::lower_block(cx, out, d, stmt, env),
         Task | Taskloop | TaskloopSimd => task::lower(cx, out, d, stmt, env),
-        Taskgroup => block::inline_block(cx, out, d, stmt, env, &[], "its tasks run when created"),
+        Taskgroup => block::inline_block(cx, out, d, stmt, env, &[], "a group of tasks")
+            .map(|b| format!("{}\n__cape_taskwait();", b.trim_end())),
         Loop => match device::loop_binds_to_thread(cx, d) {
             Ok(true) => device::lower_block(cx, out, d, stmt, env),
             Ok(false) => worksharing::lower_for(cx, out, d, stmt, env, &|_| true),

@@ -87,6 +87,14 @@ pub fn lower_single(
         "single",
         &[
             ("location", &cx.location(d.span.start)),
+            (
+                "begin",
+                if copyprivates.is_empty() && super::task::spreads_tasks(cx, d, stmt) {
+                    "__cape_task_single_begin"
+                } else {
+                    "__cape_single_begin"
+                },
+            ),
             ("privates", &privates),
             ("body", &body),
             ("copyprivates", &copyprivates),

@@ -10,8 +10,9 @@
 //! otherwise (locals of the region, of a function called in it, of sequential code), so a
 //! write to such a copy does not reach the original, as with gcc.
 
-use lang_c::ast::Statement;
+use lang_c::ast::{AsmStatement, CallExpression, Expression, Statement};
 use lang_c::span::Node;
+use lang_c::visit::{self, Visit};
 
 use super::common::{canonical_form, modification_of};
 use super::data_sharing::{data_clauses, is_threadprivate, Sharing};
@@ -19,7 +20,8 @@ use super::read_only::address_taken_in;
 use super::{clause_vars, contains, span_of, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, DefaultKind, Directive, DirectiveKind};
-use crate::resolve::{Binding, Storage, VarId};
+use crate::resolve::{Binding, Storage, TypeClass, VarId};
+use crate::template::{render, CONSTRUCTS};
 
 /// `task`, `taskloop`: the block, run now.
 pub fn lower(
@@ -53,7 +55,78 @@ pub fn lower(
             copies.push((v, Sharing::Firstprivate));
         }
     }
-    super::block::inline_block(cx, out, d, stmt, env, &copies, "run at once")
+    let has_depend = d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
+    if d.kind == DirectiveKind::Task {
+        let block = super::block::inline_block(cx, out, d, stmt, env, &copies, "a task")?;
+        return one(render(
+            CONSTRUCTS,
+            "task",
+            &[
+                ("depend", if has_depend { "1" } else { "0" }),
+                ("block", &super::indent_lines(&block, "    ")),
+            ],
+        ));
+    }
+    // taskloop: every `grain` iterations are a task
+    let Statement::For(f) = &stmt.node else {
+        return Err(vec![Diagnostic::error(
+            "`#pragma omp taskloop` must be followed by a `for` loop",
+        )
+        .with_primary(d.name_span, "no loop follows")]);
+    };
+    let header = Span::new(
+        span_of(stmt.span).start,
+        span_of(f.node.statement.span).start,
+    );
+    let loop_body = span_of(f.node.statement.span);
+    let clause_value = |kind: ClauseKind| {
+        d.clauses.iter().find_map(|c| match (&c.kind, &c.args) {
+            (k, ClauseArgs::Expr { expr, .. }) if *k == kind => Some(*expr),
+            _ => None,
+        })
+    };
+    let grainsize = clause_value(ClauseKind::Grainsize);
+    let num_tasks = clause_value(ClauseKind::NumTasks);
+    let nogroup = d.clauses.iter().any(|c| c.kind == ClauseKind::Nogroup);
+    let block = super::block::inline_block_with(
+        cx,
+        out,
+        d,
+        stmt,
+        env,
+        &copies,
+        "every chunk of iterations a task",
+        &|out, env| {
+            let header = super::emit_span(cx, out, header, env);
+            let body = super::emit_span(cx, out, loop_body, env);
+            let value =
+                |e: Option<Span>| e.map_or("0".to_string(), |e| super::clause_expr(cx, d, e, env));
+            render(
+                CONSTRUCTS,
+                "taskloop",
+                &[
+                    ("header", header.trim()),
+                    ("body", &body),
+                    ("grainsize", &value(grainsize)),
+                    ("num_tasks", &value(num_tasks)),
+                ],
+            )
+            .unwrap_or_default()
+        },
+    )?;
+    if nogroup {
+        Ok(block)
+    } else {
+        Ok(format!(
+            "{}
+__cape_taskwait();",
+            block.trim_end()
+        ))
+    }
+}
+
+fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
+    r.map_err(|d| vec![d])
 }
 
 /// The variables the task writes, names in no clause, and that are not shared in the
@@ -161,4 +234,151 @@ fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
         Statement::For(f) => canonical_form(cx, f, e.span, e.kind.name()).is_ok_and(|c| c.var == v),
         _ => false,
     }
+}
+
+/// Calls in `stmt`, by callee name (`None` for a call through a pointer), outside `skip`.
+fn calls_outside(stmt: &Node<Statement>, skip: &[Span]) -> Vec<(Option<String>, Span)> {
+    struct Calls<'s> {
+        skip: &'s [Span],
+        found: Vec<(Option<String>, Span)>,
+    }
+    impl<'ast> Visit<'ast> for Calls<'_> {
+        fn visit_call_expression(
+            &mut self,
+            e: &'ast CallExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            let at = span_of(*span);
+            if !self.skip.iter().any(|s| contains(*s, at)) {
+                let name = match &e.callee.node {
+                    Expression::Identifier(id) => Some(id.node.name.clone()),
+                    _ => None,
+                };
+                self.found.push((name, at));
+            }
+            visit::visit_call_expression(self, e, span);
+        }
+        fn visit_asm_statement(&mut self, a: &'ast AsmStatement, span: &'ast lang_c::span::Span) {
+            self.found.push((Some("asm".to_string()), span_of(*span)));
+            visit::visit_asm_statement(self, a, span);
+        }
+    }
+    let mut calls = Calls {
+        skip,
+        found: Vec::new(),
+    };
+    calls.visit_statement(&stmt.node, &stmt.span);
+    calls.found
+}
+
+/// Functions whose calls inside a task would make it allocate from a per-rank heap.
+const HEAP_FUNCTIONS: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "strdup",
+    "strndup",
+    "posix_memalign",
+    "aligned_alloc",
+];
+
+/// Whether the `single` `d` (statement `stmt`) can spread its tasks over the team: it creates
+/// tasks, and the code around them (which every thread then runs) has no effect but values
+/// every thread computes alike: no calls, no other construct; the tasks allocate nothing and
+/// write no local of the region (a thread's own stack, which merges do not carry).
+pub fn spreads_tasks(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> bool {
+    let inside = cx.constructs().inside(cx, d);
+    let is_task = |k: DirectiveKind| {
+        matches!(
+            k,
+            DirectiveKind::Task | DirectiveKind::Taskloop | DirectiveKind::TaskloopSimd
+        )
+    };
+    let mut tasks: Vec<(&Directive, Span)> = Vec::new();
+    for inner in inside.iter().filter(|i| is_task(i.kind)) {
+        match cx.constructs().statement(cx, inner) {
+            Ok(s) => tasks.push((inner, Span::new(inner.span.start, span_of(s.span).end))),
+            Err(_) => return false,
+        }
+    }
+    if tasks.is_empty() {
+        return false;
+    }
+    let in_a_task = |at: Span| tasks.iter().any(|(_, s)| contains(*s, at));
+    let others_fine = inside.iter().all(|i| {
+        is_task(i.kind)
+            || matches!(
+                i.kind,
+                DirectiveKind::Taskwait | DirectiveKind::Taskgroup | DirectiveKind::Taskyield
+            )
+            || (matches!(i.kind, DirectiveKind::Atomic | DirectiveKind::Critical)
+                && in_a_task(i.span))
+    });
+    if !others_fine {
+        return false;
+    }
+    let task_spans: Vec<Span> = tasks.iter().map(|(_, s)| *s).collect();
+    if !calls_outside(stmt, &task_spans).is_empty() {
+        return false;
+    }
+    let allocates = calls_outside(stmt, &[])
+        .iter()
+        .any(|(name, _)| name.as_deref().is_some_and(|n| HEAP_FUNCTIONS.contains(&n)));
+    if allocates {
+        return false;
+    }
+    // the locals of the region: declared inside the enclosing parallel construct
+    let mut region = None;
+    let mut current = d;
+    while let Some(e) = cx.constructs().enclosing(cx, current) {
+        if e.kind.is_parallel() {
+            region = cx
+                .constructs()
+                .statement(cx, e)
+                .ok()
+                .map(|s| span_of(s.span));
+            break;
+        }
+        current = e;
+    }
+    let function_body = cx
+        .program
+        .function_at(d.span.start)
+        .map(|f| cx.program.functions[f].body);
+    let Some(region) = region.or(function_body) else {
+        return false;
+    };
+    tasks.iter().all(|&(task, span)| {
+        let named_shared: Vec<VarId> = task
+            .clauses
+            .iter()
+            .filter(|c| c.kind == ClauseKind::Shared)
+            .flat_map(|c| clause_vars(cx, task, c.span))
+            .map(|(_, v)| v)
+            .collect();
+        uses_in(cx, span).iter().all(|u| {
+            let Binding::Var(v) = u.binding else {
+                return true;
+            };
+            let var = &cx.program.vars[v];
+            let region_local = matches!(var.storage, Storage::Auto | Storage::Param)
+                && contains(region, var.ident_span)
+                && !contains(span, var.ident_span);
+            if !region_local {
+                return true;
+            }
+            let scalar = matches!(
+                var.class,
+                TypeClass::Integer | TypeClass::Floating | TypeClass::Pointer
+            );
+            let Ok(task_stmt) = cx.constructs().statement(cx, task) else {
+                return false;
+            };
+            scalar
+                && !named_shared.contains(&v)
+                && modification_of(cx, task_stmt, v).is_none()
+                && !address_taken_in(cx, v, span)
+        })
+    })
 }

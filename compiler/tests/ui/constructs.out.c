@@ -314,7 +314,7 @@ static void __cape_fn_2(void *__cape_arg)
             hist[7] = me;
         }
     /* capecc: #pragma omp flush: merges happen at barriers */
-    /* capecc: #pragma omp taskwait: tasks run when created, none is pending */
+    __cape_taskwait();
     }
 }
 

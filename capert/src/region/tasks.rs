@@ -1,0 +1,100 @@
+//! Tasks spread over a team. A `single` block whose only effects are creating tasks (the
+//! compiler checks it: no calls, no I/O outside the tasks) runs on every thread of the team:
+//! each counts the tasks in creation order, and task k runs on thread k mod team size while
+//! the others skip it. Tasks with `depend` clauses all run on thread 0, in creation order, so
+//! every dependence between them holds. A `taskwait` (or the end of a `taskgroup`) of the
+//! generating code is a merge point that every thread reaches, after which all see the
+//! tasks' results; the barrier at the end of the `single` is one too. Anything else runs
+//! tasks at once on the thread that creates them (depth > 0: inside a running task).
+
+use super::state::State;
+
+/// The spreading `single` of the innermost level, if one runs.
+#[derive(Debug, Default)]
+pub struct Spread {
+    /// nesting depth of the level whose `single` spreads its tasks
+    level: Option<usize>,
+    /// tasks created so far by the generating code
+    created: u64,
+    /// tasks running inside one another on this thread
+    depth: u32,
+}
+
+impl Spread {
+    pub const fn new() -> Spread {
+        Spread {
+            level: None,
+            created: 0,
+            depth: 0,
+        }
+    }
+}
+
+/// `__cape_task_single_begin`: every thread of an active team runs the block; elsewhere it
+/// is a plain `single` (thread 0).
+pub fn single_begin(s: &mut State) -> bool {
+    let level = s.team.levels.len();
+    match s.team.levels.last() {
+        Some(l) if l.active => {
+            s.team.spread = Spread {
+                level: Some(level),
+                ..Spread::new()
+            };
+            true
+        }
+        _ => super::constructs::single_begin(s),
+    }
+}
+
+/// The end of a spreading `single`, before its barrier.
+pub fn single_end(s: &mut State) {
+    s.team.spread = Spread::default();
+}
+
+fn spreading(s: &State) -> Option<(u32, u32)> {
+    let spread = &s.team.spread;
+    let l = s.team.levels.last()?;
+    (spread.level == Some(s.team.levels.len()) && spread.depth == 0 && l.active)
+        .then_some((l.thread_num, l.team_size))
+}
+
+/// `__cape_task_begin`: whether this thread runs the task now.
+pub fn task_begin(s: &mut State, has_depend: bool) -> bool {
+    let runs = match spreading(s) {
+        Some((me, team)) => {
+            let k = s.team.spread.created;
+            s.team.spread.created += 1;
+            let owner = if has_depend {
+                0
+            } else {
+                (k % u64::from(team)) as u32
+            };
+            owner == me
+        }
+        None => true,
+    };
+    if runs {
+        if spreading(s).is_some() {
+            // a spread task allocates from the shared heap, like a `single` block
+            crate::region_heap::block_begin(s.team.levels.len());
+        }
+        s.team.spread.depth += 1;
+    }
+    runs
+}
+
+/// `__cape_task_end`, on the thread that ran the task.
+pub fn task_end(s: &mut State) {
+    s.team.spread.depth = s.team.spread.depth.saturating_sub(1);
+    if spreading(s).is_some() {
+        crate::region_heap::block_end(s.team.levels.len());
+    }
+}
+
+/// `__cape_taskwait`: a merge point in the generating code of a spreading `single`.
+pub fn taskwait(s: &mut State) -> Result<(), String> {
+    if spreading(s).is_none() {
+        return Ok(());
+    }
+    super::constructs::merge_now(s)
+}
