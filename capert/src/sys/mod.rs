@@ -5,6 +5,7 @@ pub mod checkpoint_dir;
 pub mod fd;
 pub mod ft;
 pub mod heap;
+pub mod invalid;
 pub mod mem;
 pub mod mpi;
 pub mod mpi_stream;

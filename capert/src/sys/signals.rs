@@ -1,4 +1,4 @@
-//! SIGSEGV handler of the mprotect tracker.
+//! SIGSEGV handler of the mprotect tracker and of invalid pages (`invalid.rs`).
 //!
 //! The handler is async-signal-safe: it only reads a fixed static table of tracked ranges
 //! (published by the tracker while no region runs), sets a bit in a preallocated bitmap, copies the
@@ -118,6 +118,11 @@ pub fn disarm() {
     ARMED.store(false, Ordering::SeqCst);
 }
 
+/// Is a region armed (write faults in published ranges recorded)?
+pub fn armed() -> bool {
+    ARMED.load(Ordering::SeqCst)
+}
+
 /// errno of a per-page unprotect that failed during the region, if any.
 pub fn failure() -> Option<i32> {
     match FAILED_ERRNO.load(Ordering::Acquire) {
@@ -202,6 +207,11 @@ extern "C" fn on_sigsegv(
     let saved_errno = errno();
     // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
     let addr = unsafe { (*info).si_addr() } as usize;
+    // an invalid page of the demand-driven merge: fetched, then the access is retried
+    if super::invalid::serve(addr) {
+        set_errno(saved_errno);
+        return;
+    }
     if ARMED.load(Ordering::Acquire) {
         if let Some(slot) = find_slot(addr) {
             record_write(slot, addr);

@@ -1,0 +1,313 @@
+//! Invalid pages of the demand-driven merge (docs/lazy-merge.md): a page whose newest bytes
+//! are on another rank is `PROT_NONE`; the first access faults, and the fault is served by
+//! the *fetch thread*: it asks the page's source for the bytes, installs them into memory and
+//! twin, gives the page the protection the tracker expects, and wakes the faulting thread.
+//!
+//! The SIGSEGV handler (`signals.rs`) calls [`serve`] first. What it does there is
+//! async-signal-safe: a lookup in a fixed static table, atomics and `futex` calls. Whatever
+//! is not (MPI, allocation) runs on the fetch thread, which sleeps on a futex until a fault
+//! hands it a page (the QEMU post-copy structure, with SIGSEGV in place of the userfaultfd
+//! message). Only one fault is served at a time; the faulting thread sleeps meanwhile.
+
+use std::io;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use super::mprotect::PAGE_SIZE;
+
+/// Capacity of the table (the same bound as the tracker's signal table).
+pub const MAX_RANGES: usize = super::signals::MAX_RANGES;
+
+struct Slot {
+    start: AtomicUsize,
+    end: AtomicUsize,
+    twin: AtomicUsize,
+    invalid: AtomicPtr<AtomicU64>,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_SLOT: Slot = Slot {
+    start: AtomicUsize::new(0),
+    end: AtomicUsize::new(0),
+    twin: AtomicUsize::new(0),
+    invalid: AtomicPtr::new(std::ptr::null_mut()),
+};
+
+static SLOTS: [Slot; MAX_RANGES] = [EMPTY_SLOT; MAX_RANGES];
+static SLOT_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// How an installed page is protected afterwards: the tracker's state for a page whose twin
+/// equals memory.
+const AFTER_WRITABLE: u32 = 0;
+const AFTER_READ_ONLY: u32 = 1;
+const AFTER_UFFD_WP: u32 = 2;
+static AFTER: AtomicU32 = AtomicU32::new(AFTER_WRITABLE);
+static UFFD_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// The hand-off between a faulting thread and the fetch thread.
+static LOCK: AtomicU32 = AtomicU32::new(0);
+static REQUEST: AtomicUsize = AtomicUsize::new(0);
+static REQUESTS: AtomicU32 = AtomicU32::new(0);
+static SERVED: AtomicU32 = AtomicU32::new(0);
+static SERVER_TID: AtomicI32 = AtomicI32::new(0);
+/// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
+static FAULTS: AtomicU64 = AtomicU64::new(0);
+static WAITED_NS: AtomicU64 = AtomicU64::new(0);
+
+/// A tracked range as the table sees it: `invalid` has one bit per page and lives until the
+/// next `publish` or `clear`; `twin` is the start of the range's twin (same layout).
+pub struct InvalidRange<'a> {
+    pub start: usize,
+    pub end: usize,
+    pub twin: usize,
+    pub invalid: &'a [AtomicU64],
+}
+
+/// The tracker backend, which decides how an installed page is protected.
+#[derive(Debug, Clone, Copy)]
+pub enum Installed {
+    /// mprotect tracker: read-only while a region is armed, writable outside.
+    Mprotect,
+    /// uffd tracker: writable and write-protected through this userfaultfd.
+    Uffd(RawFd),
+}
+
+/// Replaces the table. Call only while no page is invalid (or with the same bitmaps).
+pub fn publish(ranges: &[InvalidRange<'_>], installed: Installed) -> Result<(), usize> {
+    if ranges.len() > MAX_RANGES {
+        return Err(MAX_RANGES);
+    }
+    match installed {
+        Installed::Mprotect => AFTER.store(AFTER_READ_ONLY, Ordering::Relaxed),
+        Installed::Uffd(fd) => {
+            UFFD_FD.store(fd, Ordering::Relaxed);
+            AFTER.store(AFTER_UFFD_WP, Ordering::Relaxed);
+        }
+    }
+    SLOT_COUNT.store(0, Ordering::Release);
+    for (slot, range) in SLOTS.iter().zip(ranges) {
+        slot.start.store(range.start, Ordering::Relaxed);
+        slot.end.store(range.end, Ordering::Relaxed);
+        slot.twin.store(range.twin, Ordering::Relaxed);
+        slot.invalid
+            .store(range.invalid.as_ptr() as *mut AtomicU64, Ordering::Relaxed);
+    }
+    SLOT_COUNT.store(ranges.len(), Ordering::Release);
+    Ok(())
+}
+
+/// Empties the table (before the bitmaps it points to are freed).
+pub fn clear() {
+    SLOT_COUNT.store(0, Ordering::Release);
+}
+
+/// Makes `[start, start + len)` (page aligned, inside tracked memory) inaccessible.
+pub fn make_inaccessible(start: usize, len: usize) -> io::Result<()> {
+    // SAFETY: changes protections only, of tracked application memory that the caller has
+    // marked invalid (a fault on it is served by `serve`).
+    let rc = unsafe { libc::mprotect(start as *mut libc::c_void, len, libc::PROT_NONE) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+fn find_slot(addr: usize) -> Option<&'static Slot> {
+    let count = SLOT_COUNT.load(Ordering::Acquire).min(MAX_RANGES);
+    let slots = &SLOTS[..count];
+    let index = slots.partition_point(|s| s.end.load(Ordering::Relaxed) <= addr);
+    slots
+        .get(index)
+        .filter(|s| s.start.load(Ordering::Relaxed) <= addr)
+}
+
+/// The page's word and bit in its slot's bitmap.
+fn bit_of(slot: &Slot, page: usize) -> (&'static AtomicU64, u64) {
+    let index = (page - slot.start.load(Ordering::Relaxed)) / PAGE_SIZE;
+    let bitmap = slot.invalid.load(Ordering::Relaxed);
+    // SAFETY: the bitmap has one bit per page of the slot's range and outlives its publication.
+    let word = unsafe { &*bitmap.add(index / 64) };
+    (word, 1u64 << (index % 64))
+}
+
+/// Is `addr`'s page marked invalid in the published table?
+pub fn is_invalid(addr: usize) -> bool {
+    find_slot(addr).is_some_and(|slot| {
+        let (word, bit) = bit_of(slot, addr & !(PAGE_SIZE - 1));
+        word.load(Ordering::Acquire) & bit != 0
+    })
+}
+
+fn futex_wait(word: &AtomicU32, expected: u32) {
+    // SAFETY: FUTEX_WAIT on a live, aligned u32; returns at once if the value changed.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            expected,
+            std::ptr::null::<libc::timespec>(),
+        )
+    };
+}
+
+fn futex_wake(word: &AtomicU32) {
+    // SAFETY: FUTEX_WAKE on a live, aligned u32.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+            i32::MAX,
+        )
+    };
+}
+
+fn gettid() -> i32 {
+    // SAFETY: gettid has no arguments and cannot fail.
+    unsafe { libc::syscall(libc::SYS_gettid) as i32 }
+}
+
+fn now_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime is async-signal-safe and writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+fn die(message: &[u8]) -> ! {
+    // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+    unsafe {
+        libc::write(2, message.as_ptr() as *const libc::c_void, message.len());
+        libc::_exit(1)
+    }
+}
+
+/// Called first by the SIGSEGV handler: if `addr` lies in an invalid page, has the fetch
+/// thread install it, waits, and returns true (the access is retried).
+pub fn serve(addr: usize) -> bool {
+    let page = addr & !(PAGE_SIZE - 1);
+    if !is_invalid(page) {
+        return false;
+    }
+    if SERVER_TID.load(Ordering::Acquire) == 0 {
+        die(b"capert: error: an invalid page was accessed and no fetch thread serves it (internal error; `CAPE_MERGE=eager` avoids it)\n");
+    }
+    if SERVER_TID.load(Ordering::Acquire) == gettid() {
+        die(b"capert: error: the fetch thread touched an invalid page (internal error; `CAPE_MERGE=eager` avoids it)\n");
+    }
+    let start = now_ns();
+    while LOCK
+        .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        futex_wait(&LOCK, 1);
+    }
+    // another thread may have had it installed meanwhile
+    if is_invalid(page) {
+        REQUEST.store(page, Ordering::Relaxed);
+        let ticket = REQUESTS.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
+        futex_wake(&REQUESTS);
+        loop {
+            let served = SERVED.load(Ordering::Acquire);
+            if served == ticket {
+                break;
+            }
+            futex_wait(&SERVED, served);
+        }
+        FAULTS.fetch_add(1, Ordering::Relaxed);
+    }
+    LOCK.store(0, Ordering::Release);
+    futex_wake(&LOCK);
+    WAITED_NS.fetch_add(now_ns() - start, Ordering::Relaxed);
+    true
+}
+
+/// Where the fetch thread gets a page's bytes: `(page address, buffer of PAGE_SIZE)`.
+pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
+
+/// Starts the fetch thread (once per process); it serves faults until the process ends.
+pub fn start_server(mut source: Source) -> io::Result<()> {
+    if SERVER_TID.load(Ordering::Acquire) != 0 {
+        return Err(io::Error::other("the fetch thread is already running"));
+    }
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("capert-fetch".into())
+        .spawn(move || {
+            let mut buf = vec![0u8; PAGE_SIZE];
+            let mut seen = REQUESTS.load(Ordering::Acquire);
+            SERVER_TID.store(gettid(), Ordering::Release);
+            let _ = ready_tx.send(());
+            loop {
+                let now = REQUESTS.load(Ordering::Acquire);
+                if now == seen {
+                    futex_wait(&REQUESTS, seen);
+                    continue;
+                }
+                seen = now;
+                let page = REQUEST.load(Ordering::Relaxed);
+                if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
+                    eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
+                    // SAFETY: _exit ends the process without running destructors that could
+                    // wait for the faulting thread, which can never continue.
+                    unsafe { libc::_exit(1) };
+                }
+                SERVED.store(now, Ordering::Release);
+                futex_wake(&SERVED);
+            }
+        })?;
+    ready_rx
+        .recv()
+        .map_err(|_| io::Error::other("the fetch thread did not start"))
+}
+
+/// Writes `bytes` into the invalid page at `page` and its twin, marks it valid and protects
+/// it as the tracker expects of a page whose twin equals memory. Also used by the runtime
+/// for pages it validates itself (the faulting thread must not be running on that page).
+pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
+    let slot = find_slot(page).ok_or("the page is not tracked")?;
+    if bytes.len() != PAGE_SIZE {
+        return Err(format!("{} bytes for one page", bytes.len()));
+    }
+    let rw = libc::PROT_READ | libc::PROT_WRITE;
+    // SAFETY: one page of tracked memory, inaccessible until now and accessed by no other
+    // thread (the faulting thread sleeps until we are done).
+    if unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, rw) } != 0 {
+        return Err(format!("mprotect: {}", io::Error::last_os_error()));
+    }
+    let twin = slot.twin.load(Ordering::Relaxed) + (page - slot.start.load(Ordering::Relaxed));
+    // SAFETY: the page is now writable; the twin page belongs to the same slot and only the
+    // tracker (which does not run while a fault is served) writes it otherwise.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE);
+    }
+    let (word, bit) = bit_of(slot, page);
+    word.fetch_and(!bit, Ordering::AcqRel);
+    let after = AFTER.load(Ordering::Relaxed);
+    if after == AFTER_READ_ONLY && super::signals::armed() {
+        // SAFETY: as above; read-only is how the armed mprotect tracker keeps pages it has
+        // not seen written.
+        let rc = unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, libc::PROT_READ) };
+        if rc != 0 {
+            return Err(format!("mprotect: {}", io::Error::last_os_error()));
+        }
+    } else if after == AFTER_UFFD_WP {
+        super::uffd::write_protect_fd(UFFD_FD.load(Ordering::Relaxed), page, PAGE_SIZE)
+            .map_err(|e| format!("UFFDIO_WRITEPROTECT: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Faults served and the time faulting threads waited for them (nanoseconds), since start.
+pub fn counters() -> (u64, u64) {
+    (
+        FAULTS.load(Ordering::Relaxed),
+        WAITED_NS.load(Ordering::Relaxed),
+    )
+}
