@@ -5,7 +5,7 @@
 //! at their fixed addresses; then the output redirection of ranks other than 0.
 
 use crate::arena::Arena;
-use crate::config::{Config, TrackerChoice};
+use crate::config::{Config, MergeMode, TrackerChoice};
 use crate::diag::eprint_line;
 use crate::io::Io;
 use crate::stats::Stats;
@@ -36,6 +36,8 @@ pub struct Runtime {
     pub totals: Stats,
     /// Fault tolerance (`CAPE_CHECKPOINT` / `CAPE_RESTART`).
     pub ft: Option<crate::ft::Ft>,
+    /// The demand-driven merge (`CAPE_MERGE=lazy`), when it is in use.
+    pub lazy: Option<crate::lazy::Lazy>,
     /// Addresses in other ranks' merge records are ours (see [`SameProgram`]).
     pub same_program: SameProgram,
     /// The merge buffers, reused from merge point to merge point.
@@ -121,7 +123,9 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
-    let mut comm = Comm::init().unwrap_or_else(|e| fatal(&e));
+    // the fetch thread of the demand-driven merge calls MPI while the main thread waits
+    let lazy_wanted = cfg.merge == MergeMode::Lazy && cfg.ft.is_none();
+    let mut comm = Comm::init(lazy_wanted).unwrap_or_else(|e| fatal(&e));
     comm.set_merge_chunk(cfg.merge_chunk);
     let (rank, size) = (comm.rank(), comm.size());
     let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
@@ -144,6 +148,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
             .add_range(start, len)
             .unwrap_or_else(|e| fatal(&e.to_string()));
     }
+    let lazy = start_lazy(&cfg, &comm, &mut tracker, &globals);
     if cfg.verbose && rank == 0 {
         eprint_line(&format!(
             "capert: {size} rank(s); tracker {} ({why}); arena {:#x}+{:#x}; stack {:#x}+{:#x}; globals {}",
@@ -175,6 +180,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         current: Stats::default(),
         totals: Stats::default(),
         ft,
+        lazy,
         same_program,
         exchange: Default::default(),
         written_pages: Vec::new(),
@@ -185,6 +191,37 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     };
     // 16-byte aligned top, minus room for the trampoline's frame.
     (rt, stack_top - 64)
+}
+
+/// `CAPE_MERGE=lazy`: the demand-driven merge over the globals and the arena, or None with
+/// one warning line from rank 0 saying why the merge stays eager.
+fn start_lazy(
+    cfg: &Config,
+    comm: &Comm,
+    tracker: &mut Tracker,
+    globals: &[(usize, usize)],
+) -> Option<crate::lazy::Lazy> {
+    if cfg.merge != MergeMode::Lazy || comm.size() == 1 {
+        return None;
+    }
+    let why = if cfg.ft.is_some() {
+        "the checkpoint log needs every changed byte on rank 0".to_string()
+    } else if !comm.serialized {
+        "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
+    } else {
+        let mut spans = page_hulls(globals);
+        spans.push((cfg.arena_base as usize, cfg.arena_size as usize));
+        match crate::lazy::Lazy::start(comm, tracker, &spans) {
+            Ok(lazy) => return Some(lazy),
+            Err(e) => e,
+        }
+    };
+    if comm.rank() == 0 {
+        eprint_line(&format!(
+            "capert: warning: `CAPE_MERGE=lazy` is not available: {why}; merging eagerly"
+        ));
+    }
+    None
 }
 
 /// Page-aligned hulls of byte ranges, merged where they touch.

@@ -23,6 +23,7 @@
 
 pub mod constructs;
 mod epoch;
+mod lazy_point;
 mod memory;
 #[cfg(test)]
 mod protocol_tests;
@@ -353,6 +354,12 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
     };
     rt.io.leave_region();
 
+    if let Some(lazy) = rt.lazy.as_mut() {
+        // fetches of the region and of the sequential code before it
+        let (pages, waited) = lazy.take_fetch_counts();
+        rt.current.lazy_fetched += pages;
+        rt.current.t_fetch += waited;
+    }
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
     if rt.cfg.stats >= 2 && rt.rank == 0 {

@@ -227,6 +227,12 @@ pub fn serve(addr: usize) -> bool {
     true
 }
 
+/// Has the fetch thread install `addr`'s page if it is invalid (the runtime, before it reads
+/// or writes a page itself); returns at once for a valid page.
+pub fn validate(addr: usize) {
+    serve(addr);
+}
+
 /// Where the fetch thread gets a page's bytes: `(page address, buffer of PAGE_SIZE)`.
 pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
 

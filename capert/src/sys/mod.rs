@@ -8,6 +8,7 @@ pub mod heap;
 pub mod invalid;
 pub mod mem;
 pub mod mpi;
+pub mod mpi_pages;
 pub mod mpi_stream;
 pub mod mprotect;
 pub mod raw;

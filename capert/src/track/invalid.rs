@@ -2,8 +2,8 @@
 //! are on another rank, `PROT_NONE` until a fault fetches them (`sys/invalid.rs` serves it).
 //!
 //! Invariants kept here: an invalid page is never read by the tracker (twin syncs and the
-//! predicted pages' copies skip it, `memory`/`pair_mut` refuse it) and never reported
-//! written; it stays `PROT_NONE` whatever protection the tracker gives its range; its twin
+//! predicted pages' copies skip it, `memory` and `inject` fetch it first, `pair_mut`, used
+//! only on written pages, refuses it) and never reported written; it stays `PROT_NONE` whatever protection the tracker gives its range; its twin
 //! and memory both become the fetched bytes when it is installed, after which it is
 //! protected like any page whose twin equals memory.
 
