@@ -233,6 +233,20 @@ pub fn validate(addr: usize) {
     serve(addr);
 }
 
+/// `validate` for every page of `[addr, addr + len)` (a buffer the kernel will read or write,
+/// which does not fault as user code does).
+pub fn validate_range(addr: usize, len: usize) {
+    if len == 0 || SLOT_COUNT.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    let end = addr.saturating_add(len);
+    let mut page = addr & !(PAGE_SIZE - 1);
+    while page < end {
+        serve(page);
+        page += PAGE_SIZE;
+    }
+}
+
 /// Where the fetch thread gets a page's bytes: `(page address, buffer of PAGE_SIZE)`.
 pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
 
