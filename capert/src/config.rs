@@ -55,7 +55,7 @@ pub enum MergeMode {
     Eager,
     /// Pages with one writer stay at that rank and are fetched where they are read.
     Lazy,
-    /// The runtime chooses; for now the eager merge.
+    /// Per region, the one that made its instances faster (measured, `lazy::Auto`).
     Auto,
 }
 

@@ -16,8 +16,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::sys::mpi::Comm;
+
+mod auto;
 use crate::sys::mpi_pages::{gets_progress, PageWindow};
 use crate::track::{Tracker, PAGE_SIZE};
+pub use auto::Auto;
 
 /// No home: every rank holds the page (never published, or merged eagerly since).
 const NO_HOME: u32 = u32::MAX;
@@ -168,6 +171,8 @@ pub struct Lazy {
     rank: u32,
     /// `sys::invalid::counters()` when last taken.
     counted: (u64, u64),
+    /// `CAPE_MERGE=auto`: the per-region measurements (None: always lazy).
+    auto: Option<Auto>,
 }
 
 fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usize, PageState>> {
@@ -178,12 +183,13 @@ fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usiz
 
 impl Lazy {
     /// Collective: the window over the served buffers of `spans` (the eligible memory), the
-    /// progress check, the fetch thread. `Err`: why the merge stays eager (the same on
+    /// progress check, the fetch thread; `auto`: measure per region whether to use it. `Err`: why the merge stays eager (the same on
     /// every rank).
     pub fn start(
         comm: &Comm,
         tracker: &mut Tracker,
         spans: &[(usize, usize)],
+        auto: bool,
     ) -> Result<Lazy, String> {
         let layout = Arc::new(Layout::new(spans));
         let window = Arc::new(PageWindow::create(comm, layout.len())?);
@@ -210,7 +216,17 @@ impl Lazy {
             pages,
             rank: comm.rank() as u32,
             counted: (0, 0),
+            auto: auto.then(Auto::default),
         })
+    }
+
+    /// Does this instance of the region `site` use the demand-driven merge? (Collective in
+    /// `auto` mode: every rank calls it at the begin of every active region of the world.)
+    pub fn choose(&mut self, site: usize, comm: &Comm) -> bool {
+        match self.auto.as_mut() {
+            None => true,
+            Some(auto) => auto.choose(site, comm),
+        }
     }
 
     /// Pages fetched and the time waited for them since the last call.

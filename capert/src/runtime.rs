@@ -124,7 +124,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
     // the fetch thread of the demand-driven merge calls MPI while the main thread waits
-    let lazy_wanted = cfg.merge == MergeMode::Lazy && cfg.ft.is_none();
+    let lazy_wanted = cfg.merge != MergeMode::Eager && cfg.ft.is_none();
     let mut comm = Comm::init(lazy_wanted).unwrap_or_else(|e| fatal(&e));
     comm.set_merge_chunk(cfg.merge_chunk);
     let (rank, size) = (comm.rank(), comm.size());
@@ -193,17 +193,18 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     (rt, stack_top - 64)
 }
 
-/// `CAPE_MERGE=lazy`: the demand-driven merge over the globals and the arena, or None with
-/// one warning line from rank 0 saying why the merge stays eager.
+/// `CAPE_MERGE=lazy` or `auto`: the demand-driven merge over the globals and the arena, or
+/// None (`lazy`: with one warning line from rank 0 saying why the merge stays eager).
 fn start_lazy(
     cfg: &Config,
     comm: &Comm,
     tracker: &mut Tracker,
     globals: &[(usize, usize)],
 ) -> Option<crate::lazy::Lazy> {
-    if cfg.merge != MergeMode::Lazy || comm.size() == 1 {
+    if cfg.merge == MergeMode::Eager || comm.size() == 1 {
         return None;
     }
+    let auto = cfg.merge == MergeMode::Auto;
     let why = if cfg.ft.is_some() {
         "the checkpoint log needs every changed byte on rank 0".to_string()
     } else if !comm.serialized {
@@ -211,12 +212,13 @@ fn start_lazy(
     } else {
         let mut spans = page_hulls(globals);
         spans.push((cfg.arena_base as usize, cfg.arena_size as usize));
-        match crate::lazy::Lazy::start(comm, tracker, &spans) {
+        match crate::lazy::Lazy::start(comm, tracker, &spans, auto) {
             Ok(lazy) => return Some(lazy),
             Err(e) => e,
         }
     };
-    if comm.rank() == 0 {
+    // `auto` falls back without a word: the eager merge is what it would choose anyway
+    if comm.rank() == 0 && !auto {
         eprint_line(&format!(
             "capert: warning: `CAPE_MERGE=lazy` is not available: {why}; merging eagerly"
         ));
@@ -279,6 +281,12 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
         .get(..4)
         .and_then(|b| b.try_into().ok())
         .map_or(status, i32::from_le_bytes);
+    if let Some(lazy) = rt.lazy.as_mut() {
+        // the fetches of the sequential code after the last region
+        let (pages, waited) = lazy.take_fetch_counts();
+        rt.totals.lazy_fetched += pages;
+        rt.totals.t_fetch += waited;
+    }
     if status_bytes.get(4).is_some_and(|&stats| stats >= 1) {
         print_every_ranks_totals(rt);
     }

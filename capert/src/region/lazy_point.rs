@@ -42,7 +42,7 @@ pub(super) fn notices(
     excluded: &[(usize, usize)],
 ) -> Option<(Vec<usize>, Decided)> {
     let lazy = rt.lazy.as_ref()?;
-    if (r.team_size as usize) < rt.size || r.logged.is_some() || r.collect {
+    if !r.lazy {
         return None;
     }
     let (mut changed, mut diff) = (Vec::new(), Vec::new());
@@ -85,6 +85,23 @@ pub(super) fn notices(
     debug_assert!(single.iter().all(|&(p, w)| w != me || changed.contains(&p)));
     diff.sort_unstable();
     Some((diff, Decided { single, several }))
+}
+
+/// At the begin of an active region: do its merge points use the demand-driven merge? Never
+/// for a team smaller than the world or a logged region (the outsiders' broadcast and the
+/// log need every byte on rank 0); otherwise as `CAPE_MERGE` says (`auto`: measured per
+/// region, `crate::lazy::Auto`). The same answer on every rank.
+pub(super) fn choose(rt: &mut Runtime, r: &ActiveRegion, site: usize) -> bool {
+    let Some(lazy) = rt.lazy.as_mut() else {
+        return false;
+    };
+    if (r.team_size as usize) < rt.size || r.logged.is_some() || r.collect {
+        return false;
+    }
+    match rt.comm.as_ref() {
+        Some(comm) => lazy.choose(site, comm),
+        None => false,
+    }
 }
 
 /// After the eager part (inject, records): the new homes, and the pages another rank

@@ -82,6 +82,8 @@ struct ActiveRegion {
     collect: bool,
     /// Variables this rank updated with `atomic capture` in the epoch.
     captured: HashSet<usize>,
+    /// Its merge points use the demand-driven merge (`CAPE_MERGE`, `lazy_point::choose`).
+    lazy: bool,
 }
 
 impl ActiveRegion {
@@ -100,6 +102,7 @@ impl ActiveRegion {
             logged: None,
             collect: false,
             captured: HashSet::new(),
+            lazy: false,
         }
     }
 
@@ -136,15 +139,17 @@ enum Plan {
 
 /// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
 /// before and after it, never across it. `scope`: the compiler's write scope of the region
-/// (None: it may write anywhere).
+/// (None: it may write anywhere). `site`: the outlined function, which identifies the region
+/// for `CAPE_MERGE=auto`.
 pub fn parallel(
     run: impl FnOnce(),
+    site: usize,
     num_threads: i32,
     if_clause: bool,
     sp: usize,
     scope: Option<&[WriteSpan]>,
 ) -> Result<RegionOutcome, String> {
-    match with_state(|s| start(s, num_threads, if_clause, sp, scope))? {
+    match with_state(|s| start(s, site, num_threads, if_clause, sp, scope))? {
         Plan::Replayed => Ok(RegionOutcome::Done),
         Plan::Serial { logged } => {
             run();
@@ -164,6 +169,7 @@ pub fn parallel(
 
 fn start(
     s: &mut State,
+    site: usize,
     num_threads: i32,
     if_clause: bool,
     sp: usize,
@@ -223,6 +229,9 @@ fn start(
             serial_suspend(rt, &mut s.logged_serial, outer_sp)?;
         }
         begin(rt, &mut s.threadprivates, sp, team_size, numbered, scope)?;
+        if let Some(region) = s.team.region.as_mut() {
+            region.lazy = lazy_point::choose(rt, region, site);
+        }
     }
     set_in_active_region(true);
     Ok(Plan::Active {
