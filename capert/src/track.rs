@@ -400,22 +400,25 @@ impl Tracker {
         Ok(())
     }
 
-    fn publish(&self) -> Result<(), TrackError> {
-        self.publish_invalid()?;
-        if !matches!(self.backend, Backend::Mprotect) {
-            return Ok(());
-        }
-        let table: Vec<PublishedRange<'_>> = self
-            .ranges
+    /// The ranges as a signal handler's table sees them, with the bitmap `bitmap` picks.
+    fn table(&self, bitmap: impl Fn(&Range) -> &[AtomicU64]) -> Vec<PublishedRange<'_>> {
+        self.ranges
             .iter()
             .map(|r| PublishedRange {
                 start: r.start(),
                 end: r.end(),
                 twin: r.twin.base(),
-                bitmap: &r.written,
+                bitmap: bitmap(r),
             })
-            .collect();
-        signals::publish(&table).map_err(|max| {
+            .collect()
+    }
+
+    fn publish(&self) -> Result<(), TrackError> {
+        self.publish_invalid()?;
+        if !matches!(self.backend, Backend::Mprotect) {
+            return Ok(());
+        }
+        signals::publish(&self.table(|r| &r.written)).map_err(|max| {
             err(format!(
                 "too many tracked ranges for the mprotect page tracker (at most {max}); use `CAPE_TRACKER=uffd`"
             ))

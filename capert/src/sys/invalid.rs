@@ -11,30 +11,13 @@
 
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use super::mprotect::PAGE_SIZE;
+use super::signals::{PublishedRange, RangeTable};
 
-/// Capacity of the table (the same bound as the tracker's signal table).
-pub const MAX_RANGES: usize = super::signals::MAX_RANGES;
-
-struct Slot {
-    start: AtomicUsize,
-    end: AtomicUsize,
-    twin: AtomicUsize,
-    invalid: AtomicPtr<AtomicU64>,
-}
-
-#[allow(clippy::declare_interior_mutable_const)]
-const EMPTY_SLOT: Slot = Slot {
-    start: AtomicUsize::new(0),
-    end: AtomicUsize::new(0),
-    twin: AtomicUsize::new(0),
-    invalid: AtomicPtr::new(std::ptr::null_mut()),
-};
-
-static SLOTS: [Slot; MAX_RANGES] = [EMPTY_SLOT; MAX_RANGES];
-static SLOT_COUNT: AtomicUsize = AtomicUsize::new(0);
+/// The tracked ranges with their invalid-page bitmaps (one bit per page: the page is invalid).
+static INVALID: RangeTable = RangeTable::new();
 
 /// How an installed page is protected afterwards: the tracker's state for a page whose twin
 /// equals memory.
@@ -54,15 +37,6 @@ static SERVER_TID: AtomicI32 = AtomicI32::new(0);
 static FAULTS: AtomicU64 = AtomicU64::new(0);
 static WAITED_NS: AtomicU64 = AtomicU64::new(0);
 
-/// A tracked range as the table sees it: `invalid` has one bit per page and lives until the
-/// next `publish` or `clear`; `twin` is the start of the range's twin (same layout).
-pub struct InvalidRange<'a> {
-    pub start: usize,
-    pub end: usize,
-    pub twin: usize,
-    pub invalid: &'a [AtomicU64],
-}
-
 /// The tracker backend, which decides how an installed page is protected.
 #[derive(Debug, Clone, Copy)]
 pub enum Installed {
@@ -72,11 +46,9 @@ pub enum Installed {
     Uffd(RawFd),
 }
 
-/// Replaces the table. Call only while no page is invalid (or with the same bitmaps).
-pub fn publish(ranges: &[InvalidRange<'_>], installed: Installed) -> Result<(), usize> {
-    if ranges.len() > MAX_RANGES {
-        return Err(MAX_RANGES);
-    }
+/// Replaces the table: each range's bitmap has a bit per page, set while the page is invalid.
+/// Call only while no page is invalid (or with the same bitmaps).
+pub fn publish(ranges: &[PublishedRange<'_>], installed: Installed) -> Result<(), usize> {
     match installed {
         Installed::Mprotect => AFTER.store(AFTER_READ_ONLY, Ordering::Relaxed),
         Installed::Uffd(fd) => {
@@ -84,21 +56,12 @@ pub fn publish(ranges: &[InvalidRange<'_>], installed: Installed) -> Result<(), 
             AFTER.store(AFTER_UFFD_WP, Ordering::Relaxed);
         }
     }
-    SLOT_COUNT.store(0, Ordering::Release);
-    for (slot, range) in SLOTS.iter().zip(ranges) {
-        slot.start.store(range.start, Ordering::Relaxed);
-        slot.end.store(range.end, Ordering::Relaxed);
-        slot.twin.store(range.twin, Ordering::Relaxed);
-        slot.invalid
-            .store(range.invalid.as_ptr() as *mut AtomicU64, Ordering::Relaxed);
-    }
-    SLOT_COUNT.store(ranges.len(), Ordering::Release);
-    Ok(())
+    INVALID.publish(ranges)
 }
 
 /// Empties the table (before the bitmaps it points to are freed).
 pub fn clear() {
-    SLOT_COUNT.store(0, Ordering::Release);
+    INVALID.clear();
 }
 
 /// Makes `[start, start + len)` (page aligned, inside tracked memory) inaccessible.
@@ -113,28 +76,10 @@ pub fn make_inaccessible(start: usize, len: usize) -> io::Result<()> {
     }
 }
 
-fn find_slot(addr: usize) -> Option<&'static Slot> {
-    let count = SLOT_COUNT.load(Ordering::Acquire).min(MAX_RANGES);
-    let slots = &SLOTS[..count];
-    let index = slots.partition_point(|s| s.end.load(Ordering::Relaxed) <= addr);
-    slots
-        .get(index)
-        .filter(|s| s.start.load(Ordering::Relaxed) <= addr)
-}
-
-/// The page's word and bit in its slot's bitmap.
-fn bit_of(slot: &Slot, page: usize) -> (&'static AtomicU64, u64) {
-    let index = (page - slot.start.load(Ordering::Relaxed)) / PAGE_SIZE;
-    let bitmap = slot.invalid.load(Ordering::Relaxed);
-    // SAFETY: the bitmap has one bit per page of the slot's range and outlives its publication.
-    let word = unsafe { &*bitmap.add(index / 64) };
-    (word, 1u64 << (index % 64))
-}
-
 /// Is `addr`'s page marked invalid in the published table?
 pub fn is_invalid(addr: usize) -> bool {
-    find_slot(addr).is_some_and(|slot| {
-        let (word, bit) = bit_of(slot, addr & !(PAGE_SIZE - 1));
+    INVALID.find(addr).is_some_and(|slot| {
+        let (word, bit) = slot.bit(addr & !(PAGE_SIZE - 1));
         word.load(Ordering::Acquire) & bit != 0
     })
 }
@@ -236,7 +181,7 @@ pub fn validate(addr: usize) {
 /// `validate` for every page of `[addr, addr + len)` (a buffer the kernel will read or write,
 /// which does not fault as user code does).
 pub fn validate_range(addr: usize, len: usize) {
-    if len == 0 || SLOT_COUNT.load(Ordering::Acquire) == 0 {
+    if len == 0 || INVALID.is_empty() {
         return;
     }
     let end = addr.saturating_add(len);
@@ -290,7 +235,7 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
 /// it as the tracker expects of a page whose twin equals memory. Also used by the runtime
 /// for pages it validates itself (the faulting thread must not be running on that page).
 pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
-    let slot = find_slot(page).ok_or("the page is not tracked")?;
+    let slot = INVALID.find(page).ok_or("the page is not tracked")?;
     if bytes.len() != PAGE_SIZE {
         return Err(format!("{} bytes for one page", bytes.len()));
     }
@@ -300,14 +245,14 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
     if unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, rw) } != 0 {
         return Err(format!("mprotect: {}", io::Error::last_os_error()));
     }
-    let twin = slot.twin.load(Ordering::Relaxed) + (page - slot.start.load(Ordering::Relaxed));
+    let twin = slot.twin() + (page - slot.start());
     // SAFETY: the page is now writable; the twin page belongs to the same slot and only the
     // tracker (which does not run while a fault is served) writes it otherwise.
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE);
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE);
     }
-    let (word, bit) = bit_of(slot, page);
+    let (word, bit) = slot.bit(page);
     word.fetch_and(!bit, Ordering::AcqRel);
     let after = AFTER.load(Ordering::Relaxed);
     if after == AFTER_READ_ONLY && super::signals::armed() {

@@ -10,7 +10,7 @@
 use std::sync::atomic::Ordering;
 
 use super::{err, Backend, Range, TrackError, Tracker, PAGE_SIZE};
-use crate::sys::invalid::{self as raw, Installed, InvalidRange};
+use crate::sys::invalid::{self as raw, Installed};
 use crate::sys::signals;
 
 impl Range {
@@ -87,17 +87,7 @@ impl Tracker {
             Backend::Uffd { uffd, .. } => Installed::Uffd(uffd.raw_fd()),
             Backend::Mprotect => Installed::Mprotect,
         };
-        let table: Vec<InvalidRange<'_>> = self
-            .ranges
-            .iter()
-            .map(|r| InvalidRange {
-                start: r.start(),
-                end: r.end(),
-                twin: r.twin.base(),
-                invalid: &r.invalid,
-            })
-            .collect();
-        raw::publish(&table, installed).map_err(|max| {
+        raw::publish(&self.table(|r| &r.invalid), installed).map_err(|max| {
             err(format!(
                 "too many tracked ranges for invalid pages (at most {max}); use `CAPE_MERGE=eager`"
             ))
