@@ -11,7 +11,7 @@
 
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use super::mprotect::PAGE_SIZE;
 use super::signals::{PublishedRange, RangeTable};
@@ -28,14 +28,27 @@ static AFTER: AtomicU32 = AtomicU32::new(AFTER_WRITABLE);
 static UFFD_FD: AtomicI32 = AtomicI32::new(-1);
 
 /// The hand-off between a faulting thread and the fetch thread.
-static LOCK: AtomicU32 = AtomicU32::new(0);
-static REQUEST: AtomicUsize = AtomicUsize::new(0);
-static REQUESTS: AtomicU32 = AtomicU32::new(0);
-static SERVED: AtomicU32 = AtomicU32::new(0);
+/// It lives on the heap, not in a static: the handler writes it, and the runtime's statics
+/// may share a page with the user's globals, which the mprotect tracker keeps read-only in a
+/// region (a write fault inside the handler would kill the process).
+#[derive(Default)]
+struct Handoff {
+    lock: AtomicU32,
+    request: AtomicUsize,
+    requests: AtomicU32,
+    served: AtomicU32,
+    /// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
+    faults: AtomicU64,
+    waited_ns: AtomicU64,
+}
+/// Set once by `start_server` (leaked, never freed); the handler only reads the pointer.
+static HANDOFF: AtomicPtr<Handoff> = AtomicPtr::new(std::ptr::null_mut());
 static SERVER_TID: AtomicI32 = AtomicI32::new(0);
-/// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
-static FAULTS: AtomicU64 = AtomicU64::new(0);
-static WAITED_NS: AtomicU64 = AtomicU64::new(0);
+
+fn handoff() -> Option<&'static Handoff> {
+    // SAFETY: the pointer is null or a leaked Box that is never freed.
+    unsafe { HANDOFF.load(Ordering::Acquire).as_ref() }
+}
 
 /// The tracker backend, which decides how an installed page is protected.
 #[derive(Debug, Clone, Copy)]
@@ -139,36 +152,37 @@ pub fn serve(addr: usize) -> bool {
     if !is_invalid(page) {
         return false;
     }
-    if SERVER_TID.load(Ordering::Acquire) == 0 {
+    let Some(h) = handoff() else {
         die(b"capert: error: an invalid page was accessed and no fetch thread serves it (internal error; `CAPE_MERGE=eager` avoids it)\n");
-    }
+    };
     if SERVER_TID.load(Ordering::Acquire) == gettid() {
         die(b"capert: error: the fetch thread touched an invalid page (internal error; `CAPE_MERGE=eager` avoids it)\n");
     }
     let start = now_ns();
-    while LOCK
+    while h
+        .lock
         .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
         .is_err()
     {
-        futex_wait(&LOCK, 1);
+        futex_wait(&h.lock, 1);
     }
     // another thread may have had it installed meanwhile
     if is_invalid(page) {
-        REQUEST.store(page, Ordering::Relaxed);
-        let ticket = REQUESTS.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
-        futex_wake(&REQUESTS);
+        h.request.store(page, Ordering::Relaxed);
+        let ticket = h.requests.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
+        futex_wake(&h.requests);
         loop {
-            let served = SERVED.load(Ordering::Acquire);
+            let served = h.served.load(Ordering::Acquire);
             if served == ticket {
                 break;
             }
-            futex_wait(&SERVED, served);
+            futex_wait(&h.served, served);
         }
-        FAULTS.fetch_add(1, Ordering::Relaxed);
+        h.faults.fetch_add(1, Ordering::Relaxed);
     }
-    LOCK.store(0, Ordering::Release);
-    futex_wake(&LOCK);
-    WAITED_NS.fetch_add(now_ns() - start, Ordering::Relaxed);
+    h.lock.store(0, Ordering::Release);
+    futex_wake(&h.lock);
+    h.waited_ns.fetch_add(now_ns() - start, Ordering::Relaxed);
     true
 }
 
@@ -197,38 +211,41 @@ pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
 
 /// Starts the fetch thread (once per process); it serves faults until the process ends.
 pub fn start_server(mut source: Source) -> io::Result<()> {
-    if SERVER_TID.load(Ordering::Acquire) != 0 {
+    if handoff().is_some() {
         return Err(io::Error::other("the fetch thread is already running"));
     }
+    let h: &'static Handoff = Box::leak(Box::default());
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("capert-fetch".into())
         .spawn(move || {
             let mut buf = vec![0u8; PAGE_SIZE];
-            let mut seen = REQUESTS.load(Ordering::Acquire);
+            let mut seen = h.requests.load(Ordering::Acquire);
             SERVER_TID.store(gettid(), Ordering::Release);
             let _ = ready_tx.send(());
             loop {
-                let now = REQUESTS.load(Ordering::Acquire);
+                let now = h.requests.load(Ordering::Acquire);
                 if now == seen {
-                    futex_wait(&REQUESTS, seen);
+                    futex_wait(&h.requests, seen);
                     continue;
                 }
                 seen = now;
-                let page = REQUEST.load(Ordering::Relaxed);
+                let page = h.request.load(Ordering::Relaxed);
                 if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
                     eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
                     // SAFETY: _exit ends the process without running destructors that could
                     // wait for the faulting thread, which can never continue.
                     unsafe { libc::_exit(1) };
                 }
-                SERVED.store(now, Ordering::Release);
-                futex_wake(&SERVED);
+                h.served.store(now, Ordering::Release);
+                futex_wake(&h.served);
             }
         })?;
     ready_rx
         .recv()
-        .map_err(|_| io::Error::other("the fetch thread did not start"))
+        .map_err(|_| io::Error::other("the fetch thread did not start"))?;
+    HANDOFF.store((h as *const Handoff).cast_mut(), Ordering::Release);
+    Ok(())
 }
 
 /// Writes `bytes` into the invalid page at `page` and its twin, marks it valid and protects
@@ -272,7 +289,7 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
 /// Faults served and the time faulting threads waited for them (nanoseconds), since start.
 pub fn counters() -> (u64, u64) {
     (
-        FAULTS.load(Ordering::Relaxed),
-        WAITED_NS.load(Ordering::Relaxed),
+        handoff().map_or(0, |h| h.faults.load(Ordering::Relaxed)),
+        handoff().map_or(0, |h| h.waited_ns.load(Ordering::Relaxed)),
     )
 }
