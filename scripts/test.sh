@@ -55,6 +55,16 @@ step "cargo test --release (with the end-to-end programs)" cargo test --release 
 step "end-to-end subset with CAPE_TRACKER=mprotect" env CAPE_TRACKER=mprotect E2E_PROCS="2 3" \
     E2E_FILTER="examples/ heap red_ omp_atomic omp_critical large_array many_regions stack_data" \
     cargo test --release -p capecc --test e2e
+# the default merge (`auto`) runs everything above; both fixed merge modes on a subset, the
+# demand-driven one with both trackers (docs/lazy-merge.md)
+lazy_subset="examples/ heap lazy_ red_ omp_atomic omp_barrier omp_critical omp_single large_array many_regions stack_data stdin polybench/(jacobi|heat|seidel|fdtd|gemm)"
+step "end-to-end subset with CAPE_MERGE=lazy" env CAPE_MERGE=lazy E2E_PROCS="2 3 5" \
+    E2E_FILTER="$lazy_subset" cargo test --release -p capecc --test e2e
+step "end-to-end subset with CAPE_MERGE=lazy CAPE_TRACKER=mprotect" env CAPE_MERGE=lazy \
+    CAPE_TRACKER=mprotect E2E_PROCS="2 3" E2E_FILTER="$lazy_subset" \
+    cargo test --release -p capecc --test e2e
+step "end-to-end subset with CAPE_MERGE=eager" env CAPE_MERGE=eager E2E_PROCS="2 3 5" \
+    E2E_FILTER="$lazy_subset" cargo test --release -p capecc --test e2e
 # every write the compiler's write scopes leave out would be a wrong answer: full scans check them
 step "end-to-end programs with CAPE_WRITE_SCOPE=check" env CAPE_WRITE_SCOPE=check E2E_PROCS="3" \
     cargo test --release -p capecc --test e2e

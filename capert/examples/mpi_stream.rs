@@ -321,7 +321,7 @@ fn bench(comm: &mut Comm, runs: usize, len: usize, chunk: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let mut comm = Comm::init().unwrap_or_else(|e| fail(0, &e));
+    let mut comm = Comm::init(false).unwrap_or_else(|e| fail(0, &e));
     let chunk = option(&args, "--chunk", capert::config::DEFAULT_MERGE_CHUNK);
     match args.get(1).map(String::as_str) {
         Some("check") => {

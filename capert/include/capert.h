@@ -203,6 +203,37 @@ char *__cape_getenv(const char *name);
 void __cape_stdin_reader(void);
 
 /*
+ `fwrite`, its buffer valid first.
+ */
+size_t __cape_fwrite(const void *ptr, size_t size, size_t n, void *f);
+
+/*
+ `fread`, its buffer valid first (the kernel or the library writes it).
+ */
+size_t __cape_fread(void *ptr, size_t size, size_t n, void *f);
+
+/*
+ `write`, its buffer valid first.
+ */
+ptrdiff_t __cape_write(int fd, const void *buf, size_t count);
+
+/*
+ `read`, its buffer valid first. Generated code makes stdin identical on every rank before
+ (`__cape_stdin_sync`), as for the library's `read`.
+ */
+ptrdiff_t __cape_read(int fd, void *buf, size_t count);
+
+/*
+ `pwrite`, its buffer valid first.
+ */
+ptrdiff_t __cape_pwrite(int fd, const void *buf, size_t count, int64_t offset);
+
+/*
+ `pread`, its buffer valid first.
+ */
+ptrdiff_t __cape_pread(int fd, void *buf, size_t count, int64_t offset);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */

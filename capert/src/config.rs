@@ -48,6 +48,17 @@ pub enum TrackerChoice {
     Mprotect,
 }
 
+/// How merge points move changed pages (`CAPE_MERGE`, docs/lazy-merge.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeMode {
+    /// Every changed byte to every rank (the recursive-doubling allreduce).
+    Eager,
+    /// Pages with one writer stay at that rank and are fetched where they are read.
+    Lazy,
+    /// Per region, the one that made its instances faster (measured, `lazy::Auto`).
+    Auto,
+}
+
 /// Which ranks' output is visible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputMode {
@@ -93,6 +104,8 @@ pub struct Config {
     /// `CAPE_MERGE_CHUNK`: merge messages go in pieces of this many bytes, so that receiving
     /// and merging overlap.
     pub merge_chunk: usize,
+    /// `CAPE_MERGE`: eager, lazy (demand-driven) or auto.
+    pub merge: MergeMode,
 }
 
 impl Default for Config {
@@ -113,6 +126,7 @@ impl Default for Config {
             schedule: None,
             ft: None,
             merge_chunk: DEFAULT_MERGE_CHUNK,
+            merge: MergeMode::Auto,
         }
     }
 }
@@ -194,6 +208,18 @@ impl Config {
                 other => {
                     return Err(ConfigError(format!(
                         "`CAPE_TRACKER={other}` is not a tracker: use `uffd`, `mprotect` or `auto`"
+                    )))
+                }
+            };
+        }
+        if let Some(v) = get("CAPE_MERGE") {
+            cfg.merge = match v.trim().to_ascii_lowercase().as_str() {
+                "eager" => MergeMode::Eager,
+                "lazy" => MergeMode::Lazy,
+                "auto" => MergeMode::Auto,
+                other => {
+                    return Err(ConfigError(format!(
+                        "`CAPE_MERGE={other}` is not a merge mode: use `eager`, `lazy` or `auto`"
                     )))
                 }
             };
@@ -477,6 +503,18 @@ mod tests {
         assert_eq!(c.arena_base, 0x2000_0000_0000);
         assert_eq!(c.arena_size, 32 << 30);
         assert_eq!(c.merge_chunk, 1 << 20);
+        assert_eq!(c.merge, MergeMode::Auto);
+    }
+
+    #[test]
+    fn merge_modes() {
+        for (v, mode) in [
+            ("eager", MergeMode::Eager),
+            ("LAZY", MergeMode::Lazy),
+            (" auto ", MergeMode::Auto),
+        ] {
+            assert_eq!(cfg(&[("CAPE_MERGE", v)]).unwrap().merge, mode);
+        }
     }
 
     #[test]
@@ -529,6 +567,7 @@ mod tests {
             ("CAPE_MERGE_CHUNK", "0"),
             ("CAPE_MERGE_CHUNK", "2G"),
             ("CAPE_MERGE_CHUNK", "lots"),
+            ("CAPE_MERGE", "sometimes"),
         ] {
             let e = cfg(&[(k, v)]).unwrap_err();
             assert!(e.0.contains(k), "{e}");

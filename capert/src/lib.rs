@@ -9,6 +9,7 @@ pub mod diag;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod io;
+pub mod lazy;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;

@@ -5,7 +5,7 @@
 //! at their fixed addresses; then the output redirection of ranks other than 0.
 
 use crate::arena::Arena;
-use crate::config::{Config, TrackerChoice};
+use crate::config::{Config, MergeMode, TrackerChoice};
 use crate::diag::eprint_line;
 use crate::io::Io;
 use crate::stats::Stats;
@@ -36,6 +36,8 @@ pub struct Runtime {
     pub totals: Stats,
     /// Fault tolerance (`CAPE_CHECKPOINT` / `CAPE_RESTART`).
     pub ft: Option<crate::ft::Ft>,
+    /// The demand-driven merge (`CAPE_MERGE=lazy`), when it is in use.
+    pub lazy: Option<crate::lazy::Lazy>,
     /// Addresses in other ranks' merge records are ours (see [`SameProgram`]).
     pub same_program: SameProgram,
     /// The merge buffers, reused from merge point to merge point.
@@ -121,7 +123,9 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
-    let mut comm = Comm::init().unwrap_or_else(|e| fatal(&e));
+    // the fetch thread of the demand-driven merge calls MPI while the main thread waits
+    let lazy_wanted = cfg.merge != MergeMode::Eager && cfg.ft.is_none();
+    let mut comm = Comm::init(lazy_wanted).unwrap_or_else(|e| fatal(&e));
     comm.set_merge_chunk(cfg.merge_chunk);
     let (rank, size) = (comm.rank(), comm.size());
     let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
@@ -144,6 +148,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
             .add_range(start, len)
             .unwrap_or_else(|e| fatal(&e.to_string()));
     }
+    let lazy = start_lazy(&cfg, &comm, &mut tracker, &globals);
     if cfg.verbose && rank == 0 {
         eprint_line(&format!(
             "capert: {size} rank(s); tracker {} ({why}); arena {:#x}+{:#x}; stack {:#x}+{:#x}; globals {}",
@@ -175,6 +180,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         current: Stats::default(),
         totals: Stats::default(),
         ft,
+        lazy,
         same_program,
         exchange: Default::default(),
         written_pages: Vec::new(),
@@ -185,6 +191,39 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     };
     // 16-byte aligned top, minus room for the trampoline's frame.
     (rt, stack_top - 64)
+}
+
+/// `CAPE_MERGE=lazy` or `auto`: the demand-driven merge over the globals and the arena, or
+/// None (`lazy`: with one warning line from rank 0 saying why the merge stays eager).
+fn start_lazy(
+    cfg: &Config,
+    comm: &Comm,
+    tracker: &mut Tracker,
+    globals: &[(usize, usize)],
+) -> Option<crate::lazy::Lazy> {
+    if cfg.merge == MergeMode::Eager || comm.size() == 1 {
+        return None;
+    }
+    let auto = cfg.merge == MergeMode::Auto;
+    let why = if cfg.ft.is_some() {
+        "the checkpoint log needs every changed byte on rank 0".to_string()
+    } else if !comm.serialized {
+        "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
+    } else {
+        let mut spans = page_hulls(globals);
+        spans.push((cfg.arena_base as usize, cfg.arena_size as usize));
+        match crate::lazy::Lazy::start(comm, tracker, &spans, auto) {
+            Ok(lazy) => return Some(lazy),
+            Err(e) => e,
+        }
+    };
+    // `auto` falls back without a word: the eager merge is what it would choose anyway
+    if comm.rank() == 0 && !auto {
+        eprint_line(&format!(
+            "capert: warning: `CAPE_MERGE=lazy` is not available: {why}; merging eagerly"
+        ));
+    }
+    None
 }
 
 /// Page-aligned hulls of byte ranges, merged where they touch.
@@ -242,6 +281,12 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
         .get(..4)
         .and_then(|b| b.try_into().ok())
         .map_or(status, i32::from_le_bytes);
+    if let Some(lazy) = rt.lazy.as_mut() {
+        // the fetches of the sequential code after the last region
+        let (pages, waited) = lazy.take_fetch_counts();
+        rt.totals.lazy_fetched += pages;
+        rt.totals.t_fetch += waited;
+    }
     if status_bytes.get(4).is_some_and(|&stats| stats >= 1) {
         print_every_ranks_totals(rt);
     }

@@ -20,6 +20,14 @@ pub struct Stats {
     pub t_reduce: Duration,
     /// Logging a region (payload, append, fsync), rank 0.
     pub t_log: Duration,
+    /// Demand-driven merge: pages announced by a notice instead of sent.
+    pub lazy_notices: u64,
+    /// Demand-driven merge: pages this rank published as their home.
+    pub lazy_published: u64,
+    /// Demand-driven merge: pages this rank fetched at a fault (or before using them).
+    pub lazy_fetched: u64,
+    /// Demand-driven merge: time this rank's threads waited for fetches.
+    pub t_fetch: Duration,
 }
 
 impl Stats {
@@ -30,7 +38,7 @@ impl Stats {
     pub fn line(&self, label: &str, rank: Option<usize>) -> String {
         let rank = rank.map_or(String::new(), |r| format!(" rank={r}"));
         format!(
-            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={} diff_gbps={:.2} merge_gbps={:.2} inject_gbps={:.2} log_gbps={:.2}{rank}",
+            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={} diff_gbps={:.2} merge_gbps={:.2} inject_gbps={:.2} log_gbps={:.2} notices={} pages_published={} pages_fetched={} bytes_fetched={} fetch_wait_us={}{rank}",
             self.regions,
             self.pages_written,
             self.bytes_diffed,
@@ -49,6 +57,11 @@ impl Stats {
             gb_per_s(self.bytes_sent, self.t_merge),
             gb_per_s(self.bytes_injected, self.t_inject),
             gb_per_s(self.bytes_logged, self.t_log),
+            self.lazy_notices,
+            self.lazy_published,
+            self.lazy_fetched,
+            self.lazy_fetched * crate::track::PAGE_SIZE as u64,
+            self.t_fetch.as_micros(),
         )
     }
 
@@ -67,6 +80,10 @@ impl Stats {
         self.t_reduce += o.t_reduce;
         self.bytes_logged += o.bytes_logged;
         self.t_log += o.t_log;
+        self.lazy_notices += o.lazy_notices;
+        self.lazy_published += o.lazy_published;
+        self.lazy_fetched += o.lazy_fetched;
+        self.t_fetch += o.t_fetch;
     }
 }
 
@@ -99,7 +116,7 @@ mod tests {
         ));
         assert!(line.contains(" diff_us=2000 merge_us=0 inject_us=0 reduce_us=0 log_us=0 "));
         assert!(
-            line.ends_with(" diff_gbps=2.00 merge_gbps=0.00 inject_gbps=0.00 log_gbps=0.00 rank=3")
+            line.ends_with(" diff_gbps=2.00 merge_gbps=0.00 inject_gbps=0.00 log_gbps=0.00 notices=0 pages_published=0 pages_fetched=0 bytes_fetched=0 fetch_wait_us=0 rank=3")
         );
         assert!(!s.line("region 1", None).contains("rank="));
     }

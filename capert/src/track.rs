@@ -32,6 +32,7 @@ use crate::sys::signals::{self, PublishedRange};
 use crate::sys::uffd::{PagemapScan, Uffd};
 
 mod injection;
+mod invalid;
 mod prediction;
 use prediction::Prediction;
 
@@ -93,6 +94,8 @@ struct Range {
     twin: TwinMapping,
     /// mprotect only: one bit per page, set by the signal handler on the first write in a region.
     written: Box<[AtomicU64]>,
+    /// One bit per page: the page is invalid (`track/invalid.rs`), cleared when it is installed.
+    invalid: Box<[AtomicU64]>,
 }
 
 impl Range {
@@ -334,6 +337,7 @@ impl Tracker {
             ))
         })?;
         let pages = len / PAGE_SIZE;
+        let invalid = (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let written: Box<[AtomicU64]> = match self.backend {
             Backend::Mprotect => (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             Backend::Uffd { .. } => Box::new([]),
@@ -379,6 +383,7 @@ impl Tracker {
                 span,
                 twin,
                 written,
+                invalid,
             },
         );
         if let Some(dirty) = self.dirty.as_mut() {
@@ -395,21 +400,25 @@ impl Tracker {
         Ok(())
     }
 
-    fn publish(&self) -> Result<(), TrackError> {
-        if !matches!(self.backend, Backend::Mprotect) {
-            return Ok(());
-        }
-        let table: Vec<PublishedRange<'_>> = self
-            .ranges
+    /// The ranges as a signal handler's table sees them, with the bitmap `bitmap` picks.
+    fn table(&self, bitmap: impl Fn(&Range) -> &[AtomicU64]) -> Vec<PublishedRange<'_>> {
+        self.ranges
             .iter()
             .map(|r| PublishedRange {
                 start: r.start(),
                 end: r.end(),
                 twin: r.twin.base(),
-                bitmap: &r.written,
+                bitmap: bitmap(r),
             })
-            .collect();
-        signals::publish(&table).map_err(|max| {
+            .collect()
+    }
+
+    fn publish(&self) -> Result<(), TrackError> {
+        self.publish_invalid()?;
+        if !matches!(self.backend, Backend::Mprotect) {
+            return Ok(());
+        }
+        signals::publish(&self.table(|r| &r.written)).map_err(|max| {
             err(format!(
                 "too many tracked ranges for the mprotect page tracker (at most {max}); use `CAPE_TRACKER=uffd`"
             ))
@@ -439,11 +448,7 @@ impl Tracker {
                             for range in group.iter_mut() {
                                 let (a, b) = (from.max(range.start()), to.min(range.end()));
                                 if a < b {
-                                    let at = a - range.start();
-                                    range
-                                        .twin
-                                        .bytes_mut(at, b - a)
-                                        .copy_from_slice(range.span.bytes(at, b - a));
+                                    invalid::sync_valid_twins(range, a, b);
                                 }
                             }
                             if let Some(d) = dirty.as_mut() {
@@ -488,6 +493,9 @@ impl Tracker {
                             let index = self.ranges.partition_point(|r| r.end() <= page);
                             let range = &mut self.ranges[index];
                             let offset = page - range.start();
+                            if range.is_invalid(page) {
+                                continue;
+                            }
                             range
                                 .twin
                                 .bytes_mut(offset, PAGE_SIZE)
@@ -502,11 +510,14 @@ impl Tracker {
                     .ranges
                     .iter()
                     .try_for_each(|r| r.span.set_writable(false));
-                if let Err(e) = protected.and_then(|()| {
-                    writable.iter().try_for_each(|&(from, to)| {
-                        crate::sys::mprotect::protect(from, to - from, true)
+                if let Err(e) = protected
+                    .and_then(|()| {
+                        writable.iter().try_for_each(|&(from, to)| {
+                            crate::sys::mprotect::protect(from, to - from, true)
+                        })
                     })
-                }) {
+                    .and_then(|()| invalid::protect_runs(&self.ranges))
+                {
                     for range in &self.ranges {
                         let _ = range.span.set_writable(true);
                     }
@@ -528,6 +539,9 @@ impl Tracker {
         self.phase = Phase::Ended;
         let first_new = written.len();
         let result = self.scan_written(written);
+        // an invalid page was not written (a write would have installed it first); with
+        // write-fault elision it may still be reported
+        invalid::drop_invalid(&self.ranges, written, first_new);
         if let (Some(dirty), Ok(())) = (self.dirty.as_mut(), &result) {
             dirty.extend_from_slice(&written[first_new..]);
         }
@@ -604,9 +618,13 @@ impl Tracker {
         }
     }
 
-    /// The current content of tracked page `page`.
+    /// The current content of tracked page `page` (an invalid page is fetched first).
     pub fn memory(&self, page: usize) -> &[u8] {
         let range = self.range_of_page(page);
+        if range.is_invalid(page) {
+            // fetched now: the runtime never reads an invalid page
+            crate::sys::invalid::validate(page);
+        }
         range.span.bytes(page - range.start(), PAGE_SIZE)
     }
 
@@ -618,6 +636,7 @@ impl Tracker {
             panic!("page {page:#x} is not tracked");
         };
         let offset = page - range.start();
+        assert!(!range.is_invalid(page), "the runtime read an invalid page");
         let Range { span, twin, .. } = range;
         (
             span.bytes(offset, PAGE_SIZE),
@@ -705,6 +724,9 @@ impl Tracker {
                 if let Err(e) = range.span.set_writable(true) {
                     panic!("cannot unprotect tracked memory after a region: {e}");
                 }
+            }
+            if let Err(e) = invalid::protect_runs(&self.ranges) {
+                panic!("cannot protect invalid pages after a region: {e}");
             }
         }
     }
@@ -808,6 +830,7 @@ fn probe_uffd() -> Result<(Backend, &'static str), String> {
 
 impl Drop for Tracker {
     fn drop(&mut self) {
+        crate::sys::invalid::clear();
         match &self.backend {
             Backend::Uffd { uffd, .. } => {
                 for range in &self.ranges {

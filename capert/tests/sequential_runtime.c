@@ -6,9 +6,11 @@
  * - compiler/tests/run.rs: FAKE_THREADS=n runs each parallel region as n threads (or its
  *   num_threads) one after another with libgomp's static schedule, so that translated programs
  *   can be checked against gcc -fopenmp without MPI. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "capert.h"
 #include "omp.h"
 
@@ -50,6 +52,12 @@ char *__cape_strdup(const char *s) { return strdup(s); }
 char *__cape_strndup(const char *s, size_t n) { return strndup(s, n); }
 char *__cape_getenv(const char *name) { return getenv(name); }
 void __cape_stdin_sync(void) {}
+size_t __cape_fwrite(const void *p, size_t s, size_t n, void *f) { return fwrite(p, s, n, f); }
+size_t __cape_fread(void *p, size_t s, size_t n, void *f) { return fread(p, s, n, f); }
+ptrdiff_t __cape_write(int fd, const void *b, size_t n) { return write(fd, b, n); }
+ptrdiff_t __cape_read(int fd, void *b, size_t n) { return read(fd, b, n); }
+ptrdiff_t __cape_pwrite(int fd, const void *b, size_t n, int64_t o) { return pwrite(fd, b, n, o); }
+ptrdiff_t __cape_pread(int fd, void *b, size_t n, int64_t o) { return pread(fd, b, n, o); }
 
 static void enter_level(int size, int id)
 {

@@ -154,3 +154,13 @@ fn exact_pages_in_memory_populated_after_add_range() {
 fn private_file_mapping() {
     file_backed_private_mapping(KIND);
 }
+
+#[test]
+fn invalid_pages_fetched_at_first_access() {
+    invalid::fetched_at_first_access(KIND, 7);
+}
+
+#[test]
+fn invalid_predicted_pages() {
+    invalid::predicted_pages_invalidated(KIND);
+}

@@ -42,6 +42,11 @@ const ARENA_FUNCTIONS: &[&str] = &[
 /// (a restart from a checkpoint log refuses another environment).
 const INPUT_FUNCTIONS: &[&str] = &["getenv"];
 
+/// Library functions that hand a program buffer to the kernel: the runtime's versions make the
+/// buffer's pages valid first (an invalid page of the demand-driven merge faults in user code,
+/// not in the kernel). `read` is also a stdin name.
+const KERNEL_BUFFER_FUNCTIONS: &[&str] = &["fwrite", "fread", "write", "pwrite", "pread", "read"];
+
 /// Names whose use must first make stdin identical on every rank.
 const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];
 
@@ -250,8 +255,8 @@ fn main_adapter(main: &resolve::Function) -> Result<String, Diagnostic> {
     render(MAIN, "main", &[("call", call.trim_end())])
 }
 
-/// `main` -> `__cape_user_main`; allocation functions -> the arena's; `getenv` -> the runtime's;
-/// stdin readers -> sync first;
+/// `main` -> `__cape_user_main`; allocation functions -> the arena's; `getenv` and the calls
+/// that hand buffers to the kernel -> the runtime's; stdin readers -> sync first;
 /// `register` on locals dropped (regions take the address of the shared locals they use).
 /// Only in user code, and not when the user defines a function of that name.
 fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str) -> Renames {
@@ -311,16 +316,23 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
         let name = u.name.as_str();
         if name == "main" && user_defines("main") {
             edits.push(Edit::replace(u.span, "__cape_user_main".to_string()));
-        } else if (ARENA_FUNCTIONS.contains(&name) || INPUT_FUNCTIONS.contains(&name))
+        } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
+            let callee = if KERNEL_BUFFER_FUNCTIONS.contains(&name) {
+                format!("__cape_{name}")
+            } else {
+                name.to_string()
+            };
+            edits.push(Edit::replace(
+                u.span,
+                format!("(__cape_stdin_sync(), {callee})"),
+            ));
+            reads_stdin = true;
+        } else if (ARENA_FUNCTIONS.contains(&name)
+            || INPUT_FUNCTIONS.contains(&name)
+            || KERNEL_BUFFER_FUNCTIONS.contains(&name))
             && !user_defines(name)
         {
             edits.push(Edit::replace(u.span, format!("__cape_{name}")));
-        } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
-            edits.push(Edit::replace(
-                u.span,
-                format!("(__cape_stdin_sync(), {name})"),
-            ));
-            reads_stdin = true;
         }
     }
     Renames { edits, reads_stdin }

@@ -12,6 +12,7 @@ pub mod barrier;
 pub mod checkpoint;
 pub mod heap;
 pub mod inputs;
+pub mod io_buffers;
 pub mod lock;
 pub mod r#loop;
 pub mod omp;

@@ -84,6 +84,7 @@ fn run(
     }
     match region::parallel(
         || func(data),
+        func as usize,
         num_threads,
         if_clause != 0,
         stack_pointer as usize,

@@ -186,10 +186,13 @@ pub(super) fn merge_point(
     if crate::region_heap::take_epoch_use() {
         r.records.push(Record::HeapUse);
     }
+    // `CAPE_MERGE=lazy`: pages changed by this rank only go by notice (phase 1)
+    let lazy = super::lazy_point::notices(rt, r, &written, &ranges, &excluded);
+    let to_diff = lazy.as_ref().map_or(written.as_slice(), |(pages, _)| pages);
     let mut ex = std::mem::take(&mut rt.exchange);
     let mut w = Writer::new(ex.local(), id, [stamp]);
     let (mut diffed, mut recorded, records) =
-        diff_written(&mut rt.tracker, &written, &ranges, &excluded, me, &mut w);
+        diff_written(&mut rt.tracker, to_diff, &ranges, &excluded, me, &mut w);
     // arena pages this rank claimed in a `single`/`master` block: not tracked yet
     let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
     diffed += fresh;
@@ -201,6 +204,12 @@ pub(super) fn merge_point(
             .result()
             .map_err(|e| format!("internal error: local change set: {e}"))?;
         check_write_scope(rt, &local)?;
+        if let Some(page) = lazy
+            .as_ref()
+            .and_then(|(_, d)| super::lazy_point::published_outside_scope(rt, d))
+        {
+            return Err(scope_error(rt, page));
+        }
     }
     rt.current.pages_written += written.len() as u64;
     rt.current.bytes_diffed += diffed;
@@ -251,6 +260,9 @@ pub(super) fn merge_point(
             &crate::region_heap::several_users(&applied.heap_users),
         );
     }
+    if let Some((_, decided)) = &lazy {
+        super::lazy_point::settle(rt, decided)?;
+    }
     // the arena pages claimed in the epoch (by the rank that allocated) are now the same
     // everywhere: track them from here on
     track_new_memory(rt, r.sp)?;
@@ -290,13 +302,17 @@ fn check_write_scope(rt: &Runtime, local: &ChangeSet<'_>) -> Result<(), String> 
         .find(|r| !super::scope::holds(&rt.write_scope, r.page as usize))
     {
         None => Ok(()),
-        Some(r) => Err(format!(
-            "parallel region {} changed shared memory at {:#x}{}, outside the write scope the compiler computed for it (`CAPE_WRITE_SCOPE=check`): this is a capecc bug, please report it; `CAPE_WRITE_SCOPE=0` runs the program correctly meanwhile",
-            rt.region_no,
-            r.page,
-            runtime::describe_address(rt, r.page as usize)
-        )),
+        Some(r) => Err(scope_error(rt, r.page as usize)),
     }
+}
+
+fn scope_error(rt: &Runtime, page: usize) -> String {
+    format!(
+        "parallel region {} changed shared memory at {:#x}{}, outside the write scope the compiler computed for it (`CAPE_WRITE_SCOPE=check`): this is a capecc bug, please report it; `CAPE_WRITE_SCOPE=0` runs the program correctly meanwhile",
+        rt.region_no,
+        page,
+        runtime::describe_address(rt, page)
+    )
 }
 
 /// Writes the changes of the other ranks into memory; returns the bytes changed.

@@ -23,6 +23,7 @@
 
 pub mod constructs;
 mod epoch;
+mod lazy_point;
 mod memory;
 #[cfg(test)]
 mod protocol_tests;
@@ -82,6 +83,8 @@ struct ActiveRegion {
     collect: bool,
     /// Variables this rank updated with `atomic capture` in the epoch.
     captured: HashSet<usize>,
+    /// Its merge points use the demand-driven merge (`CAPE_MERGE`, `lazy_point::choose`).
+    lazy: bool,
 }
 
 impl ActiveRegion {
@@ -100,6 +103,7 @@ impl ActiveRegion {
             logged: None,
             collect: false,
             captured: HashSet::new(),
+            lazy: false,
         }
     }
 
@@ -136,15 +140,17 @@ enum Plan {
 
 /// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
 /// before and after it, never across it. `scope`: the compiler's write scope of the region
-/// (None: it may write anywhere).
+/// (None: it may write anywhere). `site`: the outlined function, which identifies the region
+/// for `CAPE_MERGE=auto`.
 pub fn parallel(
     run: impl FnOnce(),
+    site: usize,
     num_threads: i32,
     if_clause: bool,
     sp: usize,
     scope: Option<&[WriteSpan]>,
 ) -> Result<RegionOutcome, String> {
-    match with_state(|s| start(s, num_threads, if_clause, sp, scope))? {
+    match with_state(|s| start(s, site, num_threads, if_clause, sp, scope))? {
         Plan::Replayed => Ok(RegionOutcome::Done),
         Plan::Serial { logged } => {
             run();
@@ -164,6 +170,7 @@ pub fn parallel(
 
 fn start(
     s: &mut State,
+    site: usize,
     num_threads: i32,
     if_clause: bool,
     sp: usize,
@@ -223,6 +230,9 @@ fn start(
             serial_suspend(rt, &mut s.logged_serial, outer_sp)?;
         }
         begin(rt, &mut s.threadprivates, sp, team_size, numbered, scope)?;
+        if let Some(region) = s.team.region.as_mut() {
+            region.lazy = lazy_point::choose(rt, region, site);
+        }
     }
     set_in_active_region(true);
     Ok(Plan::Active {
@@ -354,6 +364,12 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
     };
     rt.io.leave_region();
 
+    if let Some(lazy) = rt.lazy.as_mut() {
+        // fetches of the region and of the sequential code before it
+        let (pages, waited) = lazy.take_fetch_counts();
+        rt.current.lazy_fetched += pages;
+        rt.current.t_fetch += waited;
+    }
     let mut region = std::mem::take(&mut rt.current);
     region.regions = 1;
     if rt.cfg.stats >= 2 && rt.rank == 0 {

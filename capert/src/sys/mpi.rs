@@ -23,6 +23,8 @@ pub const CAPTURE_SLOTS: usize = 1 << 17;
 
 /// MPI state of the process. Dropping it calls `MPI_Finalize`.
 pub struct Comm {
+    /// MPI may be called from a second thread while the first waits (`MPI_THREAD_SERIALIZED`).
+    pub serialized: bool,
     world: SimpleCommunicator,
     universe: Option<Universe>,
     /// Bytes this rank sent through the Transport (for CAPE_STATS).
@@ -38,19 +40,24 @@ pub struct Comm {
 }
 
 impl Comm {
-    /// `MPI_Init_thread(FUNNELED)`.
-    pub fn init() -> Result<Comm, String> {
+    /// `MPI_Init_thread(FUNNELED)`, or `SERIALIZED` when a second thread (the fetch thread of
+    /// the demand-driven merge) may call MPI while the first one waits.
+    pub fn init(serialized: bool) -> Result<Comm, String> {
         if mpi::environment::is_initialized() {
             return Err("MPI was initialised before capert started: do not call `MPI_Init` in a program built with capecc".into());
         }
-        let (universe, _level) =
-            mpi::initialize_with_threading(Threading::Funneled).ok_or_else(|| {
-                "`MPI_Init_thread` failed: check the MPI installation and run with `mpirun`"
-                    .to_string()
-            })?;
+        let level = if serialized {
+            Threading::Serialized
+        } else {
+            Threading::Funneled
+        };
+        let (universe, provided) = mpi::initialize_with_threading(level).ok_or_else(|| {
+            "`MPI_Init_thread` failed: check the MPI installation and run with `mpirun`".to_string()
+        })?;
         let world = universe.world();
         let (counters, window_base) = open_counters(&world)?;
         Ok(Comm {
+            serialized: provided >= Threading::Serialized,
             world,
             universe: Some(universe),
             bytes_sent: 0,
@@ -180,6 +187,11 @@ impl Comm {
         if let Some(comm) = comm {
             comm.barrier();
         }
+    }
+
+    /// The world communicator (for `mpi_pages.rs`).
+    pub(super) fn world(&self) -> &SimpleCommunicator {
+        &self.world
     }
 
     pub fn rank(&self) -> usize {

@@ -1,4 +1,4 @@
-//! SIGSEGV handler of the mprotect tracker.
+//! SIGSEGV handler of the mprotect tracker and of invalid pages (`invalid.rs`).
 //!
 //! The handler is async-signal-safe: it only reads a fixed static table of tracked ranges
 //! (published by the tracker while no region runs), sets a bit in a preallocated bitmap, copies the
@@ -16,12 +16,33 @@ use super::mprotect::PAGE_SIZE;
 /// Capacity of the handler's range table (the arena grows in few, large steps).
 pub const MAX_RANGES: usize = 1024;
 
-/// One tracked range as the handler sees it.
+/// One tracked range as a signal handler sees it.
 pub struct RangeSlot {
     start: AtomicUsize,
     end: AtomicUsize,
     twin: AtomicUsize,
     bitmap: AtomicPtr<AtomicU64>,
+}
+
+impl RangeSlot {
+    pub fn start(&self) -> usize {
+        self.start.load(Ordering::Relaxed)
+    }
+
+    /// The start of the range's twin (same layout as the range).
+    pub fn twin(&self) -> usize {
+        self.twin.load(Ordering::Relaxed)
+    }
+
+    /// The word of the bitmap holding `page`'s bit, and the bit.
+    pub fn bit(&self, page: usize) -> (&AtomicU64, u64) {
+        let index = (page - self.start()) / PAGE_SIZE;
+        let bitmap = self.bitmap.load(Ordering::Relaxed);
+        // SAFETY: the bitmap has one bit per page of the slot's range and outlives the
+        // publication (the publisher's contract).
+        let word = unsafe { &*bitmap.add(index / 64) };
+        (word, 1u64 << (index % 64))
+    }
 }
 
 #[allow(clippy::declare_interior_mutable_const)]
@@ -32,8 +53,66 @@ const EMPTY_SLOT: RangeSlot = RangeSlot {
     bitmap: AtomicPtr::new(std::ptr::null_mut()),
 };
 
-static SLOTS: [RangeSlot; MAX_RANGES] = [EMPTY_SLOT; MAX_RANGES];
-static SLOT_COUNT: AtomicUsize = AtomicUsize::new(0);
+/// A fixed table of ranges that a signal handler can search: no allocation, no lock.
+pub struct RangeTable {
+    slots: [RangeSlot; MAX_RANGES],
+    count: AtomicUsize,
+}
+
+impl RangeTable {
+    pub const fn new() -> RangeTable {
+        RangeTable {
+            slots: [EMPTY_SLOT; MAX_RANGES],
+            count: AtomicUsize::new(0),
+        }
+    }
+
+    /// Replaces the table; `ranges` sorted by start, each bitmap living until the next
+    /// `publish` or `clear`. Err(capacity) when there are too many.
+    pub fn publish(&self, ranges: &[PublishedRange<'_>]) -> Result<(), usize> {
+        if ranges.len() > MAX_RANGES {
+            return Err(MAX_RANGES);
+        }
+        self.count.store(0, Ordering::Release);
+        for (slot, range) in self.slots.iter().zip(ranges) {
+            slot.start.store(range.start, Ordering::Relaxed);
+            slot.end.store(range.end, Ordering::Relaxed);
+            slot.twin.store(range.twin, Ordering::Relaxed);
+            slot.bitmap
+                .store(range.bitmap.as_ptr() as *mut AtomicU64, Ordering::Relaxed);
+        }
+        self.count.store(ranges.len(), Ordering::Release);
+        Ok(())
+    }
+
+    /// Empties the table (before the bitmaps it points to are freed).
+    pub fn clear(&self) {
+        self.count.store(0, Ordering::Release);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count.load(Ordering::Acquire) == 0
+    }
+
+    /// The slot of the range holding `addr`.
+    pub fn find(&self, addr: usize) -> Option<&RangeSlot> {
+        let count = self.count.load(Ordering::Acquire).min(MAX_RANGES);
+        let slots = &self.slots[..count];
+        let index = slots.partition_point(|s| s.end.load(Ordering::Relaxed) <= addr);
+        slots
+            .get(index)
+            .filter(|s| s.start.load(Ordering::Relaxed) <= addr)
+    }
+}
+
+impl Default for RangeTable {
+    fn default() -> Self {
+        RangeTable::new()
+    }
+}
+
+/// The tracked ranges with their written-page bitmaps.
+static TRACKED: RangeTable = RangeTable::new();
 static ARMED: AtomicBool = AtomicBool::new(false);
 /// errno of the first failed per-page unprotect of the current region (0: none).
 static FAILED_ERRNO: AtomicI32 = AtomicI32::new(0);
@@ -87,25 +166,13 @@ pub fn install() -> std::io::Result<()> {
 
 /// Replaces the handler's range table. Call only while disarmed; `ranges` sorted by start.
 pub fn publish(ranges: &[PublishedRange<'_>]) -> Result<(), usize> {
-    if ranges.len() > MAX_RANGES {
-        return Err(MAX_RANGES);
-    }
-    SLOT_COUNT.store(0, Ordering::Release);
-    for (slot, range) in SLOTS.iter().zip(ranges) {
-        slot.start.store(range.start, Ordering::Relaxed);
-        slot.end.store(range.end, Ordering::Relaxed);
-        slot.twin.store(range.twin, Ordering::Relaxed);
-        slot.bitmap
-            .store(range.bitmap.as_ptr() as *mut AtomicU64, Ordering::Relaxed);
-    }
-    SLOT_COUNT.store(ranges.len(), Ordering::Release);
-    Ok(())
+    TRACKED.publish(ranges)
 }
 
 /// Empties the table (before the bitmaps it points to are freed).
 pub fn clear() {
     ARMED.store(false, Ordering::SeqCst);
-    SLOT_COUNT.store(0, Ordering::Release);
+    TRACKED.clear();
 }
 
 /// From now on, write faults in published ranges are recorded.
@@ -116,6 +183,11 @@ pub fn arm() {
 
 pub fn disarm() {
     ARMED.store(false, Ordering::SeqCst);
+}
+
+/// Is a region armed (write faults in published ranges recorded)?
+pub fn armed() -> bool {
+    ARMED.load(Ordering::SeqCst)
 }
 
 /// errno of a per-page unprotect that failed during the region, if any.
@@ -136,26 +208,13 @@ fn set_errno(value: i32) {
     unsafe { *libc::__errno_location() = value };
 }
 
-fn find_slot(addr: usize) -> Option<&'static RangeSlot> {
-    let count = SLOT_COUNT.load(Ordering::Acquire).min(MAX_RANGES);
-    let slots = &SLOTS[..count];
-    let index = slots.partition_point(|s| s.end.load(Ordering::Relaxed) <= addr);
-    slots
-        .get(index)
-        .filter(|s| s.start.load(Ordering::Relaxed) <= addr)
-}
-
 /// Records the first write to `addr`'s page: before-image into the twin, then unprotect.
 fn record_write(slot: &RangeSlot, addr: usize) {
-    let start = slot.start.load(Ordering::Relaxed);
+    let start = slot.start();
     let page = addr & !(PAGE_SIZE - 1);
-    let index = (page - start) / PAGE_SIZE;
-    let bitmap = slot.bitmap.load(Ordering::Relaxed);
-    let bit = 1u64 << (index % 64);
-    // SAFETY: the bitmap has one bit per page of the slot's range and outlives the publication.
-    let word = unsafe { &*bitmap.add(index / 64) };
+    let (word, bit) = slot.bit(page);
     if word.fetch_or(bit, Ordering::Relaxed) & bit == 0 {
-        let twin = slot.twin.load(Ordering::Relaxed) + (page - start);
+        let twin = slot.twin() + (page - start);
         // SAFETY: the page is mapped read-only (that is why we fault), the twin page belongs to
         // the same slot and nothing else writes it during a region; regions do not overlap.
         unsafe { std::ptr::copy_nonoverlapping(page as *const u8, twin as *mut u8, PAGE_SIZE) };
@@ -202,8 +261,13 @@ extern "C" fn on_sigsegv(
     let saved_errno = errno();
     // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
     let addr = unsafe { (*info).si_addr() } as usize;
+    // an invalid page of the demand-driven merge: fetched, then the access is retried
+    if super::invalid::serve(addr) {
+        set_errno(saved_errno);
+        return;
+    }
     if ARMED.load(Ordering::Acquire) {
-        if let Some(slot) = find_slot(addr) {
+        if let Some(slot) = TRACKED.find(addr) {
             record_write(slot, addr);
             set_errno(saved_errno);
             return;

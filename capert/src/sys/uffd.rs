@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 pub const UFFD_API: u64 = 0xAA;
 /// Only faults from user mode are handled: allowed without privileges even when
@@ -183,6 +183,11 @@ impl Uffd {
         Ok(Uffd { fd, how })
     }
 
+    /// The descriptor, for `write_protect_fd` (valid while `self` lives).
+    pub fn raw_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+
     /// Registers [start, start+len) for write-protect tracking.
     pub fn register_wp(&self, start: usize, len: usize) -> io::Result<()> {
         let mut reg = UffdioRegister {
@@ -227,6 +232,26 @@ impl Uffd {
             mode: 0,
         };
         ioctl(&self.fd, UFFDIO_WRITEPROTECT, &mut wp).map(drop)
+    }
+}
+
+/// `Uffd::write_protect` through a raw descriptor (the fetch thread of `invalid.rs`, which
+/// cannot borrow the tracker): the caller guarantees `fd` is the tracker's live userfaultfd.
+pub fn write_protect_fd(fd: RawFd, start: usize, len: usize) -> io::Result<()> {
+    let mut wp = UffdioWriteprotect {
+        range: UffdioRange {
+            start: start as u64,
+            len: len as u64,
+        },
+        mode: UFFDIO_WRITEPROTECT_MODE_WP,
+    };
+    // SAFETY: UFFDIO_WRITEPROTECT reads the struct we own; on a descriptor that is not a
+    // userfaultfd the ioctl fails with an error, it never writes memory.
+    let rc = unsafe { libc::ioctl(fd, UFFDIO_WRITEPROTECT as libc::c_ulong, &mut wp) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
     }
 }
 

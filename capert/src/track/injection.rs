@@ -23,6 +23,12 @@ impl Tracker {
             let count = (range.end() - at).min(bytes.len() - done);
             let chunk = &bytes[done..done + count];
             let offset = at - range.start();
+            // runs carry only changed bytes: they apply to the page's previous version
+            for page in ((at & !(PAGE_SIZE - 1))..at + count).step_by(PAGE_SIZE) {
+                if range.is_invalid(page) {
+                    crate::sys::invalid::validate(page);
+                }
+            }
             range.span.write(offset, chunk);
             let first = at & !(PAGE_SIZE - 1);
             if let Some(dirty) = self.dirty.as_mut() {

@@ -10,6 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 use capert::track::{Tracker, TrackerKind, PAGE_SIZE};
 
 pub mod elision;
+pub mod invalid;
 
 /// Tests in one binary share the process-wide tracker: run them one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());

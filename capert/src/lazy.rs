@@ -1,0 +1,334 @@
+//! The demand-driven merge (`CAPE_MERGE=lazy`, docs/lazy-merge.md): a page changed by one
+//! rank only at a merge point is not sent; that rank becomes its *home*, publishes the page
+//! in its served buffers, and every other rank invalidates its copy, which is fetched from
+//! the home at its first access (`sys/invalid.rs`, `sys/mpi_pages.rs`). Pages changed by
+//! several ranks go through the eager merge as before.
+//!
+//! Every rank keeps, for every page that was ever published, its home and which of the
+//! home's two buffers holds the newest version. All ranks update this table identically
+//! from the same notices, so a reader computes the offset to fetch without asking. The home
+//! writes a new version into the buffer that does not hold the current one: a reader still
+//! fetching the current version (it has not reached the merge point yet) is never served a
+//! half-written page, and the older buffer is overwritten only at a later merge point, which
+//! every rank has passed by then.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::sys::mpi::Comm;
+
+mod auto;
+use crate::sys::mpi_pages::{gets_progress, PageWindow};
+use crate::track::{Tracker, PAGE_SIZE};
+pub use auto::Auto;
+
+/// No home: every rank holds the page (never published, or merged eagerly since).
+const NO_HOME: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PageState {
+    home: u32,
+    /// The home's buffer (0 or 1) holding the newest version.
+    buffer: u8,
+}
+
+/// Where each eligible page has its two served buffers: spans of application memory (page
+/// aligned, ascending), each followed by its two buffers in the served area.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// (start, len, offset of buffer 0; buffer 1 follows at offset + len)
+    spans: Vec<(usize, usize, usize)>,
+    total: usize,
+}
+
+impl Layout {
+    pub fn new(spans: &[(usize, usize)]) -> Layout {
+        let mut sorted = spans.to_vec();
+        sorted.sort_unstable();
+        let mut total = 0;
+        let spans = sorted
+            .into_iter()
+            .map(|(start, len)| {
+                let at = total;
+                total += 2 * len;
+                (start, len, at)
+            })
+            .collect();
+        Layout { spans, total }
+    }
+
+    /// Bytes of served buffers.
+    pub fn len(&self) -> usize {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The offset of `page`'s buffer `buffer` (None: not an eligible page).
+    pub fn offset(&self, page: usize, buffer: u8) -> Option<usize> {
+        let index = self.spans.partition_point(|&(s, l, _)| s + l <= page);
+        let &(start, len, at) = self.spans.get(index).filter(|&&(s, _, _)| s <= page)?;
+        Some(at + usize::from(buffer) * len + (page - start))
+    }
+}
+
+/// A rank's message of phase 1: its write notices (the eligible pages it changed) and its
+/// vetoes (pages holding bytes it excluded from its diff: targets of its atomic updates and
+/// reductions, which the records rewrite on every rank after the merge, so they must be held
+/// by every rank), each a list of runs.
+pub fn encode_notices(notices: &[usize], vetoes: &[usize]) -> Vec<u8> {
+    let mut out = runs_of(notices);
+    let count = (out.len() / 16) as u64;
+    out.splice(0..0, count.to_le_bytes());
+    out.extend(runs_of(vetoes));
+    out
+}
+
+/// Pages as runs `(first page, count)` of little-endian u64 pairs.
+fn runs_of(pages: &[usize]) -> Vec<u8> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &page in pages {
+        match runs.last_mut() {
+            Some((first, count)) if *first + *count * PAGE_SIZE == page => *count += 1,
+            _ => runs.push((page, 1)),
+        }
+    }
+    let mut out = Vec::with_capacity(runs.len() * 16);
+    for (first, count) in runs {
+        out.extend_from_slice(&(first as u64).to_le_bytes());
+        out.extend_from_slice(&(count as u64).to_le_bytes());
+    }
+    out
+}
+
+/// (notices, vetoes) of one rank's message.
+fn decode_notices(bytes: &[u8]) -> (Vec<usize>, Vec<usize>) {
+    let count = bytes.get(..8).map_or(0, |b| {
+        u64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as usize
+    });
+    let rest = bytes.get(8..).unwrap_or(&[]);
+    let split = (count * 16).min(rest.len());
+    (
+        pages_of(&rest[..split]).collect(),
+        pages_of(&rest[split..]).collect(),
+    )
+}
+
+fn pages_of(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.chunks_exact(16).flat_map(|pair| {
+        let word =
+            |i: usize| u64::from_le_bytes(pair[i..i + 8].try_into().unwrap_or([0; 8])) as usize;
+        let (first, count) = (word(0), word(8));
+        (0..count).map(move |k| first + k * PAGE_SIZE)
+    })
+}
+
+/// The pages every rank's notices name (index = rank), split into pages with one writer and
+/// no veto (page, writer) and the others (several writers, or a veto), both ascending.
+pub fn classify(messages: &[Vec<u8>]) -> (Vec<(usize, u32)>, Vec<usize>) {
+    let mut all: Vec<(usize, u32)> = Vec::new();
+    let mut vetoed: Vec<usize> = Vec::new();
+    for (rank, bytes) in messages.iter().enumerate() {
+        let (notices, vetoes) = decode_notices(bytes);
+        all.extend(notices.into_iter().map(|p| (p, rank as u32)));
+        vetoed.extend(vetoes);
+    }
+    all.sort_unstable();
+    vetoed.sort_unstable();
+    let (mut single, mut several) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < all.len() {
+        let mut j = i + 1;
+        while j < all.len() && all[j].0 == all[i].0 {
+            j += 1;
+        }
+        if j - i == 1 && vetoed.binary_search(&all[i].0).is_err() {
+            single.push(all[i]);
+        } else {
+            several.push(all[i].0);
+        }
+        i = j;
+    }
+    (single, several)
+}
+
+/// Counters of the demand-driven merge for `CAPE_STATS`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LazyCounts {
+    /// Pages this rank announced with a notice instead of sending them.
+    pub notices: u64,
+    /// Pages this rank published as their home.
+    pub published: u64,
+}
+
+/// The state of the demand-driven merge on one rank.
+pub struct Lazy {
+    window: Arc<PageWindow>,
+    layout: Arc<Layout>,
+    pages: Arc<Mutex<HashMap<usize, PageState>>>,
+    rank: u32,
+    /// `sys::invalid::counters()` when last taken.
+    counted: (u64, u64),
+    /// `CAPE_MERGE=auto`: the per-region measurements (None: always lazy).
+    auto: Option<Auto>,
+}
+
+fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usize, PageState>> {
+    pages
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Lazy {
+    /// Collective: the window over the served buffers of `spans` (the eligible memory), the
+    /// progress check, the fetch thread; `auto`: measure per region whether to use it. `Err`: why the merge stays eager (the same on
+    /// every rank).
+    pub fn start(
+        comm: &Comm,
+        tracker: &mut Tracker,
+        spans: &[(usize, usize)],
+        auto: bool,
+    ) -> Result<Lazy, String> {
+        let layout = Arc::new(Layout::new(spans));
+        let window = Arc::new(PageWindow::create(comm, layout.len())?);
+        if !gets_progress(comm, &window) {
+            return Err("one-sided `MPI_Get` waits for the target's next MPI call in this MPI installation (Open MPI's `osc rdma` does not; MPICH does), so a fetch would wait for its home's whole loop".into());
+        }
+        let pages: Arc<Mutex<HashMap<usize, PageState>>> = Arc::default();
+        let (w, l, p) = (window.clone(), layout.clone(), pages.clone());
+        tracker
+            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
+                let state = lock(&p).get(&page).copied();
+                let state = state
+                    .filter(|s| s.home != NO_HOME)
+                    .ok_or("the page has no home")?;
+                let offset = l
+                    .offset(page, state.buffer)
+                    .ok_or("the page has no served buffer")?;
+                w.get(state.home as usize, offset, out)
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(Lazy {
+            window,
+            layout,
+            pages,
+            rank: comm.rank() as u32,
+            counted: (0, 0),
+            auto: auto.then(Auto::default),
+        })
+    }
+
+    /// Does this instance of the region `site` use the demand-driven merge? (Collective in
+    /// `auto` mode: every rank calls it at the begin of every active region of the world.)
+    pub fn choose(&mut self, site: usize, comm: &Comm) -> bool {
+        match self.auto.as_mut() {
+            None => true,
+            Some(auto) => auto.choose(site, comm),
+        }
+    }
+
+    /// Pages fetched and the time waited for them since the last call.
+    pub fn take_fetch_counts(&mut self) -> (u64, std::time::Duration) {
+        let now = crate::sys::invalid::counters();
+        let (pages, ns) = (now.0 - self.counted.0, now.1 - self.counted.1);
+        self.counted = now;
+        (pages, std::time::Duration::from_nanos(ns))
+    }
+
+    /// May `page` be merged on demand?
+    pub fn eligible(&self, page: usize) -> bool {
+        self.layout.offset(page, 0).is_some()
+    }
+
+    /// This rank is the single writer of `page`, whose bytes are `bytes`: writes them into
+    /// the buffer that does not hold the current version (made current by `settle`).
+    pub fn publish(&self, page: usize, bytes: &[u8]) {
+        let buffer = lock(&self.pages).get(&page).map_or(0, |s| s.buffer);
+        if let Some(offset) = self.layout.offset(page, buffer ^ 1) {
+            self.window.publish(offset, bytes);
+        }
+    }
+
+    /// After the merge point's eager part: the single-writer pages get their new home and
+    /// version (invalidated on the other ranks), the pages merged eagerly lose theirs.
+    pub fn settle(
+        &self,
+        tracker: &mut Tracker,
+        single: &[(usize, u32)],
+        several: &[usize],
+    ) -> Result<(), String> {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        {
+            let mut pages = lock(&self.pages);
+            for &(page, writer) in single {
+                let state = pages.entry(page).or_insert(PageState {
+                    home: NO_HOME,
+                    buffer: 0,
+                });
+                state.home = writer;
+                state.buffer ^= 1;
+                if writer != self.rank && !tracker.is_invalid(page) {
+                    match runs.last_mut() {
+                        Some((_, end)) if *end == page => *end += PAGE_SIZE,
+                        _ => runs.push((page, page + PAGE_SIZE)),
+                    }
+                }
+            }
+            for page in several {
+                if let Some(state) = pages.get_mut(page) {
+                    state.home = NO_HOME;
+                }
+            }
+        }
+        for (from, to) in runs {
+            tracker
+                .invalidate(from, to - from)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: usize = PAGE_SIZE;
+
+    #[test]
+    fn notices_round_trip_as_runs() {
+        let pages = [P, 2 * P, 3 * P, 7 * P, 9 * P, 10 * P];
+        let bytes = encode_notices(&pages, &[4 * P]);
+        assert_eq!(bytes.len(), 8 + 4 * 16, "a count, three runs, one veto run");
+        assert_eq!(decode_notices(&bytes), (pages.to_vec(), vec![4 * P]));
+        assert_eq!(decode_notices(&encode_notices(&[], &[])), (vec![], vec![]));
+    }
+
+    #[test]
+    fn pages_with_one_writer_and_with_several() {
+        let notices = vec![
+            encode_notices(&[P, 2 * P, 5 * P], &[]),
+            encode_notices(&[2 * P, 3 * P], &[]),
+            encode_notices(&[], &[9 * P, 10 * P]),
+            encode_notices(&[5 * P, 8 * P, 9 * P], &[]),
+        ];
+        let (single, several) = classify(&notices);
+        assert_eq!(single, vec![(P, 0), (3 * P, 1), (8 * P, 3)]);
+        assert_eq!(several, vec![2 * P, 5 * P, 9 * P], "9: one writer, vetoed");
+    }
+
+    #[test]
+    fn layout_offsets_two_buffers_per_span() {
+        let layout = Layout::new(&[(100 * P, 10 * P), (4 * P, 2 * P)]);
+        assert_eq!(layout.len(), 24 * P);
+        assert_eq!(layout.offset(4 * P, 0), Some(0));
+        assert_eq!(layout.offset(5 * P, 1), Some(3 * P));
+        assert_eq!(layout.offset(100 * P, 0), Some(4 * P));
+        assert_eq!(layout.offset(109 * P, 1), Some(4 * P + 10 * P + 9 * P));
+        assert_eq!(layout.offset(6 * P, 0), None);
+        assert_eq!(layout.offset(110 * P, 0), None);
+        assert_eq!(layout.offset(0, 0), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! The demand-driven part of a merge point (`CAPE_MERGE=lazy`, `crate::lazy`): phase 1
+//! exchanges write notices; the pages changed by one rank only stay with it (published in
+//! its served buffers, invalidated elsewhere after the merge); every other written page goes
+//! through the eager merge of `epoch.rs`, which is phase 2.
+
+use super::epoch::subtract;
+use super::ActiveRegion;
+use crate::runtime::Runtime;
+use crate::track::PAGE_SIZE;
+
+/// What phase 1 decided for this merge point.
+pub(super) struct Decided {
+    /// Pages with one writer (page, writer rank), ascending.
+    single: Vec<(usize, u32)>,
+    /// Pages noticed by several ranks (or vetoed), ascending.
+    several: Vec<usize>,
+}
+
+/// Is the whole page inside the shared ranges and outside the excluded ones (both sorted)?
+fn whole_page(page: usize, ranges: &[(usize, usize)], excluded: &[(usize, usize)]) -> bool {
+    let end = page + PAGE_SIZE;
+    let first = ranges.partition_point(|&(_, e)| e <= page);
+    if !ranges
+        .get(first)
+        .is_some_and(|&(s, e)| s <= page && e >= end)
+    {
+        return false;
+    }
+    let mut pieces = Vec::new();
+    subtract(page, end, excluded, &mut pieces);
+    pieces == [(page, end)]
+}
+
+/// Phase 1 on a team rank, when the merge point may be lazy (a team of every rank, no
+/// checkpoint log): splits `written` into the pages to diff (returned, ascending) and the
+/// pages published by notice. None: this merge point is eager (same answer on every rank).
+pub(super) fn notices(
+    rt: &mut Runtime,
+    r: &ActiveRegion,
+    written: &[usize],
+    ranges: &[(usize, usize)],
+    excluded: &[(usize, usize)],
+) -> Option<(Vec<usize>, Decided)> {
+    let lazy = rt.lazy.as_ref()?;
+    if !r.lazy {
+        return None;
+    }
+    let (mut changed, mut diff) = (Vec::new(), Vec::new());
+    for &page in written {
+        if !lazy.eligible(page) || !whole_page(page, ranges, excluded) {
+            diff.push(page);
+        } else if rt.tracker.memory(page) != rt.tracker.twin(page) {
+            changed.push(page);
+        } else {
+            // a page left writable on a guess that it would be written: it was not
+            rt.tracker.unchanged(&[page]);
+        }
+    }
+    let mut vetoes: Vec<usize> = r
+        .excluded
+        .iter()
+        .flat_map(|&(s, e)| ((s & !(PAGE_SIZE - 1))..e).step_by(PAGE_SIZE))
+        .filter(|&page| lazy.eligible(page))
+        .collect();
+    vetoes.sort_unstable();
+    vetoes.dedup();
+    let message = crate::lazy::encode_notices(&changed, &vetoes);
+    let comm = rt.comm.as_ref()?;
+    let messages = comm.all_gather_bytes(&message);
+    rt.current.bytes_sent += (message.len() * (rt.size - 1)) as u64;
+    let (single, several) = crate::lazy::classify(&messages);
+    let me = rt.rank as u32;
+    for &page in &changed {
+        if several.binary_search(&page).is_ok() {
+            diff.push(page);
+            continue;
+        }
+        // this rank's page from now on: the twin takes the new version, which is published
+        let (memory, twin) = rt.tracker.pair_mut(page);
+        twin.copy_from_slice(memory);
+        lazy.publish(page, memory);
+        rt.current.lazy_published += 1;
+    }
+    rt.current.lazy_notices += changed.len() as u64;
+    debug_assert!(single.iter().all(|&(p, w)| w != me || changed.contains(&p)));
+    diff.sort_unstable();
+    Some((diff, Decided { single, several }))
+}
+
+/// At the begin of an active region: do its merge points use the demand-driven merge? Never
+/// for a team smaller than the world or a logged region (the outsiders' broadcast and the
+/// log need every byte on rank 0); otherwise as `CAPE_MERGE` says (`auto`: measured per
+/// region, `crate::lazy::Auto`). The same answer on every rank.
+pub(super) fn choose(rt: &mut Runtime, r: &ActiveRegion, site: usize) -> bool {
+    let Some(lazy) = rt.lazy.as_mut() else {
+        return false;
+    };
+    if (r.team_size as usize) < rt.size || r.logged.is_some() || r.collect {
+        return false;
+    }
+    match rt.comm.as_ref() {
+        Some(comm) => lazy.choose(site, comm),
+        None => false,
+    }
+}
+
+/// After the eager part (inject, records): the new homes, and the pages another rank
+/// published are invalidated here.
+pub(super) fn settle(rt: &mut Runtime, decided: &Decided) -> Result<(), String> {
+    let Some(lazy) = rt.lazy.as_ref() else {
+        return Ok(());
+    };
+    lazy.settle(&mut rt.tracker, &decided.single, &decided.several)
+}
+
+/// `CAPE_WRITE_SCOPE=check` for the pages this rank published: inside the write scope.
+pub(super) fn published_outside_scope(rt: &Runtime, decided: &Decided) -> Option<usize> {
+    let me = rt.rank as u32;
+    decided
+        .single
+        .iter()
+        .find(|&&(page, writer)| writer == me && !super::scope::holds(&rt.write_scope, page))
+        .map(|&(page, _)| page)
+}

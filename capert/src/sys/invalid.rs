@@ -1,0 +1,295 @@
+//! Invalid pages of the demand-driven merge (docs/lazy-merge.md): a page whose newest bytes
+//! are on another rank is `PROT_NONE`; the first access faults, and the fault is served by
+//! the *fetch thread*: it asks the page's source for the bytes, installs them into memory and
+//! twin, gives the page the protection the tracker expects, and wakes the faulting thread.
+//!
+//! The SIGSEGV handler (`signals.rs`) calls [`serve`] first. What it does there is
+//! async-signal-safe: a lookup in a fixed static table, atomics and `futex` calls. Whatever
+//! is not (MPI, allocation) runs on the fetch thread, which sleeps on a futex until a fault
+//! hands it a page (the QEMU post-copy structure, with SIGSEGV in place of the userfaultfd
+//! message). Only one fault is served at a time; the faulting thread sleeps meanwhile.
+
+use std::io;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+
+use super::mprotect::PAGE_SIZE;
+use super::signals::{PublishedRange, RangeTable};
+
+/// The tracked ranges with their invalid-page bitmaps (one bit per page: the page is invalid).
+static INVALID: RangeTable = RangeTable::new();
+
+/// How an installed page is protected afterwards: the tracker's state for a page whose twin
+/// equals memory.
+const AFTER_WRITABLE: u32 = 0;
+const AFTER_READ_ONLY: u32 = 1;
+const AFTER_UFFD_WP: u32 = 2;
+static AFTER: AtomicU32 = AtomicU32::new(AFTER_WRITABLE);
+static UFFD_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// The hand-off between a faulting thread and the fetch thread.
+/// It lives on the heap, not in a static: the handler writes it, and the runtime's statics
+/// may share a page with the user's globals, which the mprotect tracker keeps read-only in a
+/// region (a write fault inside the handler would kill the process).
+#[derive(Default)]
+struct Handoff {
+    lock: AtomicU32,
+    request: AtomicUsize,
+    requests: AtomicU32,
+    served: AtomicU32,
+    /// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
+    faults: AtomicU64,
+    waited_ns: AtomicU64,
+}
+/// Set once by `start_server` (leaked, never freed); the handler only reads the pointer.
+static HANDOFF: AtomicPtr<Handoff> = AtomicPtr::new(std::ptr::null_mut());
+static SERVER_TID: AtomicI32 = AtomicI32::new(0);
+
+fn handoff() -> Option<&'static Handoff> {
+    // SAFETY: the pointer is null or a leaked Box that is never freed.
+    unsafe { HANDOFF.load(Ordering::Acquire).as_ref() }
+}
+
+/// The tracker backend, which decides how an installed page is protected.
+#[derive(Debug, Clone, Copy)]
+pub enum Installed {
+    /// mprotect tracker: read-only while a region is armed, writable outside.
+    Mprotect,
+    /// uffd tracker: writable and write-protected through this userfaultfd.
+    Uffd(RawFd),
+}
+
+/// Replaces the table: each range's bitmap has a bit per page, set while the page is invalid.
+/// Call only while no page is invalid (or with the same bitmaps).
+pub fn publish(ranges: &[PublishedRange<'_>], installed: Installed) -> Result<(), usize> {
+    match installed {
+        Installed::Mprotect => AFTER.store(AFTER_READ_ONLY, Ordering::Relaxed),
+        Installed::Uffd(fd) => {
+            UFFD_FD.store(fd, Ordering::Relaxed);
+            AFTER.store(AFTER_UFFD_WP, Ordering::Relaxed);
+        }
+    }
+    INVALID.publish(ranges)
+}
+
+/// Empties the table (before the bitmaps it points to are freed).
+pub fn clear() {
+    INVALID.clear();
+}
+
+/// Makes `[start, start + len)` (page aligned, inside tracked memory) inaccessible.
+pub fn make_inaccessible(start: usize, len: usize) -> io::Result<()> {
+    // SAFETY: changes protections only, of tracked application memory that the caller has
+    // marked invalid (a fault on it is served by `serve`).
+    let rc = unsafe { libc::mprotect(start as *mut libc::c_void, len, libc::PROT_NONE) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Is `addr`'s page marked invalid in the published table?
+pub fn is_invalid(addr: usize) -> bool {
+    INVALID.find(addr).is_some_and(|slot| {
+        let (word, bit) = slot.bit(addr & !(PAGE_SIZE - 1));
+        word.load(Ordering::Acquire) & bit != 0
+    })
+}
+
+fn futex_wait(word: &AtomicU32, expected: u32) {
+    // SAFETY: FUTEX_WAIT on a live, aligned u32; returns at once if the value changed.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            expected,
+            std::ptr::null::<libc::timespec>(),
+        )
+    };
+}
+
+fn futex_wake(word: &AtomicU32) {
+    // SAFETY: FUTEX_WAKE on a live, aligned u32.
+    unsafe {
+        libc::syscall(
+            libc::SYS_futex,
+            word.as_ptr(),
+            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+            i32::MAX,
+        )
+    };
+}
+
+fn gettid() -> i32 {
+    // SAFETY: gettid has no arguments and cannot fail.
+    unsafe { libc::syscall(libc::SYS_gettid) as i32 }
+}
+
+fn now_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime is async-signal-safe and writes the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+fn die(message: &[u8]) -> ! {
+    // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is static.
+    unsafe {
+        libc::write(2, message.as_ptr() as *const libc::c_void, message.len());
+        libc::_exit(1)
+    }
+}
+
+/// Called first by the SIGSEGV handler: if `addr` lies in an invalid page, has the fetch
+/// thread install it, waits, and returns true (the access is retried).
+pub fn serve(addr: usize) -> bool {
+    let page = addr & !(PAGE_SIZE - 1);
+    if !is_invalid(page) {
+        return false;
+    }
+    let Some(h) = handoff() else {
+        die(b"capert: error: an invalid page was accessed and no fetch thread serves it (internal error; `CAPE_MERGE=eager` avoids it)\n");
+    };
+    if SERVER_TID.load(Ordering::Acquire) == gettid() {
+        die(b"capert: error: the fetch thread touched an invalid page (internal error; `CAPE_MERGE=eager` avoids it)\n");
+    }
+    let start = now_ns();
+    while h
+        .lock
+        .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+        .is_err()
+    {
+        futex_wait(&h.lock, 1);
+    }
+    // another thread may have had it installed meanwhile
+    if is_invalid(page) {
+        h.request.store(page, Ordering::Relaxed);
+        let ticket = h.requests.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
+        futex_wake(&h.requests);
+        loop {
+            let served = h.served.load(Ordering::Acquire);
+            if served == ticket {
+                break;
+            }
+            futex_wait(&h.served, served);
+        }
+        h.faults.fetch_add(1, Ordering::Relaxed);
+    }
+    h.lock.store(0, Ordering::Release);
+    futex_wake(&h.lock);
+    h.waited_ns.fetch_add(now_ns() - start, Ordering::Relaxed);
+    true
+}
+
+/// Has the fetch thread install `addr`'s page if it is invalid (the runtime, before it reads
+/// or writes a page itself); returns at once for a valid page.
+pub fn validate(addr: usize) {
+    serve(addr);
+}
+
+/// `validate` for every page of `[addr, addr + len)` (a buffer the kernel will read or write,
+/// which does not fault as user code does).
+pub fn validate_range(addr: usize, len: usize) {
+    if len == 0 || INVALID.is_empty() {
+        return;
+    }
+    let end = addr.saturating_add(len);
+    let mut page = addr & !(PAGE_SIZE - 1);
+    while page < end {
+        serve(page);
+        page += PAGE_SIZE;
+    }
+}
+
+/// Where the fetch thread gets a page's bytes: `(page address, buffer of PAGE_SIZE)`.
+pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
+
+/// Starts the fetch thread (once per process); it serves faults until the process ends.
+pub fn start_server(mut source: Source) -> io::Result<()> {
+    if handoff().is_some() {
+        return Err(io::Error::other("the fetch thread is already running"));
+    }
+    let h: &'static Handoff = Box::leak(Box::default());
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("capert-fetch".into())
+        .spawn(move || {
+            let mut buf = vec![0u8; PAGE_SIZE];
+            let mut seen = h.requests.load(Ordering::Acquire);
+            SERVER_TID.store(gettid(), Ordering::Release);
+            let _ = ready_tx.send(());
+            loop {
+                let now = h.requests.load(Ordering::Acquire);
+                if now == seen {
+                    futex_wait(&h.requests, seen);
+                    continue;
+                }
+                seen = now;
+                let page = h.request.load(Ordering::Relaxed);
+                if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
+                    eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
+                    // SAFETY: _exit ends the process without running destructors that could
+                    // wait for the faulting thread, which can never continue.
+                    unsafe { libc::_exit(1) };
+                }
+                h.served.store(now, Ordering::Release);
+                futex_wake(&h.served);
+            }
+        })?;
+    ready_rx
+        .recv()
+        .map_err(|_| io::Error::other("the fetch thread did not start"))?;
+    HANDOFF.store((h as *const Handoff).cast_mut(), Ordering::Release);
+    Ok(())
+}
+
+/// Writes `bytes` into the invalid page at `page` and its twin, marks it valid and protects
+/// it as the tracker expects of a page whose twin equals memory. Also used by the runtime
+/// for pages it validates itself (the faulting thread must not be running on that page).
+pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
+    let slot = INVALID.find(page).ok_or("the page is not tracked")?;
+    if bytes.len() != PAGE_SIZE {
+        return Err(format!("{} bytes for one page", bytes.len()));
+    }
+    let rw = libc::PROT_READ | libc::PROT_WRITE;
+    // SAFETY: one page of tracked memory, inaccessible until now and accessed by no other
+    // thread (the faulting thread sleeps until we are done).
+    if unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, rw) } != 0 {
+        return Err(format!("mprotect: {}", io::Error::last_os_error()));
+    }
+    let twin = slot.twin() + (page - slot.start());
+    // SAFETY: the page is now writable; the twin page belongs to the same slot and only the
+    // tracker (which does not run while a fault is served) writes it otherwise.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE);
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE);
+    }
+    let (word, bit) = slot.bit(page);
+    word.fetch_and(!bit, Ordering::AcqRel);
+    let after = AFTER.load(Ordering::Relaxed);
+    if after == AFTER_READ_ONLY && super::signals::armed() {
+        // SAFETY: as above; read-only is how the armed mprotect tracker keeps pages it has
+        // not seen written.
+        let rc = unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, libc::PROT_READ) };
+        if rc != 0 {
+            return Err(format!("mprotect: {}", io::Error::last_os_error()));
+        }
+    } else if after == AFTER_UFFD_WP {
+        super::uffd::write_protect_fd(UFFD_FD.load(Ordering::Relaxed), page, PAGE_SIZE)
+            .map_err(|e| format!("UFFDIO_WRITEPROTECT: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Faults served and the time faulting threads waited for them (nanoseconds), since start.
+pub fn counters() -> (u64, u64) {
+    (
+        handoff().map_or(0, |h| h.faults.load(Ordering::Relaxed)),
+        handoff().map_or(0, |h| h.waited_ns.load(Ordering::Relaxed)),
+    )
+}

@@ -1,0 +1,159 @@
+//! One-sided access to the pages other ranks publish (the demand-driven merge,
+//! docs/lazy-merge.md): every rank exposes its *served buffers* (an anonymous
+//! `MAP_NORESERVE` mapping: untouched pages cost nothing) through one `MPI_Win_create`
+//! window, and reads another rank's with a passive-target `MPI_Get`, which Open MPI's
+//! `osc rdma` completes without the target's participation while it computes.
+//!
+//! The window is used by the runtime's thread (at merge points) and by the fetch thread
+//! (while the runtime's thread sleeps in a fault), never by both at once: MPI is
+//! initialised with `MPI_THREAD_SERIALIZED` when the demand-driven merge may be used.
+
+use std::time::{Duration, Instant};
+
+use super::mpi::Comm;
+use super::mprotect::TwinMapping;
+use mpi::traits::*;
+
+pub struct PageWindow {
+    win: mpi::ffi::MPI_Win,
+    served: TwinMapping,
+    len: usize,
+}
+
+// SAFETY: the window handle is used from two threads, never at the same time (see the module
+// comment), which is what MPI_THREAD_SERIALIZED allows; the mapping is owned by this value.
+unsafe impl Send for PageWindow {}
+// SAFETY: as above; `publish` writes buffers no other rank reads at that moment (protocol).
+unsafe impl Sync for PageWindow {}
+
+impl PageWindow {
+    /// Collective over the world: maps `len` bytes of served buffers and exposes them.
+    pub fn create(comm: &Comm, len: usize) -> Result<PageWindow, String> {
+        let served = TwinMapping::new(len.max(1))
+            .map_err(|e| format!("cannot map {len} bytes of served pages: {e}"))?;
+        // SAFETY: an MPI_Win handle is a plain pointer-sized value, written by MPI_Win_create.
+        let mut win: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
+        // SAFETY: collective call; the exposed memory is our live mapping of `len` bytes, which
+        // outlives the window (freed in Drop before the mapping).
+        let rc = unsafe {
+            mpi::ffi::MPI_Win_create(
+                served.base() as *mut libc::c_void,
+                len as mpi::ffi::MPI_Aint,
+                1,
+                mpi::ffi::RSMPI_INFO_NULL,
+                comm.world().as_raw(),
+                &mut win,
+            )
+        };
+        if rc != 0 {
+            return Err(format!(
+                "`MPI_Win_create` over {len} bytes of served pages failed"
+            ));
+        }
+        Ok(PageWindow { win, served, len })
+    }
+
+    /// Copies `bytes` into this rank's served buffers at `offset`. The caller (the protocol)
+    /// guarantees that no rank reads these bytes until the next merge point.
+    pub fn publish(&self, offset: usize, bytes: &[u8]) {
+        assert!(
+            offset <= self.len && bytes.len() <= self.len - offset,
+            "publish outside the served pages"
+        );
+        // SAFETY: in bounds of our live mapping; other ranks read other bytes meanwhile, and
+        // our own threads read it only through MPI (the protocol's two buffers per page).
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                (self.served.base() + offset) as *mut u8,
+                bytes.len(),
+            )
+        }
+    }
+
+    /// Reads `out.len()` bytes at `offset` of `rank`'s served buffers.
+    pub fn get(&self, rank: usize, offset: usize, out: &mut [u8]) -> Result<(), String> {
+        if offset > self.len || out.len() > self.len - offset {
+            return Err(format!("fetch at {offset:#x} outside the served pages"));
+        }
+        let rank = rank as i32;
+        // SAFETY: a passive-target epoch on a window every rank created; `out` is a live
+        // buffer of `out.len()` bytes until the unlock completes the get.
+        let rc = unsafe {
+            let mut rc = mpi::ffi::MPI_Win_lock(
+                mpi::ffi::MPI_LOCK_SHARED as i32,
+                rank,
+                mpi::ffi::MPI_MODE_NOCHECK as i32,
+                self.win,
+            );
+            if rc == 0 {
+                rc = mpi::ffi::MPI_Get(
+                    out.as_mut_ptr().cast(),
+                    out.len() as i32,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    rank,
+                    offset as mpi::ffi::MPI_Aint,
+                    out.len() as i32,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    self.win,
+                );
+                let unlocked = mpi::ffi::MPI_Win_unlock(rank, self.win);
+                if rc == 0 {
+                    rc = unlocked;
+                }
+            }
+            rc
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(format!("`MPI_Get` from rank {rank} failed (code {rc})"))
+        }
+    }
+}
+
+impl Drop for PageWindow {
+    fn drop(&mut self) {
+        // SAFETY: frees the window this value created (collective: dropped at shutdown on
+        // every rank, before MPI_Finalize); the mapping is unmapped after it.
+        unsafe { mpi::ffi::MPI_Win_free(&mut self.win) };
+    }
+}
+
+/// How long a target computes without calling MPI in the progress check.
+const TARGET_BUSY: Duration = Duration::from_millis(20);
+/// A get that took longer waited for the target's next MPI call (a get that progresses takes
+/// microseconds; the margin is for a loaded, oversubscribed machine).
+const PROGRESS_LIMIT: Duration = Duration::from_millis(10);
+
+/// The start-up check (collective): does a get complete while its target computes without
+/// calling MPI? Even ranks read from the next odd rank, which spins meanwhile; up to three
+/// tries, stopping at the first in which every origin was fast. True on every rank, or false
+/// on every rank.
+pub fn gets_progress(comm: &Comm, window: &PageWindow) -> bool {
+    let (rank, size) = (comm.rank(), comm.size());
+    if size == 1 {
+        return true;
+    }
+    let origin = rank % 2 == 0 && rank + 1 < size;
+    let target = rank % 2 == 1;
+    for _ in 0..3 {
+        comm.barrier();
+        let mut slow = false;
+        if origin {
+            std::thread::sleep(Duration::from_micros(500));
+            let mut byte = [0u8; 8];
+            let start = Instant::now();
+            slow = window.get(rank + 1, 0, &mut byte).is_err() || start.elapsed() >= PROGRESS_LIMIT;
+        } else if target {
+            let start = Instant::now();
+            while start.elapsed() < TARGET_BUSY {
+                std::hint::spin_loop();
+            }
+        }
+        if comm.all_sum(u64::from(slow)) == 0 {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,179 @@
+//! Invalid pages of the demand-driven merge: fetched at their first access (read or write,
+//! inside or outside a region) from a source the test controls, installed into memory and
+//! twin, then tracked like any other page. The oracle is the test's own model.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, Once};
+
+use capert::sys::invalid;
+use capert::track::{Tracker, TrackerKind, PAGE_SIZE};
+
+use super::{new_tracker, serial, Mapping, Rng};
+
+/// What the other ranks hold: the newest bytes of each page, by address.
+static HOMES: Mutex<Option<HashMap<usize, Vec<u8>>>> = Mutex::new(None);
+static SERVER: Once = Once::new();
+
+fn set_home(page: usize, bytes: Vec<u8>) {
+    let mut homes = HOMES.lock().unwrap();
+    homes.get_or_insert_with(HashMap::new).insert(page, bytes);
+}
+
+fn serve(tracker: &mut Tracker) {
+    // one fetch thread per process, which outlives the tests' trackers
+    SERVER.call_once(|| {
+        tracker
+            .serve_invalid_pages(Box::new(|page, out: &mut [u8]| {
+                let homes = HOMES.lock().map_err(|_| "poisoned".to_string())?;
+                let bytes = homes
+                    .as_ref()
+                    .and_then(|h| h.get(&page))
+                    .ok_or_else(|| format!("no home for {page:#x}"))?;
+                out.copy_from_slice(bytes);
+                Ok(())
+            }))
+            .expect("fetch thread");
+    });
+}
+
+fn faults() -> u64 {
+    invalid::counters().0
+}
+
+fn page_bytes(map: &Mapping, index: usize) -> Vec<u8> {
+    map.bytes()[index * PAGE_SIZE..(index + 1) * PAGE_SIZE].to_vec()
+}
+
+/// Page `i` of the mapping holds `i + 1` locally, `0x80 | i` plus a random tail at its home.
+pub fn fetched_at_first_access(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let mut tracker = new_tracker(kind);
+    serve(&mut tracker);
+    let pages = 16;
+    let map = Mapping::new(pages);
+    for i in 0..pages {
+        map.write(i * PAGE_SIZE, &vec![i as u8 + 1; PAGE_SIZE]);
+    }
+    tracker.add_range(map.base, map.len).expect("add_range");
+    let mut remote = HashMap::new();
+    for i in 3..9 {
+        let mut bytes = vec![0x80 | i as u8; PAGE_SIZE];
+        for b in bytes.iter_mut().skip(100).take(50) {
+            *b = rng.next() as u8;
+        }
+        set_home(map.page(i), bytes.clone());
+        remote.insert(i, bytes);
+    }
+    tracker
+        .invalidate(map.page(3), 6 * PAGE_SIZE)
+        .expect("invalidate");
+    assert_eq!(tracker.invalid_pages(), 6);
+    assert!(tracker.is_invalid(map.page(3)) && tracker.is_invalid(map.page(8)));
+    assert!(!tracker.is_invalid(map.page(2)) && !tracker.is_invalid(map.page(9)));
+    // the runtime's reads and injections fetch an invalid page first
+    let before = faults();
+    assert_eq!(tracker.memory(map.page(7)), remote[&7].as_slice());
+    tracker.inject(map.page(8) + 5, b"merged");
+    let mut expected = remote[&8].clone();
+    expected[5..11].copy_from_slice(b"merged");
+    assert_eq!(page_bytes(&map, 8), expected);
+    assert_eq!(tracker.twin(map.page(8)), expected.as_slice());
+    assert_eq!(faults(), before + 2);
+
+    // outside a region: a read fetches the page, and only that page
+    let before = faults();
+    assert_eq!(map.read_byte(4 * PAGE_SIZE + 120), remote[&4][120]);
+    assert_eq!(faults(), before + 1);
+    assert_eq!(page_bytes(&map, 4), remote[&4]);
+    assert_eq!(tracker.twin(map.page(4)), remote[&4].as_slice());
+    assert_eq!(tracker.invalid_pages(), 3);
+    // a valid neighbour is untouched
+    assert_eq!(map.read_byte(2 * PAGE_SIZE), 3);
+
+    // inside a region: a read of page 5, a write into page 6 (fetched first), page 3 untouched
+    tracker.begin_region().expect("begin_region");
+    assert_eq!(map.read_byte(5 * PAGE_SIZE + 130), remote[&5][130]);
+    map.write(6 * PAGE_SIZE + 7, b"written");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert_eq!(
+        written,
+        vec![map.page(6)],
+        "only the page written in the region"
+    );
+    assert_eq!(
+        tracker.twin(map.page(6)),
+        remote[&6].as_slice(),
+        "before-image = fetched"
+    );
+    let mut expected = remote[&6].clone();
+    expected[7..14].copy_from_slice(b"written");
+    assert_eq!(tracker.memory(map.page(6)), expected.as_slice());
+    assert_eq!(page_bytes(&map, 5), remote[&5]);
+    tracker.commit(&written);
+    tracker.finish_region();
+    assert_eq!(faults(), before + 3);
+
+    // pages never touched stay invalid through begin/end/finish (which reprotect ranges)
+    assert!(tracker.is_invalid(map.page(3)));
+    assert_eq!(map.read_byte(3 * PAGE_SIZE + 110), remote[&3][110]);
+    assert_eq!(page_bytes(&map, 3), remote[&3]);
+
+    // an installed page is tracked as usual afterwards: a write in the next region is seen,
+    // a page only read is not reported
+    tracker.begin_region().expect("begin_region");
+    map.write(4 * PAGE_SIZE + 1, b"x");
+    assert_eq!(map.read_byte(5 * PAGE_SIZE), remote[&5][0]);
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert_eq!(written, vec![map.page(4)]);
+    assert_eq!(tracker.twin(map.page(4)), remote[&4].as_slice());
+    tracker.commit(&written);
+    tracker.finish_region();
+    assert_eq!(tracker.invalid_pages(), 0);
+    drop(tracker);
+}
+
+/// A page written in every region (left writable by write-fault elision, reported written
+/// whatever happens) that another rank then changes: invalidated, it is neither reported
+/// nor read by the tracker until the program touches it.
+pub fn predicted_pages_invalidated(kind: TrackerKind) {
+    let _serial = serial();
+    let mut tracker = new_tracker(kind);
+    serve(&mut tracker);
+    let pages = 8;
+    let map = Mapping::new(pages);
+    map.write(0, &vec![1; map.len]);
+    tracker.add_range(map.base, map.len).expect("add_range");
+    for round in 0..4u8 {
+        tracker.begin_region().expect("begin_region");
+        map.write(2 * PAGE_SIZE, &vec![round; 3 * PAGE_SIZE]);
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        assert!(written.contains(&map.page(3)), "round {round}");
+        tracker.commit(&written);
+        tracker.finish_region();
+    }
+    let home = vec![0xee; PAGE_SIZE];
+    set_home(map.page(3), home.clone());
+    tracker
+        .invalidate(map.page(3), PAGE_SIZE)
+        .expect("invalidate");
+    let before = faults();
+    tracker.begin_region().expect("begin_region");
+    map.write(2 * PAGE_SIZE, &[9]);
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert!(
+        !written.contains(&map.page(3)),
+        "an invalid page is never reported"
+    );
+    tracker.commit(&written);
+    tracker.finish_region();
+    assert_eq!(faults(), before, "the tracker itself must not fault");
+    assert!(tracker.is_invalid(map.page(3)));
+    assert_eq!(page_bytes(&map, 3), home);
+    assert_eq!(faults(), before + 1);
+    drop(tracker);
+}

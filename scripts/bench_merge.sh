@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The merge modes side by side (docs/lazy-merge.md): each kernel built once with capecc and
+# run with CAPE_MERGE=eager, lazy and auto, and the hand-written MPI version where there is
+# one (examples/mpi/), interleaved (eager, lazy, auto, mpi, eager, ...) in one script run so
+# that load changes hit all alike. Prints the median wall time of each, the ratios to eager
+# and to MPI, then one CAPE_STATS run per mode at BENCH_BYTES_PROCS ranks: bytes sent by the
+# merge plus bytes fetched on demand, summed over the ranks, per region. Every output is
+# checked against the sequential gcc build.
+#
+# usage: scripts/bench_merge.sh [KERNEL ...]   (default: jacobi matmul pi)
+# environment: BENCH_REPS (default 5), BENCH_PROCS (default 2), BENCH_BYTES_PROCS (default 4),
+#              BENCH_CHRT=1 runs the ranks at real-time priority (chrt -f 10; needs root),
+#              CAPECC (default target/release/capecc)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+unset OMP_NUM_THREADS CAPE_MERGE CAPE_STATS
+
+CAPECC=${CAPECC:-$ROOT/target/release/capecc}
+REPS=${BENCH_REPS:-5}
+PROCS=${BENCH_PROCS:-2}
+BYTES_PROCS=${BENCH_BYTES_PROCS:-4}
+kernels=("$@")
+[ ${#kernels[@]} -gt 0 ] || kernels=(jacobi matmul pi)
+declare -A args=([matmul]="1500" [jacobi]="2000 100" [pi]="1000000000")
+prio=()
+[ "${BENCH_CHRT:-0}" = 1 ] && prio=(chrt -f 10)
+
+OUT=$ROOT/bench-out/merge
+mkdir -p "$OUT"
+for k in "${kernels[@]}"; do
+    gcc -O2 "examples/$k.c" -o "$OUT/$k-seq" -lm 2>/dev/null
+    "$CAPECC" -O2 "examples/$k.c" -o "$OUT/$k-capecc" -lm
+    rm -f "$OUT/$k-mpi"
+    [ -f "examples/mpi/$k.c" ] && mpicc -O2 "examples/mpi/$k.c" -o "$OUT/$k-mpi" -lm
+done
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "load before the run: $(uptime)"
+printf '%-8s %3s %10s %10s %10s %10s %11s %11s %9s\n' kernel P eager lazy auto mpi lazy/eager auto/eager lazy/mpi
+for k in "${kernels[@]}"; do
+    read -r -a a <<<"${args[$k]}"
+    expected=$("$OUT/$k-seq" "${a[@]}")
+    variants=(eager lazy auto)
+    [ -x "$OUT/$k-mpi" ] && variants+=(mpi)
+    for p in $PROCS; do
+        declare -A times=()
+        for ((r = 0; r < REPS; r++)); do
+            for v in "${variants[@]}"; do
+                if [ "$v" = mpi ]; then
+                    cmd=(mpirun -np "$p" "${prio[@]}" "$OUT/$k-mpi" "${a[@]}")
+                else
+                    cmd=(env CAPE_MERGE="$v" mpirun -np "$p" "${prio[@]}" "$OUT/$k-capecc" "${a[@]}")
+                fi
+                start=$(date +%s.%N)
+                got=$("${cmd[@]}")
+                end=$(date +%s.%N)
+                if [ "$v" != mpi ] && [ "$got" != "$expected" ]; then
+                    echo "bench_merge.sh: $k ($v, P=$p) printed another answer than the sequential build" >&2
+                    exit 1
+                fi
+                times[$v]+="$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }') "
+            done
+        done
+        declare -A med=()
+        for v in "${variants[@]}"; do
+            med[$v]=$(printf '%s\n' ${times[$v]} | median)
+        done
+        mpi=${med[mpi]:-0}
+        printf '%-8s %3s %9.3fs %9.3fs %9.3fs %9.3fs %11.3f %11.3f %9s\n' "$k" "$p" \
+            "${med[eager]}" "${med[lazy]}" "${med[auto]}" "$mpi" \
+            "$(awk -v a="${med[lazy]}" -v b="${med[eager]}" 'BEGIN { print a / b }')" \
+            "$(awk -v a="${med[auto]}" -v b="${med[eager]}" 'BEGIN { print a / b }')" \
+            "$(awk -v a="${med[lazy]}" -v b="$mpi" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')"
+        unset times med
+    done
+done
+echo "load after the run:  $(uptime)"
+
+echo
+echo "bytes moved at P = $BYTES_PROCS (summed over the ranks; per region = per sweep for jacobi)"
+printf '%-8s %-6s %8s %14s %14s %14s %16s\n' kernel mode regions merge_bytes fetched_bytes total_bytes per_region
+for k in "${kernels[@]}"; do
+    read -r -a a <<<"${args[$k]}"
+    for v in eager lazy auto; do
+        CAPE_MERGE=$v CAPE_STATS=1 mpirun -np "$BYTES_PROCS" "$OUT/$k-capecc" "${a[@]}" 2>"$OUT/$k-$v.stats" >/dev/null
+        grep 'stats: total:' "$OUT/$k-$v.stats" | awk -v k="$k" -v v="$v" '
+            { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+              regions = f["regions"]; sent += f["bytes_sent"]; fetched += f["bytes_fetched"] }
+            END { printf "%-8s %-6s %8d %14d %14d %14d %16.0f\n", k, v, regions, sent, fetched,
+                  sent + fetched, (sent + fetched) / (regions ? regions : 1) }'
+    done
+done
