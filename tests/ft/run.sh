@@ -446,6 +446,42 @@ else
     fi
 fi
 
+# --- 8. compaction: a bounded log, and a crash in the middle of a compaction ---------------
+# ftjacobi's shared data is its two 48x48 grids (36 KiB); each region logs one of them, so
+# without compaction the log grows by ~18 KiB per region. With it (the default) the log holds
+# one snapshot, the regions since it and a few bytes per region before it.
+d=$OUT/compact
+bin=$(fresh_binary "$d" "ftc$$")
+CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out" 2>"$d/err"
+rc=$?
+CAPE_CHECKPOINT_COMPACT=0 CAPE_CHECKPOINT=$d/full timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out-full" 2>"$d/err-full"
+size=$(stat -c %s "$d/ck/cape.log" 2>/dev/null || echo 0)
+full=$(stat -c %s "$d/full/cape.log" 2>/dev/null || echo 0)
+bound=$((3 * 2 * 48 * 48 * 8 + 128 * 600))
+if [ $rc -ne 0 ] || ! cmp -s "$d/out" "$REF" || ! cmp -s "$d/out-full" "$REF"; then
+    fail "compacted log" "status $rc or output differs" "$d/err"
+elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || [ "$size" -gt $bound ]; then
+    fail "compacted log" "$size bytes (no snapshot, or above $bound); uncompacted $full bytes"
+else
+    pass "compacted log" "$size bytes after 600 regions, $full without compaction"
+fi
+# rank 0 SIGKILLs itself halfway through writing its first compacted log (the test hook);
+# the previous log is intact and a restart at P=3 completes the job
+CAPE_CHECKPOINT_TEST_KILL=compaction CAPE_CHECKPOINT=$d/ckk timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1"
+rc1=$?
+regions=$(header_word "$d/ckk/cape.log" 48)
+half_written=$([ -s "$d/ckk/cape.log.tmp" ] && [ ! -e "$d/ckk/status" ] && echo 1)
+restart "$d/ckk" 3 "$bin"
+if [ $rc1 -eq 0 ] || [ -z "$half_written" ]; then
+    fail "crash during compaction" "the first run was not killed mid-compaction (status $rc1)" "$d/err1"
+elif [ "$(cat "$d/ckk.rc")" != 0 ] || ! cat "$d/out1" "$d/ckk.out" | cmp -s "$REF" -; then
+    fail "crash during compaction" "the restart failed or its output differs" "$d/ckk.err"
+elif grep -q CAPESNP "$d/ckk/cape.log" && [ "$(header_word "$d/ckk/cape.log" 48)" = 600 ]; then
+    pass "crash during compaction" "killed with ${regions:-0} regions durable, restarted at P=3 (compacted again)"
+else
+    fail "crash during compaction" "the restart's log was not compacted"
+fi
+
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"
 elif [ $failed -gt 0 ]; then

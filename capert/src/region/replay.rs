@@ -39,14 +39,42 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
     })
 }
 
-/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint.
-pub(super) fn ft_begin(rt: &mut Runtime, k: u64) {
+/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint
+/// and the stack depth.
+pub(super) fn ft_begin(rt: &mut Runtime, k: u64, sp: usize) {
     if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
         let fp = fingerprint_now(rt);
         if let Some(ft) = rt.ft.as_mut() {
+            ft.note_region(k, sp);
             ft.begin_logged(k, fp);
         }
     }
+}
+
+/// Rank 0 at a logged region's end, when a snapshot is due: the image of the user globals
+/// and the used arena (the stack is not in it: the frames above `main` hold values of this
+/// process only, like its original stack pointer), and its stack pointer.
+fn snapshot_image(rt: &Runtime, sp: usize) -> Option<(Tickpt, usize)> {
+    let mut ranges: Vec<(u64, u64)> = rt
+        .globals
+        .clone()
+        .into_iter()
+        .map(|(s, e)| (s as u64, e as u64))
+        .collect();
+    let (s, e) = rt.arena.used_range();
+    ranges.push((s as u64, e as u64));
+    ranges.retain(|&(s, e)| e > s);
+    ranges.sort_unstable();
+    let bytes: u64 = ranges.iter().map(|&(s, e)| e - s).sum();
+    let ft = rt.ft.as_ref()?;
+    if !ft.snapshot_due(bytes as usize) {
+        return None;
+    }
+    let program = rt.same_program;
+    let image = cape_format::log_compact::image(&ranges, |at, len| {
+        program.object(at as usize, len as usize).read()
+    });
+    Some((image, sp))
 }
 
 /// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
@@ -62,9 +90,6 @@ pub(super) fn ft_end(
         return Ok(());
     }
     let ranges = shared_ranges(rt, sp);
-    let Some(ft) = rt.ft.as_mut() else {
-        return Ok(());
-    };
     let mut change = compact(
         &change.unwrap_or_else(|| Tickpt::new(0)),
         &ranges,
@@ -82,7 +107,11 @@ pub(super) fn ft_end(
         change = merge(&change, &values, None);
     }
     rt.current.bytes_logged += change.encoded_len() as u64;
-    ft.end_logged(&change)
+    let image = snapshot_image(rt, sp);
+    let Some(ft) = rt.ft.as_mut() else {
+        return Ok(());
+    };
+    ft.end_logged(change, image)
 }
 
 /// Joins runs separated by fewer than `GAP` bytes of the same shared range, filling the gap
@@ -133,31 +162,51 @@ pub(super) fn replay(
         let Some(ft) = rt.ft.as_mut() else {
             return Ok(());
         };
-        match ft.replay_payload(k, fp, &shared) {
-            Ok(payload) => {
-                msg.push(0);
-                msg.extend_from_slice(payload);
-            }
-            Err(e) => {
-                msg.push(1);
-                msg.extend_from_slice(e.as_bytes());
-            }
+        ft.note_region(k, sp);
+        msg = message(ft.replay_payload(k, fp, &shared));
+    }
+    deliver(rt, msg)?;
+    if rt.ft.as_ref().is_some_and(|f| f.snapshot_at() == k) {
+        let mut msg = Vec::new();
+        let mut printed = None;
+        if let (0, Some(ft)) = (rt.rank, rt.ft.as_ref()) {
+            let r = ft.replay_snapshot(&replay_ranges(rt, sp));
+            printed = r.as_ref().ok().map(|&(_, out)| out);
+            msg = message(r.map(|(image, _)| image));
         }
+        deliver(rt, msg)?;
+        if let Some(count) = printed {
+            crate::ft::output::rebase(count);
+        }
+    }
+    if let Some(ft) = rt.ft.as_mut() {
         if k == ft.replay_count() {
             ft.replay_done();
         }
     }
+    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
+    tps.restart_as_thread_0();
+    Ok(())
+}
+
+/// Rank 0's broadcast for a replayed region: `0` + payload, or `1` + the refusal.
+fn message(decision: Result<&[u8], String>) -> Vec<u8> {
+    match decision {
+        Ok(payload) => [&[0u8][..], payload].concat(),
+        Err(e) => [&[1u8][..], e.as_bytes()].concat(),
+    }
+}
+
+/// Broadcasts rank 0's message; every rank injects the payload or stops with the refusal.
+fn deliver(rt: &mut Runtime, mut msg: Vec<u8>) -> Result<(), String> {
     if let Some(comm) = rt.comm.as_ref() {
         comm.broadcast_from_root(&mut msg);
     }
     match inject_replayed(&mut Program(rt), &msg) {
-        Ok(()) => {}
+        Ok(()) => Ok(()),
         Err(ReplayError::Refused(text)) => runtime::stop_all(rt.comm.as_mut(), rt.rank, &text),
-        Err(ReplayError::Bad(e)) => return Err(format!("bad replayed region: {e}")),
+        Err(ReplayError::Bad(e)) => Err(format!("bad replayed region: {e}")),
     }
-    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
-    tps.restart_as_thread_0();
-    Ok(())
 }
 
 /// Why a replayed region's message was not injected.
@@ -191,7 +240,7 @@ pub(super) fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), St
     crate::ft::output::direct();
     track_new_memory(rt, sp)?;
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
-    ft_begin(rt, k);
+    ft_begin(rt, k, sp);
     rt.current.t_track += t0.elapsed();
     Ok(())
 }
