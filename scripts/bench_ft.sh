@@ -90,15 +90,18 @@ want=$OUT/victim.want
 t_full=$(timed "${RT[@]}" mpirun -np 4 "$OUT/victim" 2000 100)
 cp "$OUT/last.out" "$want"
 full_ms=$(echo "$t_full * 1000 / 1" | bc)
-detects=() recovers=() totals=()
+# the region rank 0 is at: the last `capert: stats: region K:` line (CAPE_STATS=2) of stderr
+region_now() { sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' "$1" | tail -n 1; }
+detects=() recovers=() totals=() lost=()
 for i in $(seq "$KILLS"); do
     rm -rf "$OUT/ckk"
     start=$(now_ns)
-    "${RT[@]}" "$CAPERUN" -np 4 --checkpoint "$OUT/ckk" "$OUT/victim" 2000 100 </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
+    CAPE_STATS=2 "${RT[@]}" "$CAPERUN" -np 4 --checkpoint "$OUT/ckk" "$OUT/victim" 2000 100 </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
     job=$!
     sleep "$(echo "scale=3; ($full_ms * (20 + $RANDOM % 61) / 100) / 1000" | bc)"
     mpirun_pid=$(pgrep -P "$job" | head -n 1)
     victims=$(pgrep -x victim)
+    # shellcheck disable=SC2086
     victim=$(shuf -n 1 -e $victims 2>/dev/null)
     if [ -z "$victim" ] || [ -z "$mpirun_pid" ]; then
         echo "bench_ft.sh: kill $i: the job was not running" >&2
@@ -107,21 +110,25 @@ for i in $(seq "$KILLS"); do
     fi
     kill -9 "$victim"
     t_kill=$(now_ns)
+    at=$(region_now "$OUT/kill.err")
     while kill -0 "$mpirun_pid" 2>/dev/null; do sleep 0.002; done
     t_gone=$(now_ns)
-    # the failed attempt's durable regions; recovered when the relaunch logs past them
-    base=$(header_word "$OUT/ckk/cape.log" 48)
-    while [ "$(header_word "$OUT/ckk/cape.log" 48)" -le "${base:-0}" ] && kill -0 "$job" 2>/dev/null; do
+    # back where it was: the relaunch (whose replayed regions print no line) runs region at + 1
+    lines=$(wc -l <"$OUT/kill.err")
+    while kill -0 "$job" 2>/dev/null; do
+        now_at=$(tail -n +"$((lines + 1))" "$OUT/kill.err" | sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' | tail -n 1)
+        [ "${now_at:-0}" -gt "${at:-0}" ] && break
         sleep 0.005
     done
     t_back=$(now_ns)
     wait $job
     end=$(now_ns)
-    cmp -s "$OUT/kill.out" "$want" || echo "bench_ft.sh: kill $i: output after the relaunch differs" >&2
+    grep -v '^capert: stats' "$OUT/kill.out" | cmp -s - "$want" || echo "bench_ft.sh: kill $i: output after the relaunch differs" >&2
     detects+=("$(( (t_gone - t_kill) / 1000000 ))")
     recovers+=("$(( (t_back - t_kill) / 1000000 ))")
     totals+=("$(echo "scale=3; ($end - $start) / 1000000000" | bc)")
-    echo "kill $i: detected ${detects[-1]} ms, back after ${recovers[-1]} ms (log had $base regions), total ${totals[-1]} s"
+    lost+=("$(sed -n 's/.*failed after.*(\([0-9]*\) regions durable.*/\1/p' "$OUT/kill.err")/${at:-?}")
+    echo "kill $i: at region ${at:-?}, detected ${detects[-1]} ms, back after ${recovers[-1]} ms, durable/at ${lost[-1]}, total ${totals[-1]} s"
 done
 
 {
@@ -145,5 +152,5 @@ done
     echo "|---|---|---|---|"
     echo "| $t_full | $(median "${detects[@]}") | $(median "${recovers[@]}") | $(median "${totals[@]}") |"
     echo
-    echo "detection: ${detects[*]}; back: ${recovers[*]}"
+    echo "detection (ms): ${detects[*]}; back (ms): ${recovers[*]}; regions durable/reached at the kill: ${lost[*]}"
 } | tee "$OUT/results.md"

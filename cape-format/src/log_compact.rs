@@ -136,9 +136,14 @@ pub fn covered(image: &Tickpt) -> Vec<(u64, u64)> {
 /// what a snapshot over `ranges` leaves of it. Undecodable input is kept as it is (the log's
 /// validation refuses it elsewhere).
 pub fn thin(payload: &[u8], ranges: &[(u64, u64)]) -> Vec<u8> {
-    let Ok(t) = Tickpt::decode(payload) else {
-        return payload.to_vec();
-    };
+    match Tickpt::decode(payload) {
+        Ok(t) => thin_change(&t, ranges).encode(),
+        Err(_) => payload.to_vec(),
+    }
+}
+
+/// [`thin`] of a decoded change.
+pub fn thin_change(t: &Tickpt, ranges: &[(u64, u64)]) -> Tickpt {
     let mut out = Tickpt::new(t.region);
     for run in t.runs() {
         let (mut at, end) = (run.addr, run.end());
@@ -163,7 +168,7 @@ pub fn thin(payload: &[u8], ranges: &[(u64, u64)]) -> Vec<u8> {
             out.push(at, run.stamp, &run.bytes[(at - run.addr) as usize..]);
         }
     }
-    out.encode()
+    out
 }
 
 #[cfg(test)]

@@ -14,6 +14,9 @@ pub enum Every {
     Regions(u64),
     /// The regions of (at least) this much time per record.
     Time(Duration),
+    /// `auto` (the default): snapshot mode, with the interval between snapshots set from the
+    /// cost of the last one (see `ft::Ft::snapshot_due`).
+    Auto,
 }
 
 /// `CAPE_CHECKPOINT` / `CAPE_RESTART`.
@@ -328,10 +331,10 @@ fn parse_ft(
     every: Option<String>,
 ) -> Result<Option<FtConfig>, ConfigError> {
     let every = match every {
-        None => Every::Regions(1),
+        None => Every::Auto,
         Some(v) => parse_every(&v).ok_or_else(|| {
             ConfigError(format!(
-                "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions or a time: use e.g. `10` or `2s` or `0.5s`"
+                "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions, a time or `auto`: use e.g. `10` or `2s` or `0.5s`"
             ))
         })?,
     };
@@ -377,9 +380,12 @@ pub fn key_file(
     Some(config.join("capecc").join("checkpoint.key"))
 }
 
-/// `10` (regions, at least 1) or `2s` / `0.5s` (seconds).
+/// `10` (regions, at least 1), `2s` / `0.5s` (seconds) or `auto`.
 pub fn parse_every(text: &str) -> Option<Every> {
     let t = text.trim();
+    if t == "auto" {
+        return Some(Every::Auto);
+    }
     if let Some(secs) = t.strip_suffix('s') {
         let secs: f64 = secs.trim().parse().ok()?;
         if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
@@ -590,7 +596,8 @@ mod tests {
             .ft
             .unwrap();
         assert!(ft.restart);
-        assert_eq!(ft.every, Every::Regions(1));
+        assert_eq!(ft.every, Every::Auto);
+        assert_eq!(parse_every(" auto"), Some(Every::Auto));
         assert_eq!(
             parse_every("0.5s"),
             Some(Every::Time(Duration::from_millis(500)))

@@ -28,7 +28,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use writer::{Background, Logged, SnapshotJob};
 
 /// Rank 0's `DIR/status`: the checked directory and `status.tmp`, created at start-up with
@@ -112,6 +112,16 @@ pub struct Ft {
     rank0: bool,
     every: Every,
     compact: bool,
+    /// Snapshot mode (`CAPE_CHECKPOINT_EVERY=<secs>s` with compaction): regions are logged
+    /// thinned, without a fingerprint, and become durable only with a snapshot, every
+    /// `<secs>` (or when requested).
+    snapshots_only: bool,
+    /// `CAPE_CHECKPOINT_EVERY=auto`: the time from one snapshot to the next.
+    interval: Duration,
+    /// Rank 0: the arena's `unseen_changes` when last looked at.
+    heap_seen: u64,
+    /// Rank 0: the fingerprint table missed writes (snapshot mode skips it): rehash all.
+    fingerprint_stale: bool,
     /// Numbered regions started so far.
     seq: u64,
     /// Regions 1..=replay_count come from the log (known on every rank).
@@ -137,6 +147,12 @@ pub struct Ft {
     /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
     requested: bool,
 }
+
+/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after this long, the next ones after
+/// `AUTO_COST_FACTOR` times what the last one cost the job (taking its image, and the
+/// writer's time, which shares the cores), at least `AUTO_FIRST` apart: about 2 % overhead.
+const AUTO_FIRST: Duration = Duration::from_secs(1);
+const AUTO_COST_FACTOR: u32 = 50;
 
 /// What rank 0's start-up found: the log's sink, its entries and snapshot, the output
 /// delivered by earlier attempts.
@@ -312,6 +328,10 @@ impl Ft {
             rank0,
             every: cfg.every,
             compact: cfg.compact,
+            snapshots_only: cfg.compact && !matches!(cfg.every, Every::Regions(_)),
+            interval: AUTO_FIRST,
+            heap_seen: 0,
+            fingerprint_stale: false,
             seq: 0,
             replay_count,
             snapshot_at,
@@ -425,10 +445,51 @@ impl Ft {
     /// (`CAPE_CHECKPOINT_EVERY` is kept).
     pub fn snapshot_due(&self, shared_bytes: usize) -> bool {
         const THINNED_BYTES: usize = 128;
+        if self.compact && self.heap_seen > 0 && self.requested {
+            return true;
+        }
+        if self.snapshots_only {
+            return self.batch_due(1) || self.requested || crate::sys::ft::signal_requested();
+        }
         let compacted = shared_bytes + THINNED_BYTES * self.handed as usize;
         self.compact
             && self.since_snapshot >= compacted.max(64 << 10)
             && (self.batch_due(1) || self.requested)
+    }
+
+    /// Rank 0 at a logged region's end, with the arena's `unseen_changes`: when a region
+    /// allocated in the arena (a `single`/`master` block), sequential code after it may
+    /// follow pointers it made, which a replay from a later snapshot would not have: a
+    /// snapshot is due now (this region's effects are in it) and compaction stops; snapshot
+    /// mode falls back to one record per region. Returns whether a snapshot is forced.
+    pub fn heap_changed(&mut self, unseen_changes: u64) -> bool {
+        if unseen_changes == self.heap_seen || !self.compact {
+            return false;
+        }
+        self.heap_seen = unseen_changes;
+        self.requested = true;
+        true
+    }
+
+    /// After the snapshot `heap_changed` forced: no more compaction.
+    fn stop_compaction(&mut self) {
+        self.compact = false;
+        if self.snapshots_only {
+            self.snapshots_only = false;
+            self.every = Every::Regions(1);
+            self.fingerprint_stale = true;
+        }
+    }
+
+    /// Rank 0: the fingerprint table must be rebuilt (once).
+    pub fn take_fingerprint_stale(&mut self) -> bool {
+        std::mem::take(&mut self.fingerprint_stale)
+    }
+
+    /// Snapshot mode: regions are logged thinned, without fingerprint, and made durable only
+    /// with a snapshot (see the field).
+    pub fn snapshot_mode(&self) -> bool {
+        self.snapshots_only
     }
 
     /// Whether the batch goes to the writer once it has `more` further regions.
@@ -436,15 +497,26 @@ impl Ft {
         match self.every {
             Every::Regions(n) => self.pending.len() as u64 + more >= n,
             Every::Time(t) => self.last_flush.elapsed() >= t,
+            Every::Auto => self.last_flush.elapsed() >= self.interval,
         }
     }
 
+    /// `auto`: the interval after a snapshot whose image took `copy` to take.
+    fn next_interval(&mut self, copy: Duration) {
+        let written = self
+            .writer
+            .as_ref()
+            .map_or(Duration::ZERO, Background::last_compaction);
+        self.interval = AUTO_FIRST.max((copy + written) * AUTO_COST_FACTOR);
+    }
+
     /// Rank 0: the logged region in progress ended with this net change (and, when
-    /// `snapshot_due` said so, the image of the shared state after it).
+    /// `snapshot_due` said so, the image of the shared state after it, its stack pointer and
+    /// how long taking it took).
     pub fn end_logged(
         &mut self,
         change: Tickpt,
-        image: Option<(Tickpt, usize)>,
+        image: Option<(Tickpt, usize, Duration)>,
     ) -> Result<(), String> {
         let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
@@ -461,11 +533,18 @@ impl Ft {
             inputs,
             change,
         });
-        let due = self.batch_due(0);
-        if let Some((image, sp)) = image {
-            self.hand_over()?;
+        let due = self.batch_due(0) && !self.snapshots_only;
+        if let Some((image, sp, copy)) = image {
+            self.next_interval(copy);
+            if !self.snapshots_only {
+                self.hand_over()?;
+            }
             self.since_snapshot = 0;
+            self.last_flush = Instant::now();
+            let regions = std::mem::take(&mut self.pending);
+            self.handed += regions.len() as u64;
             let job = SnapshotJob {
+                regions,
                 region,
                 control: self.control,
                 sp: sp as u64,
@@ -474,6 +553,9 @@ impl Ft {
             };
             if let Some(w) = self.writer.as_ref() {
                 w.submit(writer::Job::Snapshot(job))?;
+            }
+            if self.heap_seen > 0 {
+                self.stop_compaction();
             }
         }
         let signal = crate::sys::ft::take_signal_request();
@@ -503,9 +585,12 @@ impl Ft {
         w.submit(writer::Job::Regions(std::mem::take(&mut self.pending)))
     }
 
-    /// Rank 0: makes every region so far durable (waits for the writer).
+    /// Rank 0: makes every region so far durable (waits for the writer); in snapshot mode,
+    /// every region up to the last snapshot.
     pub fn flush(&mut self) -> Result<(), String> {
-        self.hand_over()?;
+        if !self.snapshots_only {
+            self.hand_over()?;
+        }
         self.writer.as_ref().map_or(Ok(()), Background::sync)
     }
 

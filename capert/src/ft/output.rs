@@ -221,11 +221,13 @@ pub fn finish(try_only: bool) {
     };
     o.drain();
     o.stop.store(true, Ordering::Release);
-    if let Some(t) = o.thread.take() {
-        let _ = t.join();
-    }
+    // With the real descriptors back and the write ends closed, the thread's poll returns at
+    // once (end of file) instead of at its next timeout.
     o.route(o.real);
     for w in o.write {
         fd::close(w);
+    }
+    if let Some(t) = o.thread.take() {
+        let _ = t.join();
     }
 }

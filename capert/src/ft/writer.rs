@@ -11,6 +11,7 @@ use cape_format::log_compact::Snapshot;
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// One logged region as rank 0 hands it over (encoded by the writer).
 pub struct Logged {
@@ -19,8 +20,11 @@ pub struct Logged {
     pub change: Tickpt,
 }
 
-/// The state after a region, to become the compacted log's snapshot (`image` not encoded yet).
+/// The state after a region, to become the compacted log's snapshot (`image` not encoded yet),
+/// with the regions handed over with it (thinned already in snapshot mode: they must never be
+/// written without it).
 pub struct SnapshotJob {
+    pub regions: Vec<Logged>,
     pub region: u64,
     pub control: u64,
     pub sp: u64,
@@ -31,7 +35,7 @@ pub struct SnapshotJob {
 pub enum Job {
     /// Consecutive regions starting at the writer's next one.
     Regions(Vec<Logged>),
-    /// Taken at the end of the last region handed over before it.
+    /// Taken at the end of the last of its regions.
     Snapshot(SnapshotJob),
 }
 
@@ -39,7 +43,13 @@ impl Job {
     fn bytes(&self) -> usize {
         match self {
             Job::Regions(r) => r.iter().map(|l| l.change.encoded_len()).sum(),
-            Job::Snapshot(s) => s.image.encoded_len(),
+            Job::Snapshot(s) => {
+                s.image.encoded_len()
+                    + s.regions
+                        .iter()
+                        .map(|l| l.change.encoded_len())
+                        .sum::<usize>()
+            }
         }
     }
 }
@@ -64,6 +74,8 @@ struct Queue {
     closed: bool,
     /// Region ends that waited for the buffer.
     stalls: u64,
+    /// How long the last compaction took.
+    last_compaction: Duration,
 }
 
 struct Shared {
@@ -152,6 +164,11 @@ impl Background {
     pub fn stalls(&self) -> u64 {
         self.shared.lock().stalls
     }
+
+    /// How long the last compaction took (zero before the first).
+    pub fn last_compaction(&self) -> Duration {
+        self.shared.lock().last_compaction
+    }
 }
 
 impl Drop for Background {
@@ -187,12 +204,18 @@ fn run<S: Sink>(shared: &Shared, mut sink: S) {
             q.jobs.drain(..).collect()
         };
         let bytes: usize = jobs.iter().map(|(_, b)| b).sum();
+        let t0 = Instant::now();
         let result = write(&mut sink, jobs);
         let mut q = shared.lock();
         q.busy = false;
         q.waiting -= bytes.min(q.waiting);
         match result {
-            Ok(n) => q.durable += n,
+            Ok((n, compacted)) => {
+                q.durable += n;
+                if compacted {
+                    q.last_compaction = t0.elapsed();
+                }
+            }
             Err(e) => q.error = Some(e),
         }
         shared.changed.notify_all();
@@ -201,8 +224,8 @@ fn run<S: Sink>(shared: &Shared, mut sink: S) {
 
 /// Writes a batch of jobs: the regions before the last snapshot and the snapshot as one
 /// compaction (earlier snapshots of the batch are superseded), the regions after it as one
-/// record. Returns how many regions became durable.
-fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<u64, String> {
+/// record. Returns how many regions became durable and whether it compacted.
+fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<(u64, bool), String> {
     let last_snapshot = jobs
         .iter()
         .rposition(|(j, _)| matches!(j, Job::Snapshot(_)));
@@ -212,6 +235,7 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<u64, String> 
         match job {
             Job::Regions(r) => entries.extend(r.into_iter().map(entry)),
             Job::Snapshot(s) if Some(i) == last_snapshot => {
+                entries.extend(s.regions.into_iter().map(entry));
                 durable += entries.len() as u64;
                 let snapshot = Snapshot {
                     region: s.region,
@@ -222,14 +246,14 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<u64, String> 
                 };
                 sink.compact(std::mem::take(&mut entries), snapshot)?;
             }
-            Job::Snapshot(_) => {}
+            Job::Snapshot(s) => entries.extend(s.regions.into_iter().map(entry)),
         }
     }
     if !entries.is_empty() {
         durable += entries.len() as u64;
         sink.append(entries)?;
     }
-    Ok(durable)
+    Ok((durable, last_snapshot.is_some()))
 }
 
 #[cfg(test)]
@@ -270,6 +294,7 @@ mod tests {
 
     fn snapshot() -> Job {
         Job::Snapshot(SnapshotJob {
+            regions: Vec::new(),
             region: 0,
             control: 0,
             sp: 0,

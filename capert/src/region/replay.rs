@@ -8,7 +8,6 @@ use super::threadprivate::Threadprivates;
 use super::State;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
-use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
 use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::time::Instant;
@@ -29,7 +28,8 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
     valid.retain(|&(s, e)| e > s);
     valid.sort_unstable();
     let dirty = rt.tracker.take_dirty();
-    let full = !rt.tracker.sees_all_writes();
+    let stale = rt.ft.as_mut().is_some_and(|f| f.take_fingerprint_stale());
+    let full = stale || !rt.tracker.sees_all_writes();
     let tracker = &rt.tracker;
     let Some(ft) = rt.ft.as_mut() else {
         return 0;
@@ -40,10 +40,15 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
 }
 
 /// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint
-/// and the stack depth.
+/// (not in snapshot mode, where no fingerprint is logged) and the stack depth.
 pub(super) fn ft_begin(rt: &mut Runtime, k: u64, sp: usize) {
     if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
-        let fp = fingerprint_now(rt);
+        let fp = if rt.ft.as_ref().is_some_and(|f| f.snapshot_mode()) {
+            rt.tracker.take_dirty();
+            0
+        } else {
+            fingerprint_now(rt)
+        };
         if let Some(ft) = rt.ft.as_mut() {
             ft.note_region(k, sp);
             ft.begin_logged(k, fp);
@@ -51,30 +56,39 @@ pub(super) fn ft_begin(rt: &mut Runtime, k: u64, sp: usize) {
     }
 }
 
-/// Rank 0 at a logged region's end, when a snapshot is due: the image of the user globals
-/// and the used arena (the stack is not in it: the frames above `main` hold values of this
-/// process only, like its original stack pointer), and its stack pointer.
-fn snapshot_image(rt: &Runtime, sp: usize) -> Option<(Tickpt, usize)> {
+/// What a snapshot holds: the user globals and the used arena, sorted. The stack is not in
+/// it: the frames above `main` hold values of this process only, like its original stack
+/// pointer.
+fn image_ranges(rt: &Runtime) -> Vec<(u64, u64)> {
     let mut ranges: Vec<(u64, u64)> = rt
         .globals
-        .clone()
-        .into_iter()
-        .map(|(s, e)| (s as u64, e as u64))
+        .iter()
+        .map(|&(s, e)| (s as u64, e as u64))
         .collect();
     let (s, e) = rt.arena.used_range();
     ranges.push((s as u64, e as u64));
     ranges.retain(|&(s, e)| e > s);
     ranges.sort_unstable();
+    ranges
+}
+
+/// Rank 0 at a logged region's end, when a snapshot is due: the image of `ranges` and the
+/// region's stack pointer.
+fn snapshot_image(
+    rt: &Runtime,
+    ranges: &[(u64, u64)],
+    sp: usize,
+) -> Option<(Tickpt, usize, std::time::Duration)> {
     let bytes: u64 = ranges.iter().map(|&(s, e)| e - s).sum();
-    let ft = rt.ft.as_ref()?;
-    if !ft.snapshot_due(bytes as usize) {
+    if !rt.ft.as_ref()?.snapshot_due(bytes as usize) {
         return None;
     }
+    let t0 = Instant::now();
     let program = rt.same_program;
-    let image = cape_format::log_compact::image(&ranges, |at, len| {
+    let image = cape_format::log_compact::image(ranges, |at, len| {
         program.object(at as usize, len as usize).read()
     });
-    Some((image, sp))
+    Some((image, sp, t0.elapsed()))
 }
 
 /// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
@@ -89,12 +103,8 @@ pub(super) fn ft_end(
         crate::sys::ft::take_signal_request();
         return Ok(());
     }
-    let ranges = shared_ranges(rt, sp);
-    let mut change = compact(
-        &change.unwrap_or_else(|| Tickpt::new(0)),
-        &ranges,
-        rt.same_program,
-    );
+    // Handed over as it is: encoding happens on the writer thread.
+    let mut change = change.unwrap_or_else(|| Tickpt::new(0));
     if !tps.is_empty() {
         let mut values = Tickpt::new(0);
         let latest = Stamp {
@@ -106,41 +116,20 @@ pub(super) fn ft_end(
         }
         change = merge(&change, &values, None);
     }
+    let ranges = image_ranges(rt);
+    let unseen = rt.arena.unseen_changes();
+    if let Some(ft) = rt.ft.as_mut() {
+        ft.heap_changed(unseen);
+    }
+    if rt.ft.as_ref().is_some_and(|f| f.snapshot_mode()) {
+        change = cape_format::log_compact::thin_change(&change, &ranges);
+    }
     rt.current.bytes_logged += change.encoded_len() as u64;
-    let image = snapshot_image(rt, sp);
+    let image = snapshot_image(rt, &ranges, sp);
     let Some(ft) = rt.ft.as_mut() else {
         return Ok(());
     };
     ft.end_logged(change, image)
-}
-
-/// Joins runs separated by fewer than `GAP` bytes of the same shared range, filling the gap
-/// with current memory (the gap did not change, so replaying it writes what is already
-/// there): a run header costs 24 bytes in TICKPT v1, and diffs of floating-point arrays
-/// give many short runs.
-fn compact(change: &Tickpt, shared: &[(usize, usize)], program: SameProgram) -> Tickpt {
-    const GAP: usize = 32;
-    let mut out = Tickpt::new(change.region);
-    let stamp = Stamp { order: 0, rank: 0 };
-    let mut cur: Option<(usize, Vec<u8>)> = None;
-    for run in change.runs() {
-        let addr = run.addr as usize;
-        if let Some((start, bytes)) = cur.as_mut() {
-            let end = *start + bytes.len();
-            let same_range = shared.iter().any(|&(s, e)| s <= end && addr <= e);
-            if addr >= end && addr - end < GAP && same_range {
-                bytes.extend_from_slice(&program.object(end, addr - end).read());
-                bytes.extend_from_slice(run.bytes);
-                continue;
-            }
-            out.push(*start as u64, stamp, bytes);
-        }
-        cur = Some((addr, run.bytes.to_vec()));
-    }
-    if let Some((start, bytes)) = cur {
-        out.push(start as u64, stamp, &bytes);
-    }
-    out
 }
 
 /// A region of the log: not run; every rank injects its logged net change after rank 0
@@ -329,7 +318,7 @@ pub fn checkpoint_now(s: &mut State) -> i32 {
     let result = s.rt.as_mut().and_then(|rt| {
         let rank0 = rt.rank == 0;
         let ft = rt.ft.as_mut()?;
-        if inside {
+        if inside || ft.snapshot_mode() {
             ft.request();
             return Some(Ok(1));
         }

@@ -56,3 +56,8 @@ pub fn kill_self() -> ! {
     unsafe { libc::raise(libc::SIGKILL) };
     std::process::abort()
 }
+
+/// Whether a SIGUSR1 request is pending (not cleared).
+pub fn signal_requested() -> bool {
+    SIGNAL_REQUEST.load(Ordering::Relaxed)
+}
