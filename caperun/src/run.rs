@@ -13,9 +13,10 @@ use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 const POLL: Duration = Duration::from_millis(20);
-/// How long after a rank exited (or was gone unseen) the job counts as failed when no
-/// `DIR/status` appeared: a job that ends, normally or by `exit(S)`, writes it.
-const VANISHED_GRACE: Duration = Duration::from_millis(300);
+/// How long after a rank exited (or was gone unseen: its parent reaps it at once) the job
+/// counts as failed when no `DIR/status` appeared: a job that ends, normally or by
+/// `exit(S)`, writes it before `MPI_Finalize`, which the other ranks wait for.
+const VANISHED_GRACE: Duration = Duration::from_millis(100);
 /// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
 /// process of the job is killed.
 const KILL_GRACE: Duration = Duration::from_secs(3);

@@ -485,29 +485,29 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
-# --- 9. snapshot mode (the default: `auto`; here every 0.02 s: the run takes 0.2 s) ----------
-# Regions are logged thinned and become durable with each snapshot: a rank killed at a random
-# time is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
+# --- 9. snapshot mode (the default: `auto`; here every 0.02 s: the regions take 0.2 s) ---------
+# Regions are logged thinned and become durable with each snapshot: a rank killed after
+# iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
 export CAPE_CHECKPOINT_EVERY=0.02s
 d=$OUT/snap
 bin=$(fresh_binary "$d" "fts$$")
-timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 3 --checkpoint "$d/ck" "$bin" <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 3 --checkpoint "$d/ck" "$bin" 2000 <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
 job=$!
 victim=""
-wait_ranks "$(basename "$bin")" 3 && wait_lines "$d/stdout" 6 && victim=$(kill_random_rank "$(basename "$bin")")
+wait_ranks "$(basename "$bin")" 3 && wait_lines "$d/stdout" 12 && victim=$(kill_random_rank "$(basename "$bin")")
 wait $job
 rc=$?
-if [ -z "$victim" ] || [ $rc -ne 0 ] || ! cmp -s "$REF" "$d/stdout"; then
+if [ -z "$victim" ] || [ $rc -ne 0 ] || ! cmp -s "$REF2000" "$d/stdout"; then
     fail "snapshot mode, rank killed" "status $rc, victim ${victim:-none}, or output differs" "$d/stderr"
 elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || ! grep -q '^caperun: attempt 1 failed' "$d/stderr"; then
     fail "snapshot mode, rank killed" "no snapshot in the log, or the failure was not reported" "$d/stderr"
 else
     pass "snapshot mode, rank killed" "killed $victim, $(sed -n 's/.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr") regions durable"
 fi
-CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1" &
+CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" 2000 <"$INPUT" >"$d/out1" 2>"$d/err1" &
 job=$!
 victim=""
-wait_lines "$d/out1" 6 && victim=$(kill_random_rank "$(basename "$bin")")
+wait_lines "$d/out1" 12 && victim=$(kill_random_rank "$(basename "$bin")")
 wait $job
 regions=$(header_word "$d/mid/cape.log" 48)
 if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
@@ -515,8 +515,8 @@ if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
 else
     for P in 1 3; do
         cp -r "$d/mid" "$d/mid-p$P"
-        restart "$d/mid-p$P" "$P" "$bin"
-        if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$REF" -; then
+        restart "$d/mid-p$P" "$P" "$bin" 2000
+        if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$REF2000" -; then
             fail "snapshot mode, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
         else
             pass "snapshot mode, restart at P=$P" "from $regions regions (snapshot), killed $victim"
