@@ -51,7 +51,7 @@ impl Ranks {
         let exe = self.exe.as_ref()?;
         if Instant::now() >= self.next_scan {
             self.next_scan = Instant::now() + SCAN_EVERY;
-            for pid in procs::descendants_of(&procs::process_table(), mpirun) {
+            for pid in descendants(mpirun) {
                 let runs_it =
                     std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|e| e == *exe);
                 if runs_it && !self.pids.contains(&pid) {
@@ -71,6 +71,30 @@ impl Ranks {
         }
         None
     }
+}
+
+/// The processes below `pid`, through the kernel's lists of children (a few small files,
+/// unlike a scan of the whole process table); the table when the kernel has no such lists.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut todo = vec![pid];
+    while let Some(p) = todo.pop() {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let Ok(list) = std::fs::read_to_string(task.path().join("children")) else {
+                return procs::descendants_of(&procs::process_table(), pid);
+            };
+            for child in list.split_whitespace().filter_map(|c| c.parse().ok()) {
+                if !out.contains(&child) {
+                    out.push(child);
+                    todo.push(child);
+                }
+            }
+        }
+    }
+    out
 }
 
 fn resolve(program: &str) -> Option<PathBuf> {

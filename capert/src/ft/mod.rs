@@ -585,6 +585,20 @@ impl Ft {
         w.submit(writer::Job::Regions(std::mem::take(&mut self.pending)))
     }
 
+    /// Rank 0 at the end of the job. In snapshot mode the job does not wait for a snapshot
+    /// still being written: nothing needs the log of a completed job (a `--resume` of it
+    /// replays what is durable and recomputes the rest, printing nothing again); the
+    /// writer stops with the process, leaving the previous log or a torn tail.
+    pub fn finish(&mut self) -> Result<(), String> {
+        if self.snapshots_only {
+            return self
+                .writer
+                .as_ref()
+                .map_or(Ok(()), |w| w.error().map_or(Ok(()), Err));
+        }
+        self.flush()
+    }
+
     /// Rank 0: makes every region so far durable (waits for the writer); in snapshot mode,
     /// every region up to the last snapshot.
     pub fn flush(&mut self) -> Result<(), String> {

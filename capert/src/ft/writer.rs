@@ -155,6 +155,11 @@ impl Background {
         q.error.clone().map_or(Ok(()), Err)
     }
 
+    /// The write error that stopped the writer, if any.
+    pub fn error(&self) -> Option<String> {
+        self.shared.lock().error.clone()
+    }
+
     /// Regions durable in the log.
     pub fn durable(&self) -> u64 {
         self.shared.lock().durable
