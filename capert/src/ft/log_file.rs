@@ -13,19 +13,40 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 
 pub struct LogFile {
-    pub dir: CheckpointDir,
-    pub file: File,
-    pub header: Header,
-    pub key: LogKey,
+    dir: CheckpointDir,
+    file: File,
+    header: Header,
+    key: LogKey,
     /// Regions up to the last snapshot, thinned (thinned again at the next compaction).
-    pub thinned: Vec<Entry>,
+    thinned: Vec<Entry>,
     /// The full entries of the regions after it.
-    pub since: Vec<Entry>,
+    since: Vec<Entry>,
     /// The test hook: SIGKILL in the middle of the first compaction.
-    pub kill_in_compaction: bool,
+    kill_in_compaction: bool,
 }
 
 impl LogFile {
+    /// The sink of the log open as `file` in `dir`, whose validated entries are `entries`
+    /// (the first `thinned` of them thinned by its snapshot).
+    pub fn new(
+        dir: &CheckpointDir,
+        file: File,
+        (header, key): (Header, LogKey),
+        entries: &[Entry],
+        thinned: usize,
+        kill_in_compaction: bool,
+    ) -> std::io::Result<LogFile> {
+        Ok(LogFile {
+            dir: dir.try_clone()?,
+            file,
+            header,
+            key,
+            thinned: entries[..thinned].to_vec(),
+            since: entries[thinned..].to_vec(),
+            kill_in_compaction,
+        })
+    }
+
     fn error(&self, what: &str, e: std::io::Error) -> String {
         format!(
             "cannot {what} `{}`: {e}: check the directory given to `CAPE_CHECKPOINT`/`CAPE_RESTART`",

@@ -212,18 +212,17 @@ fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<O
             ));
         }
         let thinned = v.snapshot.as_ref().map_or(0, |s| s.region as usize);
+        let log = LogFile::new(
+            dir,
+            file,
+            (v.header, v.key),
+            &v.entries,
+            thinned,
+            cfg.kill_in_compaction,
+        )
+        .map_err(|e| io_error(dir.path(), "open", e))?;
         Ok(Opened {
-            log: LogFile {
-                dir: dir
-                    .try_clone()
-                    .map_err(|e| io_error(dir.path(), "open", e))?,
-                file,
-                header: v.header,
-                key: v.key,
-                thinned: v.entries[..thinned].to_vec(),
-                since: v.entries[thinned..].to_vec(),
-                kill_in_compaction: cfg.kill_in_compaction,
-            },
+            log,
             entries: v.entries,
             snapshot: v.snapshot,
             skip,
@@ -243,18 +242,10 @@ fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<O
             .map_err(|e| io_error(&path, "write", e))?;
         dir.remove("output")
             .map_err(|e| io_error(&dir.join("output"), "remove", e))?;
+        let log = LogFile::new(dir, file, (header, key), &[], 0, cfg.kill_in_compaction)
+            .map_err(|e| io_error(dir.path(), "open", e))?;
         Ok(Opened {
-            log: LogFile {
-                dir: dir
-                    .try_clone()
-                    .map_err(|e| io_error(dir.path(), "open", e))?,
-                file,
-                header,
-                key,
-                thinned: Vec::new(),
-                since: Vec::new(),
-                kill_in_compaction: cfg.kill_in_compaction,
-            },
+            log,
             entries: Vec::new(),
             snapshot: None,
             skip: [0, 0],
