@@ -1,122 +1,167 @@
 #!/usr/bin/env bash
-# Benchmark of fault tolerance: for examples/jacobi.c and examples/matmul.c built
-# with capecc, at P = 2 and 4,
-#   off      mpirun -np P ./prog                           (no log)
-#   log      CAPE_CHECKPOINT=DIR mpirun -np P ./prog       (one durable record per region)
-#   replay   CAPE_RESTART=COPY mpirun -np P ./prog         (relaunch + replay of the whole log:
-#            recovery from a failure just before the end, to compare with re-running from
-#            scratch, which takes `off`)
-# and one run under caperun with a rank SIGKILLed at about half the run (its own report of
-# the time lost). Figures are medians of BENCH_REPS runs (default 5) taken interleaved; every
-# output is checked against the `off` run. Log bytes per region come from the log header.
-# Prints a Markdown table (also in bench-out/ft/results.md).
+# Benchmark of fault tolerance, side by side in one run (results also in bench-out/ft/results.md):
+#  1. overhead: examples/matmul.c N = 1500 and examples/jacobi.c N = 2000 (100 sweeps) at
+#     P = 2, plain `mpirun` (no log) against `CAPE_CHECKPOINT=DIR mpirun` and `caperun` with
+#     their defaults, interleaved, medians of BENCH_REPS (default 5); every output compared
+#     with the no-log run's;
+#  2. log size: the log of jacobi after 10,000 regions (N = BENCH_LOG_N, default 300), against
+#     the shared data (its two N x N grids), and the payload bytes logged per region;
+#  3. failure: jacobi N = 2000 (100 sweeps) under caperun at P = 4, one rank SIGKILLed when
+#     rank 0 reports a random region in [10, 90], BENCH_KILLS times (default 10):
+#     detection (kill -> the failed job's mpirun gone), recovery (kill -> the relaunched job
+#     runs the region after the one the failed job was in: rank 0's `CAPE_STATS=2` lines,
+#     which replayed regions do not print), against re-running from scratch (the undisturbed
+#     run); the output must be the undisturbed run's.
+# Ranks of parts 1 and 2 run at real-time priority (chrt -f 10) when BENCH_RT=1 (root only).
 #
-# usage: scripts/bench_ft.sh            environment: BENCH_REPS, CAPECC, CAPERUN
+# usage: scripts/bench_ft.sh     environment: BENCH_REPS, BENCH_KILLS, BENCH_LOG_N, BENCH_RT,
+#                                CAPECC, CAPERUN
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
-unset OMP_NUM_THREADS CAPE_CHECKPOINT CAPE_RESTART CAPE_CHECKPOINT_EVERY
+unset OMP_NUM_THREADS CAPE_CHECKPOINT CAPE_RESTART CAPE_CHECKPOINT_EVERY CAPE_CHECKPOINT_COMPACT
 REPS=${BENCH_REPS:-5}
+KILLS=${BENCH_KILLS:-10}
+LOG_N=${BENCH_LOG_N:-300}
 CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
 CAPERUN=${CAPERUN:-$(dirname "$CAPECC")/caperun}
+RT=()
+[ "${BENCH_RT:-0}" = 1 ] && RT=(chrt -f 10)
 OUT=$ROOT/bench-out/ft
 rm -rf "$OUT"
 mkdir -p "$OUT"
-
-# name | source | arguments
-programs=("jacobi|examples/jacobi.c|200 300" "matmul|examples/matmul.c|800")
-for p in "${programs[@]}"; do
-    IFS='|' read -r name src _ <<<"$p"
-    "$CAPECC" -O2 "$src" -o "$OUT/$name" -lm || {
-        echo "bench_ft.sh: capecc failed on $src" >&2
+for name in jacobi matmul; do
+    "$CAPECC" -O2 "examples/$name.c" -o "$OUT/$name" -lm || {
+        echo "bench_ft.sh: capecc failed on examples/$name.c" >&2
         exit 1
     }
 done
+cp "$OUT/jacobi" "$OUT/victim"
 
-header_word() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
+now_ns() { date +%s%N; }
+header_word() { od -An -t u8 -j "$2" -N 8 "$1" 2>/dev/null | tr -d ' '; }
 # runs a command, prints its wall-clock seconds; stdout to $OUT/last.out
 timed() {
     local start end
-    start=$(date +%s%N)
+    start=$(now_ns)
     "$@" >"$OUT/last.out" 2>"$OUT/last.err" </dev/null || {
         echo "bench_ft.sh: failed: $*" >&2
         tail -n 3 "$OUT/last.err" >&2
     }
-    end=$(date +%s%N)
+    end=$(now_ns)
     echo "scale=3; ($end - $start) / 1000000000" | bc
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+pct() { echo "scale=1; ($1 - $2) * 100 / $2" | bc; }
 
+# 1. overhead
 rows=()
-for p in "${programs[@]}"; do
-    IFS='|' read -r name _ args <<<"$p"
+for p in "matmul|1500" "jacobi|2000 100"; do
+    IFS='|' read -r name args <<<"$p"
     read -r -a argv <<<"$args"
-    for P in 2 4; do
-        off=() on=() replay=()
-        for rep in $(seq "$REPS"); do
-            off+=("$(timed mpirun -np "$P" "$OUT/$name" "${argv[@]}")")
-            cp "$OUT/last.out" "$OUT/$name-$P.want"
-            rm -rf "$OUT/ck"
-            on+=("$(CAPE_CHECKPOINT=$OUT/ck timed mpirun -np "$P" "$OUT/$name" "${argv[@]}")")
-            cmp -s "$OUT/last.out" "$OUT/$name-$P.want" || echo "bench_ft.sh: $name P=$P: output with the log differs" >&2
-            rm -rf "$OUT/ck2" && cp -r "$OUT/ck" "$OUT/ck2"
-            replay+=("$(CAPE_RESTART=$OUT/ck2 timed mpirun -np "$P" "$OUT/$name" "${argv[@]}")")
-            [ "$(cat "$OUT/ck2/status")" = "exit 0" ] || echo "bench_ft.sh: $name P=$P: the replay failed" >&2
-        done
-        regions=$(header_word "$OUT/ck/cape.log" 48)
-        bytes=$(header_word "$OUT/ck/cape.log" 40)
-        m_off=$(median "${off[@]}")
-        m_on=$(median "${on[@]}")
-        m_replay=$(median "${replay[@]}")
-        per_region_ms=$(echo "scale=2; ($m_on - $m_off) * 1000 / $regions" | bc)
-        per_region_kb=$(echo "scale=1; ($bytes - 64) / 1024 / $regions" | bc)
-        rows+=("| $name $args | $P | $regions | $per_region_kb | $m_off | $m_on | $(ratio "$m_on" "$m_off") | $per_region_ms | $m_replay | $(ratio "$m_replay" "$m_off") |")
-        echo "${rows[-1]}"
+    off=() on=() rt=()
+    for _ in $(seq "$REPS"); do
+        off+=("$(timed "${RT[@]}" mpirun -np 2 "$OUT/$name" "${argv[@]}")")
+        cp "$OUT/last.out" "$OUT/$name.want"
+        rm -rf "$OUT/ck"
+        rt+=("$(CAPE_CHECKPOINT=$OUT/ck timed "${RT[@]}" mpirun -np 2 "$OUT/$name" "${argv[@]}")")
+        cmp -s "$OUT/last.out" "$OUT/$name.want" || echo "bench_ft.sh: $name: output with the log differs" >&2
+        rm -rf "$OUT/ck"
+        on+=("$(timed "${RT[@]}" "$CAPERUN" -np 2 --checkpoint "$OUT/ck" "$OUT/$name" "${argv[@]}")")
+        cmp -s "$OUT/last.out" "$OUT/$name.want" || echo "bench_ft.sh: $name: output under caperun differs" >&2
     done
+    regions=$(header_word "$OUT/ck/cape.log" 48)
+    size=$(stat -c %s "$OUT/ck/cape.log")
+    m_off=$(median "${off[@]}")
+    m_on=$(median "${on[@]}")
+    m_rt=$(median "${rt[@]}")
+    rows+=("| $name $args | $regions | $((size / 1024)) | $m_off | $m_rt | $m_on | $(pct "$m_rt" "$m_off") % | $(pct "$m_on" "$m_off") % |")
+    echo "${rows[-1]}"
 done
 
-# one failure under caperun: a rank killed at about half of an undisturbed run
-kill_rows=()
-for p in "${programs[@]}"; do
-    IFS='|' read -r name _ args <<<"$p"
-    read -r -a argv <<<"$args"
-    P=4
-    cp "$OUT/$name" "$OUT/bk-$name"
-    t_off=$(timed mpirun -np "$P" "$OUT/$name" "${argv[@]}")
-    half_ms=$(echo "$t_off * 500 / 1" | bc)
+# 2. log size after 10,000 regions
+rm -rf "$OUT/cklong"
+t_long=$(timed "${RT[@]}" "$CAPERUN" -np 2 --checkpoint "$OUT/cklong" "$OUT/jacobi" "$LOG_N" 10000)
+regions=$(header_word "$OUT/cklong/cape.log" 48)
+size=$(stat -c %s "$OUT/cklong/cape.log")
+shared=$((2 * LOG_N * LOG_N * 8))
+log_row="| jacobi $LOG_N 10000 | $regions | $t_long | $((size / 1024)) | $((shared / 1024)) | $(echo "scale=2; $size / $shared" | bc) |"
+echo "$log_row"
+
+# 3. failure and recovery at P = 4
+want=$OUT/victim.want
+t_full=$(timed mpirun -np 4 "$OUT/victim" 2000 100)
+cp "$OUT/last.out" "$want"
+# the region rank 0 is at: the last `capert: stats: region K:` line (CAPE_STATS=2) of stderr
+region_now() { sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' "$1" | tail -n 1; }
+detects=() recovers=() totals=() lost=()
+for i in $(seq "$KILLS"); do
     rm -rf "$OUT/ckk"
-    start=$(date +%s%N)
-    "$CAPERUN" -np "$P" --checkpoint "$OUT/ckk" "$OUT/bk-$name" "${argv[@]}" </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
+    target=$((10 + RANDOM % 81))
+    start=$(now_ns)
+    # normal priority: ranks polling at real-time priority can keep a killed job from dying
+    CAPE_STATS=2 "$CAPERUN" -np 4 --checkpoint "$OUT/ckk" "$OUT/victim" 2000 100 </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
     job=$!
-    for _ in $(seq 200); do
-        [ "$(pgrep -x "bk-$name" | wc -l)" -ge "$P" ] && break
-        sleep 0.05
+    # a random region: kill when rank 0 has reported it
+    while kill -0 "$job" 2>/dev/null; do
+        now_at=$(region_now "$OUT/kill.err")
+        [ "${now_at:-0}" -ge "$target" ] && break
+        sleep 0.005
     done
-    sleep "$(echo "scale=3; $half_ms / 1000" | bc)"
-    victim=$(pgrep -x "bk-$name" | tail -n 1)
-    [ -n "$victim" ] && kill -9 "$victim"
+    mpirun_pid=$(pgrep -P "$job" | head -n 1)
+    victims=$(pgrep -x victim)
+    # shellcheck disable=SC2086
+    victim=$(shuf -n 1 -e $victims 2>/dev/null)
+    if [ -z "$victim" ] || [ -z "$mpirun_pid" ]; then
+        echo "bench_ft.sh: kill $i: the job was not running" >&2
+        wait $job
+        continue
+    fi
+    kill -9 "$victim"
+    t_kill=$(now_ns)
+    at=$(region_now "$OUT/kill.err")
+    while kill -0 "$mpirun_pid" 2>/dev/null; do sleep 0.002; done
+    t_gone=$(now_ns)
+    # back where it was: the relaunch (whose replayed regions print no line) runs region at + 1
+    lines=$(wc -l <"$OUT/kill.err")
+    while kill -0 "$job" 2>/dev/null; do
+        now_at=$(tail -n +"$((lines + 1))" "$OUT/kill.err" | sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' | tail -n 1)
+        [ "${now_at:-0}" -gt "${at:-0}" ] && break
+        sleep 0.005
+    done
+    t_back=$(now_ns)
     wait $job
-    total=$(echo "scale=3; ($(date +%s%N) - $start) / 1000000000" | bc)
-    cmp -s "$OUT/kill.out" "$OUT/$name-4.want" || echo "bench_ft.sh: $name: output after the relaunch differs" >&2
-    summary=$(sed -n 's/^caperun: completed after .*time lost to failures: //p' "$OUT/kill.err")
-    failure=$(sed -n 's/^caperun: attempt 1 failed after \([0-9.]* s\).*(\([0-9]*\) regions durable.*/\1, \2 regions durable/p' "$OUT/kill.err")
-    kill_rows+=("| $name $args | $P | $t_off | ${half_ms} ms | ${failure:-?} | $total | ${summary:-?} |")
-    echo "${kill_rows[-1]}"
+    end=$(now_ns)
+    grep -v '^capert: stats' "$OUT/kill.out" | cmp -s - "$want" || echo "bench_ft.sh: kill $i: output after the relaunch differs" >&2
+    detects+=("$(( (t_gone - t_kill) / 1000000 ))")
+    recovers+=("$(( (t_back - t_kill) / 1000000 ))")
+    totals+=("$(echo "scale=3; ($end - $start) / 1000000000" | bc)")
+    lost+=("$(sed -n 's/.*failed after.*(\([0-9]*\) regions durable.*/\1/p' "$OUT/kill.err")/${at:-?}")
+    echo "kill $i: at region ${at:-?}, detected ${detects[-1]} ms, back after ${recovers[-1]} ms, durable/at ${lost[-1]}, total ${totals[-1]} s"
 done
 
 {
-    echo "Machine: $(nproc) cores, $(uname -r); medians of $REPS runs (seconds, wall clock of the whole mpirun)."
+    echo "Machine: $(nproc) cores, $(uname -r), load before: $(cut -d' ' -f1-3 /proc/loadavg); priority: ${RT[*]:-normal}."
     echo
-    echo "| program (args) | P | regions | log KiB/region | off | log | log/off | +ms/region | replay all | replay/off |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "Overhead at P = 2, medians of $REPS interleaved runs (s, wall clock):"
+    echo
+    echo "| program (args) | regions durable | log KiB at the end | mpirun | CAPE_CHECKPOINT + mpirun | caperun | overhead (runtime) | overhead (caperun) |"
+    echo "|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
-    echo "One rank SIGKILLed at about half of the undisturbed run, under caperun (single runs):"
+    echo "Log size after 10,000 regions (P = 2):"
     echo
-    echo "| program (args) | P | undisturbed (s) | kill after | failed attempt | total with relaunch (s) | caperun: time lost |"
-    echo "|---|---|---|---|---|---|---|"
-    printf '%s\n' "${kill_rows[@]}"
+    echo "| program (args) | regions | time (s) | log KiB | shared data KiB | log/shared |"
+    echo "|---|---|---|---|---|---|"
+    echo "$log_row"
+    echo
+    echo "A rank SIGKILLed at a random time of jacobi 2000 100 at P = 4 under caperun, $KILLS times (medians):"
+    echo
+    echo "| undisturbed (s) | detection (ms) | kill -> back where it was (ms) | total with the failure (s) |"
+    echo "|---|---|---|---|"
+    echo "| $t_full | $(median "${detects[@]}") | $(median "${recovers[@]}") | $(median "${totals[@]}") |"
+    echo
+    echo "detection (ms): ${detects[*]}; back (ms): ${recovers[*]}; regions durable/reached at the kill: ${lost[*]}"
 } | tee "$OUT/results.md"

@@ -6,5 +6,6 @@
 
 pub mod changeset;
 pub mod log;
+pub mod log_compact;
 pub mod log_key;
 pub mod tickpt;

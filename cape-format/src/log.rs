@@ -7,7 +7,7 @@
 //! | offset | size | field                                                         |
 //! |--------|------|---------------------------------------------------------------|
 //! | 0      | 8    | magic `b"CAPELOG\0"`                                          |
-//! | 8      | 4    | version (`2`)                                                 |
+//! | 8      | 4    | version (`3`)                                                 |
 //! | 12     | 4    | reserved (`0`)                                                |
 //! | 16     | 8    | first 8 bytes of BLAKE3 of the executable (`/proc/self/exe`)  |
 //! | 24     | 8    | first 8 bytes of BLAKE3 of the arguments `argv[1..]`          |
@@ -33,10 +33,16 @@
 //! |        |      | `T` bytes of TICKPT v1 (the region's net change, own checksum)|
 //! | 32+L   | 32   | MAC of bytes 0..32+L at the record's offset in the log        |
 //!
+//! A compacted log holds, after the records of regions `1..=m` (thinned: see
+//! `log_compact.rs`), one snapshot record of the state after region `m`, then the records of
+//! the regions after it. Compaction writes such a log to `cape.log.tmp` and renames it over
+//! `cape.log`: a crash during compaction leaves the previous log.
+//!
 //! A MAC is keyed BLAKE3 of (offset as u64, bytes) under the log's key ([`LogKey`]: derived
 //! from the user's secret key, the log id, the program and the arguments). Bytes past the
 //! committed length are the torn tail of a crash during an append: ignored.
 
+use crate::log_compact::{is_snapshot, parse_snapshot, Snapshot};
 use crate::log_key::{Job, LogKey, LOG_ID_LEN, SECRET_LEN, TAG_LEN};
 use crate::tickpt::Tickpt;
 
@@ -50,7 +56,7 @@ const COMMITTED_REGIONS_AT: usize = 48;
 /// The part of the header every format version has.
 const FIXED_HEADER_LEN: usize = 64;
 const REC_MAGIC: [u8; 8] = *b"CAPEREC\0";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 const REC_HEADER_LEN: usize = 32;
 const ENTRY_HEADER_LEN: usize = 32;
 
@@ -161,8 +167,33 @@ pub struct Validated {
     pub header: Header,
     /// The key that seals the log's header and its next records.
     pub key: LogKey,
-    /// Entry `i` is region `i + 1`.
+    /// Entry `i` is region `i + 1`; entries up to the snapshot's region are thinned.
     pub entries: Vec<Entry>,
+    /// The snapshot of a compacted log.
+    pub snapshot: Option<Snapshot>,
+}
+
+/// A compacted log: `header` (its committed fields set here) with one record of the thinned
+/// entries of regions `1..=snapshot.region` and the snapshot.
+pub fn encode_compacted(
+    key: &LogKey,
+    header: &mut Header,
+    thinned: &[Entry],
+    snapshot: &Snapshot,
+) -> Vec<u8> {
+    let mut file = vec![0u8; HEADER_LEN];
+    if !thinned.is_empty() {
+        file.extend(encode_record(key, HEADER_LEN as u64, 1, thinned));
+    }
+    file.extend(crate::log_compact::encode_snapshot(
+        key,
+        file.len() as u64,
+        snapshot,
+    ));
+    header.committed_len = file.len() as u64;
+    header.committed_regions = thinned.len() as u64;
+    file[..HEADER_LEN].copy_from_slice(&header.encode(key));
+    file
 }
 
 fn word(b: &[u8], at: usize) -> u64 {
@@ -257,11 +288,21 @@ pub fn validate(
         ));
     }
     let mut entries = Vec::new();
+    let mut snapshot = None;
     let mut at = HEADER_LEN;
     while at < committed {
         let corrupt =
             |what: &str| format!("the log in {dir} is corrupt ({what} at byte {at}): {fresh}");
         let rec = &bytes[at..committed];
+        if is_snapshot(rec) {
+            let (s, total) = parse_snapshot(&key, at as u64, rec).map_err(corrupt)?;
+            if snapshot.is_some() || s.region != entries.len() as u64 || s.region == 0 {
+                return Err(corrupt("snapshot out of order"));
+            }
+            snapshot = Some(s);
+            at += total;
+            continue;
+        }
         if rec.len() < REC_HEADER_LEN + TAG_LEN || rec[0..8] != REC_MAGIC {
             return Err(corrupt("bad record header"));
         }
@@ -327,6 +368,7 @@ pub fn validate(
         header,
         key,
         entries,
+        snapshot,
     })
 }
 
@@ -501,11 +543,11 @@ mod tests {
     #[test]
     fn old_and_unknown_versions_are_refused() {
         let (mut file, _) = sample();
-        for v in [1u32, 3, 0] {
+        for v in [1u32, 2, 4, 0] {
             file[8..12].copy_from_slice(&v.to_le_bytes());
             let e = validate(&file, &job(), &SECRET, "d").unwrap_err();
             assert!(
-                e.contains(&format!("format version {v}, this runtime reads version 2")),
+                e.contains(&format!("format version {v}, this runtime reads version 3")),
                 "{e}"
             );
         }
@@ -541,5 +583,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A compacted log (thinned records, snapshot, a record after it) validates, a snapshot
+    /// of another region or a second one is refused, and so is every bit flip.
+    #[test]
+    fn compacted_log_round_trip() {
+        let job = job();
+        let mut h = Header::new(&job, [5; LOG_ID_LEN]);
+        let key = LogKey::derive(&SECRET, &h.log_id, &job);
+        let thinned: Vec<Entry> = (1..=3).map(entry).collect();
+        let snap = |region| crate::log_compact::Snapshot {
+            region,
+            control: 77,
+            sp: 0x7000,
+            output: [1, 2],
+            image: payload(40),
+        };
+        h.first_fingerprint = 1001;
+        let mut file = encode_compacted(&key, &mut h, &thinned, &snap(3));
+        file.extend(encode_record(&key, file.len() as u64, 4, &[entry(4)]));
+        h.committed_len = file.len() as u64;
+        h.committed_regions = 4;
+        file[..HEADER_LEN].copy_from_slice(&h.encode(&key));
+        let v = validate(&file, &job, &SECRET, "d").unwrap();
+        assert_eq!(v.entries.len(), 4);
+        assert_eq!(v.snapshot, Some(snap(3)));
+        for byte in (0..file.len()).step_by(7) {
+            let mut bad = file.clone();
+            bad[byte] ^= 4;
+            assert!(
+                validate(&bad, &job, &SECRET, "d").is_err(),
+                "flip at {byte}"
+            );
+        }
+        let mut wrong = h;
+        let file = encode_compacted(&key, &mut wrong, &thinned, &snap(2));
+        let e = validate(&file, &job, &SECRET, "d").unwrap_err();
+        assert!(e.contains("snapshot out of order"), "{e}");
     }
 }

@@ -35,6 +35,9 @@ pub struct Arena {
     large: BTreeMap<usize, usize>,
     /// The end of the highest block ever handed out: the program never held memory above it.
     high_water: usize,
+    /// Times the allocator changed where this rank did not see it (`forget_all_blocks`):
+    /// checkpoint compaction stops at the first (ft/mod.rs).
+    unseen_changes: u64,
 }
 
 impl Arena {
@@ -47,6 +50,7 @@ impl Arena {
             tracked_end: base,
             large: BTreeMap::new(),
             high_water: base,
+            unseen_changes: 0,
         })
     }
 
@@ -128,6 +132,12 @@ impl Arena {
     /// a replayed or broadcast state): no block extent is known any more.
     pub fn forget_all_blocks(&mut self) {
         self.large.clear();
+        self.unseen_changes += 1;
+    }
+
+    /// How many times the allocator changed where this rank did not see it.
+    pub fn unseen_changes(&self) -> u64 {
+        self.unseen_changes
     }
 
     /// The memory a write through a pointer to `addr` in the arena can reach: the large block

@@ -14,6 +14,9 @@ pub enum Every {
     Regions(u64),
     /// The regions of (at least) this much time per record.
     Time(Duration),
+    /// `auto` (the default): snapshot mode, with the interval between snapshots set from the
+    /// cost of the last one (see `ft::Ft::snapshot_due`).
+    Auto,
 }
 
 /// `CAPE_CHECKPOINT` / `CAPE_RESTART`.
@@ -26,8 +29,18 @@ pub struct FtConfig {
     /// The user's secret key that authenticates logs (`CAPE_KEY_FILE`, else under the XDG
     /// config directory); None when there is no home to put it in.
     pub key_file: Option<PathBuf>,
+    /// `CAPE_CHECKPOINT_COMPACT` (default on): snapshots keep the log's size bounded.
+    pub compact: bool,
+    /// `CAPE_CHECKPOINT_BUFFER` (MiB, default 256): payload bytes waiting for the background
+    /// writer beyond which a region end waits for it.
+    pub buffer: usize,
+    /// `CAPE_CHECKPOINT_TEST_KILL=compaction` (tests only): rank 0 kills itself in the middle
+    /// of its first compaction.
+    pub kill_in_compaction: bool,
 }
 
+/// Default `CAPE_CHECKPOINT_BUFFER`: 256 MiB.
+pub const DEFAULT_CHECKPOINT_BUFFER: usize = 256 << 20;
 /// Default fixed address of the application heap arena.
 pub const DEFAULT_ARENA_BASE: u64 = 0x2000_0000_0000;
 /// Default arena size (reserved with `MAP_NORESERVE`; only touched pages cost memory).
@@ -309,6 +322,30 @@ impl Config {
         )?;
         if let Some(ft) = cfg.ft.as_mut() {
             ft.key_file = key_file(get("CAPE_KEY_FILE"), get("XDG_CONFIG_HOME"), get("HOME"));
+            ft.compact = match get("CAPE_CHECKPOINT_COMPACT").as_deref().map(str::trim) {
+                None | Some("1") => true,
+                Some("0") => false,
+                Some(v) => {
+                    return Err(ConfigError(format!(
+                        "`CAPE_CHECKPOINT_COMPACT={v}` is not 0 or 1"
+                    )))
+                }
+            };
+            if let Some(v) = get("CAPE_CHECKPOINT_BUFFER") {
+                ft.buffer = v
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&m| m > 0 && m < 1 << 20)
+                    .map(|m| m << 20)
+                    .ok_or_else(|| {
+                        ConfigError(format!(
+                            "`CAPE_CHECKPOINT_BUFFER={v}` is not a size in MiB: use e.g. `256`"
+                        ))
+                    })?;
+            }
+            ft.kill_in_compaction =
+                get("CAPE_CHECKPOINT_TEST_KILL").is_some_and(|v| v.trim() == "compaction");
         }
         Ok(cfg)
     }
@@ -320,10 +357,10 @@ fn parse_ft(
     every: Option<String>,
 ) -> Result<Option<FtConfig>, ConfigError> {
     let every = match every {
-        None => Every::Regions(1),
+        None => Every::Auto,
         Some(v) => parse_every(&v).ok_or_else(|| {
             ConfigError(format!(
-                "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions or a time: use e.g. `10` or `2s` or `0.5s`"
+                "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions, a time or `auto`: use e.g. `10` or `2s` or `0.5s`"
             ))
         })?,
     };
@@ -345,6 +382,9 @@ fn parse_ft(
         restart,
         every,
         key_file: None,
+        compact: true,
+        buffer: DEFAULT_CHECKPOINT_BUFFER,
+        kill_in_compaction: false,
     }))
 }
 
@@ -366,9 +406,12 @@ pub fn key_file(
     Some(config.join("capecc").join("checkpoint.key"))
 }
 
-/// `10` (regions, at least 1) or `2s` / `0.5s` (seconds).
+/// `10` (regions, at least 1), `2s` / `0.5s` (seconds) or `auto`.
 pub fn parse_every(text: &str) -> Option<Every> {
     let t = text.trim();
+    if t == "auto" {
+        return Some(Every::Auto);
+    }
     if let Some(secs) = t.strip_suffix('s') {
         let secs: f64 = secs.trim().parse().ok()?;
         if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
@@ -592,7 +635,8 @@ mod tests {
             .ft
             .unwrap();
         assert!(ft.restart);
-        assert_eq!(ft.every, Every::Regions(1));
+        assert_eq!(ft.every, Every::Auto);
+        assert_eq!(parse_every(" auto"), Some(Every::Auto));
         assert_eq!(
             parse_every("0.5s"),
             Some(Every::Time(Duration::from_millis(500)))
@@ -603,6 +647,22 @@ mod tests {
         }
         let e = cfg(&[("CAPE_RESTART", "a"), ("CAPE_CHECKPOINT", "b")]).unwrap_err();
         assert!(e.0.contains("CAPE_RESTART"), "{e}");
+        let ft = cfg(&[
+            ("CAPE_CHECKPOINT", "d"),
+            ("CAPE_CHECKPOINT_BUFFER", "8"),
+            ("CAPE_CHECKPOINT_COMPACT", "0"),
+        ])
+        .unwrap()
+        .ft
+        .unwrap();
+        assert_eq!((ft.buffer, ft.compact), (8 << 20, false));
+        for (k, v) in [
+            ("CAPE_CHECKPOINT_BUFFER", "0"),
+            ("CAPE_CHECKPOINT_COMPACT", "yes"),
+        ] {
+            let e = cfg(&[("CAPE_CHECKPOINT", "a"), (k, v)]).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+        }
         let e = cfg(&[("CAPE_CHECKPOINT", "a"), ("CAPE_CHECKPOINT_EVERY", "never")]).unwrap_err();
         assert!(e.0.contains("CAPE_CHECKPOINT_EVERY"), "{e}");
     }

@@ -267,7 +267,7 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
     let mut log_error = None;
     if let Some(ft) = rt.ft.as_mut() {
         if ft.rank0() {
-            log_error = ft.flush().err();
+            log_error = ft.finish().err();
         }
     }
     // Rank 0's status, and whether rank 0 prints statistics: every rank must then take part in

@@ -8,3 +8,4 @@ pub mod run;
 pub mod state;
 #[allow(unsafe_code)] // system calls; every block carries a `// SAFETY:` comment
 mod sys;
+pub mod watch;

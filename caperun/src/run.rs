@@ -5,6 +5,7 @@ use crate::procs;
 use crate::state::{self, LogHeader, Status};
 use crate::sys;
 use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
+use crate::watch::Ranks;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::PathBuf;
@@ -12,6 +13,10 @@ use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 const POLL: Duration = Duration::from_millis(20);
+/// How long after a rank exited (or was gone unseen: its parent reaps it at once) the job
+/// counts as failed when no `DIR/status` appeared: a job that ends, normally or by
+/// `exit(S)`, writes it before `MPI_Finalize`, which the other ranks wait for.
+const VANISHED_GRACE: Duration = Duration::from_millis(100);
 /// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
 /// process of the job is killed.
 const KILL_GRACE: Duration = Duration::from_secs(3);
@@ -75,6 +80,8 @@ struct Attempt {
     recovered_after: Option<Duration>,
     /// Processes still alive after mpirun exited, killed by caperun.
     strays_killed: usize,
+    /// A rank caperun saw die (its pid), which made it kill the job at once.
+    rank_died: Option<u32>,
 }
 
 fn seconds(d: Duration) -> String {
@@ -83,7 +90,9 @@ fn seconds(d: Duration) -> String {
 
 fn describe_exit(a: &Attempt, timeout: Option<Duration>) -> String {
     use std::os::unix::process::ExitStatusExt;
-    let mut s = if a.timed_out {
+    let mut s = if let Some(pid) = a.rank_died {
+        format!("rank process {pid} died, job killed at once")
+    } else if a.timed_out {
         format!("timed out after {}", seconds(timeout.unwrap_or(a.duration)))
     } else if let Some(code) = a.status.code() {
         format!("mpirun exit {code}")
@@ -222,6 +231,10 @@ impl Job {
         let mut recovered_after = None;
         let mut next_header_poll = start;
         let mut last_write = None;
+        let mut ranks = Ranks::new(&self.opts.program);
+        let mut rank_died = None;
+        // A rank that exited, or is gone unseen: a failure unless the job is ending.
+        let mut vanished_at: Option<Instant> = None;
         let status = loop {
             if let Some(st) = child
                 .try_wait()
@@ -251,6 +264,25 @@ impl Job {
                     kill_at.get_or_insert(now + KILL_GRACE);
                 }
             }
+            if kill_at.is_none() && rank_died.is_none() {
+                match ranks.dead(child.id()) {
+                    // killed by a signal: a failure at once
+                    Some((pid, Some(w))) if w & 0x7f != 0 => rank_died = Some(pid),
+                    // an exit with a status, or gone unseen: the job may be ending (every
+                    // rank calls exit; rank 0 writes DIR/status last)
+                    Some((pid, _)) if read_status(&self.files).is_none() => {
+                        let since = *vanished_at.get_or_insert(now);
+                        if now.duration_since(since) >= VANISHED_GRACE {
+                            rank_died = Some(pid);
+                        }
+                    }
+                    _ => {}
+                }
+                if rank_died.is_some() {
+                    last_write = log_modified(&self.files);
+                    kill_at = Some(now);
+                }
+            }
             if kill_at.is_some_and(|t| now >= t) {
                 kill_tree(&mut child);
             }
@@ -273,6 +305,7 @@ impl Job {
             last_write: last_write.filter(|t| *t >= started),
             recovered_after,
             strays_killed,
+            rank_died,
         })
     }
 }

@@ -83,6 +83,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 # the user's key that authenticates the logs: private to these runs, outside every log directory
 export CAPE_KEY_FILE=$OUT/user.key
+# Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`); section 9 checks the
+# default, snapshot mode.
+export CAPE_CHECKPOINT_EVERY=1
 echo "seed $seed (rerun with --seed $seed)"
 INPUT=$OUT/input
 echo 100 >"$INPUT"
@@ -411,7 +414,7 @@ elif [ $rc -ne 0 ] || ! cmp -s "$REF2000" "$d/stdout"; then
 else
     pass "SIGUSR1" "forwarded by caperun and mpirun: $regions regions durable at the kill"
 fi
-unset CAPE_CHECKPOINT_EVERY
+export CAPE_CHECKPOINT_EVERY=1
 
 # --- 6. the checkpoint directory against other users, full disk, unwritable, hang ------------
 # shellcheck source=tests/ft/checkpoint_dir.sh
@@ -445,6 +448,82 @@ else
         pass "heap of single/master, restart" "stopped after region 90 at P=3, restarted at P=2"
     fi
 fi
+
+# --- 8. compaction: a bounded log, and a crash in the middle of a compaction ---------------
+# ftjacobi's shared data is its two 48x48 grids (36 KiB); each region logs one of them, so
+# without compaction the log grows by ~18 KiB per region. With it (the default) the log holds
+# one snapshot, the regions since it and a few bytes per region before it.
+d=$OUT/compact
+bin=$(fresh_binary "$d" "ftc$$")
+CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out" 2>"$d/err"
+rc=$?
+CAPE_CHECKPOINT_COMPACT=0 CAPE_CHECKPOINT=$d/full timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out-full" 2>"$d/err-full"
+size=$(stat -c %s "$d/ck/cape.log" 2>/dev/null || echo 0)
+full=$(stat -c %s "$d/full/cape.log" 2>/dev/null || echo 0)
+bound=$((3 * 2 * 48 * 48 * 8 + 128 * 600))
+if [ $rc -ne 0 ] || ! cmp -s "$d/out" "$REF" || ! cmp -s "$d/out-full" "$REF"; then
+    fail "compacted log" "status $rc or output differs" "$d/err"
+elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || [ "$size" -gt $bound ]; then
+    fail "compacted log" "$size bytes (no snapshot, or above $bound); uncompacted $full bytes"
+else
+    pass "compacted log" "$size bytes after 600 regions, $full without compaction"
+fi
+# rank 0 SIGKILLs itself halfway through writing its first compacted log (the test hook);
+# the previous log is intact and a restart at P=3 completes the job
+CAPE_CHECKPOINT_TEST_KILL=compaction CAPE_CHECKPOINT=$d/ckk timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1"
+rc1=$?
+regions=$(header_word "$d/ckk/cape.log" 48)
+half_written=$([ -s "$d/ckk/cape.log.tmp" ] && [ ! -e "$d/ckk/status" ] && echo 1)
+restart "$d/ckk" 3 "$bin"
+if [ $rc1 -eq 0 ] || [ -z "$half_written" ]; then
+    fail "crash during compaction" "the first run was not killed mid-compaction (status $rc1)" "$d/err1"
+elif [ "$(cat "$d/ckk.rc")" != 0 ] || ! cat "$d/out1" "$d/ckk.out" | cmp -s "$REF" -; then
+    fail "crash during compaction" "the restart failed or its output differs" "$d/ckk.err"
+elif grep -q CAPESNP "$d/ckk/cape.log" && [ "$(header_word "$d/ckk/cape.log" 48)" = 600 ]; then
+    pass "crash during compaction" "killed with ${regions:-0} regions durable, restarted at P=3 (compacted again)"
+else
+    fail "crash during compaction" "the restart's log was not compacted"
+fi
+
+# --- 9. snapshot mode (the default: `auto`; here every 0.02 s: the regions take 0.2 s) ---------
+# Regions are logged thinned and become durable with each snapshot: a rank killed after
+# iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
+export CAPE_CHECKPOINT_EVERY=0.02s
+d=$OUT/snap
+bin=$(fresh_binary "$d" "fts$$")
+timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 3 --checkpoint "$d/ck" "$bin" 2000 <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+job=$!
+victim=""
+wait_ranks "$(basename "$bin")" 3 && wait_lines "$d/stdout" 12 && victim=$(kill_random_rank "$(basename "$bin")")
+wait $job
+rc=$?
+if [ -z "$victim" ] || [ $rc -ne 0 ] || ! cmp -s "$REF2000" "$d/stdout"; then
+    fail "snapshot mode, rank killed" "status $rc, victim ${victim:-none}, or output differs" "$d/stderr"
+elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || ! grep -q '^caperun: attempt 1 failed' "$d/stderr"; then
+    fail "snapshot mode, rank killed" "no snapshot in the log, or the failure was not reported" "$d/stderr"
+else
+    pass "snapshot mode, rank killed" "killed $victim, $(sed -n 's/.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr") regions durable"
+fi
+CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" 2000 <"$INPUT" >"$d/out1" 2>"$d/err1" &
+job=$!
+victim=""
+wait_lines "$d/out1" 12 && victim=$(kill_random_rank "$(basename "$bin")")
+wait $job
+regions=$(header_word "$d/mid/cape.log" 48)
+if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
+    fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+else
+    for P in 1 3; do
+        cp -r "$d/mid" "$d/mid-p$P"
+        restart "$d/mid-p$P" "$P" "$bin" 2000
+        if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$REF2000" -; then
+            fail "snapshot mode, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
+        else
+            pass "snapshot mode, restart at P=$P" "from $regions regions (snapshot), killed $victim"
+        fi
+    done
+fi
+export CAPE_CHECKPOINT_EVERY=1
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"

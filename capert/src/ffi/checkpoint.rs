@@ -5,7 +5,8 @@ use crate::region::{self, with_state};
 use std::ffi::{c_int, c_longlong};
 
 /// Checkpoint now. Outside a parallel region: every completed region is made durable in the
-/// log before it returns 0. Inside a region: requests it at the region's end and returns 1.
+/// log before it returns 0. Inside a region, or in snapshot mode (`CAPE_CHECKPOINT_EVERY` a
+/// time, the default): requests it at the next region end and returns 1.
 /// Returns -1 when checkpointing is off (neither `CAPE_CHECKPOINT` nor `CAPE_RESTART` set).
 /// SIGUSR1 does the same at the next region end.
 #[no_mangle]

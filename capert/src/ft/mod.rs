@@ -10,21 +10,26 @@ pub mod auth;
 pub mod fingerprint;
 pub mod inputs;
 pub use cape_format::log;
+mod log_file;
 pub mod output;
 pub mod replay;
+pub mod writer;
 
 use crate::config::{Every, FtConfig};
 use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::sys::mpi::Comm;
 use crate::tickpt::Tickpt;
 use auth::{Job, LogKey};
+use cape_format::log_compact::{control_step, Snapshot};
 use fingerprint::Fingerprint;
 use log::{Entry, Header, Inputs};
+use log_file::LogFile;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use writer::{Background, Logged, SnapshotJob};
 
 /// Rank 0's `DIR/status`: the checked directory and `status.tmp`, created at start-up with
 /// room for the final line, so that `error` can still be recorded when the disk is full.
@@ -102,30 +107,60 @@ pub fn record_error() {
     }
 }
 
-struct Writer {
-    file: File,
-    header: Header,
-    key: LogKey,
-}
-
 pub struct Ft {
     pub dir: PathBuf,
     rank0: bool,
     every: Every,
+    compact: bool,
+    /// Snapshot mode (`CAPE_CHECKPOINT_EVERY=<secs>s` with compaction): regions are logged
+    /// thinned, without a fingerprint, and become durable only with a snapshot, every
+    /// `<secs>` (or when requested).
+    snapshots_only: bool,
+    /// `CAPE_CHECKPOINT_EVERY=auto`: the time from one snapshot to the next.
+    interval: Duration,
+    /// Rank 0: the arena's `unseen_changes` when last looked at.
+    heap_seen: u64,
+    /// Rank 0: the fingerprint table missed writes (snapshot mode skips it): rehash all.
+    fingerprint_stale: bool,
     /// Numbered regions started so far.
     seq: u64,
     /// Regions 1..=replay_count come from the log (known on every rank).
     replay_count: u64,
-    /// Rank 0: the validated log's entries (entry i = region i + 1).
+    /// Regions 1..=snapshot_at were thinned by the log's snapshot, injected at the end of
+    /// region snapshot_at (0: none; known on every rank).
+    snapshot_at: u64,
+    /// Rank 0: the validated log's entries (entry i = region i + 1) and snapshot.
     replay: Vec<Entry>,
-    writer: Option<Writer>,
+    snapshot: Option<Snapshot>,
+    writer: Option<Background>,
     pub fingerprint: Fingerprint,
     /// Rank 0: (region, fingerprint and inputs before it) of the logged region in progress.
     current: Option<(u64, u64, Inputs)>,
-    pending: Vec<Entry>,
+    pending: Vec<Logged>,
+    /// Rank 0: regions handed to the writer (or durable at start-up).
+    handed: u64,
+    /// Rank 0: payload bytes logged since the last snapshot.
+    since_snapshot: usize,
+    /// Rank 0: the control digest of the regions so far (`log_compact::control_step`).
+    control: u64,
     last_flush: Instant,
     /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
     requested: bool,
+}
+
+/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after this long, the next ones after
+/// `AUTO_COST_FACTOR` times what the last one cost the job (taking its image, and the
+/// writer's time, which shares the cores), at least `AUTO_FIRST` apart: about 2 % overhead.
+const AUTO_FIRST: Duration = Duration::from_secs(1);
+const AUTO_COST_FACTOR: u32 = 50;
+
+/// What rank 0's start-up found: the log's sink, its entries and snapshot, the output
+/// delivered by earlier attempts.
+struct Opened {
+    log: LogFile,
+    entries: Vec<Entry>,
+    snapshot: Option<Snapshot>,
+    skip: [u64; 2],
 }
 
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
@@ -136,11 +171,7 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
 }
 
 /// Rank 0's start: the log (new or validated), and the output counts to skip.
-fn open_rank0(
-    dir: &CheckpointDir,
-    cfg: &FtConfig,
-    args: &[Vec<u8>],
-) -> Result<(Writer, Vec<Entry>, [u64; 2]), String> {
+fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<Opened, String> {
     let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
     dir.remove("status")
         .map_err(|e| io_error(&dir.join("status"), "remove", e))?;
@@ -180,15 +211,22 @@ fn open_rank0(
                 String::from_utf8_lossy(&status).trim()
             ));
         }
-        Ok((
-            Writer {
-                file,
-                header: v.header,
-                key: v.key,
-            },
-            v.entries,
+        let thinned = v.snapshot.as_ref().map_or(0, |s| s.region as usize);
+        let log = LogFile::new(
+            dir,
+            file,
+            (v.header, v.key),
+            &v.entries,
+            thinned,
+            cfg.kill_in_compaction,
+        )
+        .map_err(|e| io_error(dir.path(), "open", e))?;
+        Ok(Opened {
+            log,
+            entries: v.entries,
+            snapshot: v.snapshot,
             skip,
-        ))
+        })
     } else {
         let log_id =
             auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
@@ -204,7 +242,14 @@ fn open_rank0(
             .map_err(|e| io_error(&path, "write", e))?;
         dir.remove("output")
             .map_err(|e| io_error(&dir.join("output"), "remove", e))?;
-        Ok((Writer { file, header, key }, Vec::new(), [0, 0]))
+        let log = LogFile::new(dir, file, (header, key), &[], 0, cfg.kill_in_compaction)
+            .map_err(|e| io_error(dir.path(), "open", e))?;
+        Ok(Opened {
+            log,
+            entries: Vec::new(),
+            snapshot: None,
+            skip: [0, 0],
+        })
     }
 }
 
@@ -231,18 +276,24 @@ impl Ft {
         let rank0 = comm.rank() == 0;
         let mut writer = None;
         let mut replay = Vec::new();
+        let mut snapshot = None;
         let mut msg = Vec::new();
         if rank0 {
             match open_dir(cfg).and_then(|dir| {
-                let (w, e, skip) = open_rank0(&dir, cfg, args)?;
-                output::start(&dir, real, skip)?;
-                Ok((w, e))
+                let o = open_rank0(&dir, cfg, args)?;
+                output::start(&dir, real, o.skip, o.snapshot.is_some())?;
+                let durable = o.entries.len() as u64;
+                let w = Background::start(o.log, durable, cfg.buffer)?;
+                Ok((w, o.entries, o.snapshot))
             }) {
-                Ok((w, entries)) => {
+                Ok((w, entries, snap)) => {
                     msg.push(0);
                     msg.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+                    let at = snap.as_ref().map_or(0, |s| s.region);
+                    msg.extend_from_slice(&at.to_le_bytes());
                     writer = Some(w);
                     replay = entries;
+                    snapshot = snap;
                 }
                 Err(e) => {
                     msg.push(1);
@@ -254,10 +305,12 @@ impl Ft {
         if msg.first() != Some(&0) {
             return Err(String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned());
         }
-        let replay_count = msg
-            .get(1..9)
-            .and_then(|b| b.try_into().ok())
-            .map_or(0, u64::from_le_bytes);
+        let word = |at: usize| {
+            msg.get(at..at + 8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let (replay_count, snapshot_at) = (word(1), word(9));
         if let Err(e) = crate::sys::ft::install_sigusr1() {
             return Err(format!("cannot install the SIGUSR1 handler: {e}"));
         }
@@ -265,13 +318,23 @@ impl Ft {
             dir: cfg.dir.clone(),
             rank0,
             every: cfg.every,
+            compact: cfg.compact,
+            snapshots_only: cfg.compact && !matches!(cfg.every, Every::Regions(_)),
+            interval: AUTO_FIRST,
+            heap_seen: 0,
+            fingerprint_stale: false,
             seq: 0,
             replay_count,
+            snapshot_at,
             replay,
+            snapshot,
             writer,
             fingerprint: Fingerprint::default(),
             current: None,
             pending: Vec::new(),
+            handed: replay_count,
+            since_snapshot: 0,
+            control: 0,
             last_flush: Instant::now(),
             requested: false,
         })
@@ -306,6 +369,11 @@ impl Ft {
         self.replay = Vec::new();
     }
 
+    /// Rank 0: region `k` begins (logged or replayed) with the stack pointer `sp`.
+    pub fn note_region(&mut self, k: u64, sp: usize) {
+        self.control = control_step(self.control, k, sp as u64);
+    }
+
     /// Rank 0: a logged region begins with this fingerprint.
     pub fn begin_logged(&mut self, region: u64, fingerprint: u64) {
         self.current = Some((region, fingerprint, inputs::current()));
@@ -313,7 +381,8 @@ impl Ft {
 
     /// Rank 0: the payload of logged region `region` once the inputs read so far and the
     /// state (`fingerprint`) match the log and every run of it lies inside `shared` (the
-    /// shared ranges now). The error is the sentence of the refusal.
+    /// shared ranges now). A region the snapshot thinned runs on an earlier state: its
+    /// fingerprint is not compared. The error is the sentence of the refusal.
     pub fn replay_payload(
         &self,
         region: u64,
@@ -324,33 +393,167 @@ impl Ft {
             .replay_entry(region)
             .ok_or("internal error: a replayed region is missing from the log")?;
         let dir = self.dir.display().to_string();
-        replay::admit(entry, &inputs::current(), fingerprint, shared, region, &dir)?;
+        let now = inputs::current();
+        if region <= self.snapshot_at {
+            replay::admit_thinned(entry, &now, shared, region, &dir)?;
+        } else {
+            replay::admit(entry, &now, fingerprint, shared, region, &dir)?;
+        }
         Ok(&entry.tickpt)
     }
 
-    /// Rank 0: the logged region in progress ended with this net change.
-    pub fn end_logged(&mut self, change: &Tickpt) -> Result<(), String> {
+    /// The region whose end the log's snapshot holds (0: none; every rank).
+    pub fn snapshot_at(&self) -> u64 {
+        self.snapshot_at
+    }
+
+    /// Rank 0 at the end of the snapshot's region in a replay: the image to inject, once
+    /// the regions so far were the logged ones (numbers and stack depths) and every run lies
+    /// inside `shared`; and the output written up to that point.
+    pub fn replay_snapshot(&self, shared: &[(usize, usize)]) -> Result<(&[u8], [u64; 2]), String> {
+        let s = self
+            .snapshot
+            .as_ref()
+            .ok_or("internal error: the log's snapshot is missing")?;
+        let dir = self.dir.display().to_string();
+        if s.control != self.control {
+            return Err(format!(
+                "the program reached parallel region {} by another path than the run that wrote the log in {dir} (its sequential code depends on data the compacted log no longer holds, or another program version): restart with `CAPE_CHECKPOINT_COMPACT=0` from the start, `CAPE_CHECKPOINT={dir}`",
+                s.region
+            ));
+        }
+        let image = crate::tickpt::Tickpt::decode(&s.image)
+            .map_err(|e| format!("bad snapshot in the log in {dir}: {e}"))?;
+        replay::check(&image, &replay::normalize(shared), s.region, &dir)?;
+        Ok((&s.image, s.output))
+    }
+
+    /// Rank 0: whether a logged region's end is the time for a snapshot of the shared state
+    /// (`shared_bytes` long): when the log grew since the last one by as much as the
+    /// compacted log holds (the image and about `THINNED_BYTES` per region before it), so
+    /// that the log stays within about twice that and compaction rewrites, over a run, no
+    /// more than it appends; and the region's end hands its batch to the writer anyway
+    /// (`CAPE_CHECKPOINT_EVERY` is kept).
+    pub fn snapshot_due(&self, shared_bytes: usize) -> bool {
+        const THINNED_BYTES: usize = 128;
+        if self.compact && self.heap_seen > 0 && self.requested {
+            return true;
+        }
+        if self.snapshots_only {
+            return self.batch_due(1) || self.requested || crate::sys::ft::signal_requested();
+        }
+        let compacted = shared_bytes + THINNED_BYTES * self.handed as usize;
+        self.compact
+            && self.since_snapshot >= compacted.max(64 << 10)
+            && (self.batch_due(1) || self.requested)
+    }
+
+    /// Rank 0 at a logged region's end, with the arena's `unseen_changes`: when a region
+    /// allocated in the arena (a `single`/`master` block), sequential code after it may
+    /// follow pointers it made, which a replay from a later snapshot would not have: a
+    /// snapshot is due now (this region's effects are in it) and compaction stops; snapshot
+    /// mode falls back to one record per region. Returns whether a snapshot is forced.
+    pub fn heap_changed(&mut self, unseen_changes: u64) -> bool {
+        if unseen_changes == self.heap_seen || !self.compact {
+            return false;
+        }
+        self.heap_seen = unseen_changes;
+        self.requested = true;
+        true
+    }
+
+    /// After the snapshot `heap_changed` forced: no more compaction.
+    fn stop_compaction(&mut self) {
+        self.compact = false;
+        if self.snapshots_only {
+            self.snapshots_only = false;
+            self.every = Every::Regions(1);
+            self.fingerprint_stale = true;
+        }
+    }
+
+    /// Rank 0: the fingerprint table must be rebuilt (once).
+    pub fn take_fingerprint_stale(&mut self) -> bool {
+        std::mem::take(&mut self.fingerprint_stale)
+    }
+
+    /// Snapshot mode: regions are logged thinned, without fingerprint, and made durable only
+    /// with a snapshot (see the field).
+    pub fn snapshot_mode(&self) -> bool {
+        self.snapshots_only
+    }
+
+    /// Whether the batch goes to the writer once it has `more` further regions.
+    fn batch_due(&self, more: u64) -> bool {
+        match self.every {
+            Every::Regions(n) => self.pending.len() as u64 + more >= n,
+            Every::Time(t) => self.last_flush.elapsed() >= t,
+            Every::Auto => self.last_flush.elapsed() >= self.interval,
+        }
+    }
+
+    /// `auto`: the interval after a snapshot whose image took `copy` to take.
+    fn next_interval(&mut self, copy: Duration) {
+        let written = self
+            .writer
+            .as_ref()
+            .map_or(Duration::ZERO, Background::last_compaction);
+        self.interval = AUTO_FIRST.max((copy + written) * AUTO_COST_FACTOR);
+    }
+
+    /// Rank 0: the logged region in progress ended with this net change (and, when
+    /// `snapshot_due` said so, the image of the shared state after it, its stack pointer and
+    /// how long taking it took).
+    pub fn end_logged(
+        &mut self,
+        change: Tickpt,
+        image: Option<(Tickpt, usize, Duration)>,
+    ) -> Result<(), String> {
         let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
         };
-        let first = self.durable_regions() + self.pending.len() as u64 + 1;
+        let first = self.handed + self.pending.len() as u64 + 1;
         if first != region {
             return Err(format!(
                 "internal error: region {region} logged out of order (expected {first})"
             ));
         }
-        self.pending.push(Entry {
+        self.since_snapshot += change.encoded_len();
+        self.pending.push(Logged {
             fingerprint,
             inputs,
-            tickpt: change.encode(),
+            change,
         });
-        let due = match self.every {
-            Every::Regions(n) => self.pending.len() as u64 >= n,
-            Every::Time(t) => self.last_flush.elapsed() >= t,
-        };
+        let due = self.batch_due(0) && !self.snapshots_only;
+        if let Some((image, sp, copy)) = image {
+            self.next_interval(copy);
+            if !self.snapshots_only {
+                self.hand_over()?;
+            }
+            self.since_snapshot = 0;
+            self.last_flush = Instant::now();
+            let regions = std::mem::take(&mut self.pending);
+            self.handed += regions.len() as u64;
+            let job = SnapshotJob {
+                regions,
+                region,
+                control: self.control,
+                sp: sp as u64,
+                output: output::counts(),
+                image,
+            };
+            if let Some(w) = self.writer.as_ref() {
+                w.submit(writer::Job::Snapshot(job))?;
+            }
+            if self.heap_seen > 0 {
+                self.stop_compaction();
+            }
+        }
         let signal = crate::sys::ft::take_signal_request();
-        if due || signal || std::mem::take(&mut self.requested) {
+        if signal || std::mem::take(&mut self.requested) {
             self.flush()?;
+        } else if due {
+            self.hand_over()?;
         }
         Ok(())
     }
@@ -360,39 +563,49 @@ impl Ft {
         self.requested = true;
     }
 
-    /// Rank 0: makes the pending regions durable (one append + fsync, then the header).
-    pub fn flush(&mut self) -> Result<(), String> {
+    /// Rank 0: hands the pending regions to the background writer.
+    fn hand_over(&mut self) -> Result<(), String> {
         self.last_flush = Instant::now();
-        let Some(w) = self.writer.as_mut() else {
+        let Some(w) = self.writer.as_ref() else {
             return Ok(());
         };
         if self.pending.is_empty() {
             return Ok(());
         }
-        let path = self.dir.join("cape.log");
-        let first = w.header.committed_regions + 1;
-        let record = log::encode_record(&w.key, w.header.committed_len, first, &self.pending);
-        w.file
-            .write_all_at(&record, w.header.committed_len)
-            .and_then(|()| w.file.sync_data())
-            .map_err(|e| io_error(&path, "append to", e))?;
-        if first == 1 {
-            w.header.first_fingerprint = self.pending[0].fingerprint;
+        self.handed += self.pending.len() as u64;
+        w.submit(writer::Job::Regions(std::mem::take(&mut self.pending)))
+    }
+
+    /// Rank 0 at the end of the job. In snapshot mode the job does not wait for a snapshot
+    /// still being written: nothing needs the log of a completed job (a `--resume` of it
+    /// replays what is durable and recomputes the rest, printing nothing again); the
+    /// writer stops with the process, leaving the previous log or a torn tail.
+    pub fn finish(&mut self) -> Result<(), String> {
+        if self.snapshots_only {
+            return self
+                .writer
+                .as_ref()
+                .map_or(Ok(()), |w| w.error().map_or(Ok(()), Err));
         }
-        w.header.committed_len += record.len() as u64;
-        w.header.committed_regions += self.pending.len() as u64;
-        w.file
-            .write_all_at(&w.header.encode(&w.key), 0)
-            .and_then(|()| w.file.sync_data())
-            .map_err(|e| io_error(&path, "update", e))?;
-        self.pending.clear();
-        Ok(())
+        self.flush()
+    }
+
+    /// Rank 0: makes every region so far durable (waits for the writer); in snapshot mode,
+    /// every region up to the last snapshot.
+    pub fn flush(&mut self) -> Result<(), String> {
+        if !self.snapshots_only {
+            self.hand_over()?;
+        }
+        self.writer.as_ref().map_or(Ok(()), Background::sync)
     }
 
     /// Regions durable in the log (rank 0's view).
     pub fn durable_regions(&self) -> u64 {
-        self.writer
-            .as_ref()
-            .map_or(0, |w| w.header.committed_regions)
+        self.writer.as_ref().map_or(0, Background::durable)
+    }
+
+    /// Region ends that waited for the writer's bounded buffer (rank 0).
+    pub fn writer_stalls(&self) -> u64 {
+        self.writer.as_ref().map_or(0, Background::stalls)
     }
 }

@@ -24,13 +24,19 @@ struct Streams {
     real: [i32; 2],
     /// Bytes delivered by earlier attempts (discarded now).
     skip: [u64; 2],
-    /// Bytes the program wrote to each stream in this attempt.
+    /// Bytes the program wrote to each stream since it started (as far as this attempt knows).
     count: [u64; 2],
+    /// Replaying regions a snapshot thinned: the sequential code runs on an earlier state, so
+    /// what it prints is dropped, uncounted, until the snapshot's region (`rebase`).
+    discard: bool,
     counts_file: File,
 }
 
 impl Streams {
     fn forward(&mut self, i: usize, bytes: &[u8]) {
+        if self.discard {
+            return;
+        }
         let before = self.count[i];
         self.count[i] += bytes.len() as u64;
         let skip_here = self.skip[i].saturating_sub(before).min(bytes.len() as u64) as usize;
@@ -91,7 +97,13 @@ pub fn delivered(dir: &CheckpointDir) -> [u64; 2] {
 }
 
 /// Starts forwarding fds 1 and 2 (rank 0). `real`: duplicates of the original descriptors.
-pub fn start(dir: &CheckpointDir, real: [i32; 2], skip: [u64; 2]) -> Result<(), String> {
+/// `discard`: drop the output until `rebase`.
+pub fn start(
+    dir: &CheckpointDir,
+    real: [i32; 2],
+    skip: [u64; 2],
+    discard: bool,
+) -> Result<(), String> {
     let counts_file = dir
         .open_or_create("output")
         .map_err(|e| format!("cannot open `{}`: {e}", dir.join("output").display()))?;
@@ -102,6 +114,7 @@ pub fn start(dir: &CheckpointDir, real: [i32; 2], skip: [u64; 2]) -> Result<(), 
         real,
         skip,
         count: [0, 0],
+        discard,
         counts_file,
     };
     streams.persist();
@@ -167,6 +180,24 @@ pub fn direct() {
     }
 }
 
+/// Rank 0: bytes the program has written to stdout and stderr (outside regions) so far.
+pub fn counts() -> [u64; 2] {
+    lock(&OUTPUT)
+        .as_ref()
+        .map_or([0, 0], |o| lock(&o.streams).count)
+}
+
+/// Rank 0 at the snapshot's region of a replay: what was printed so far is dropped, and the
+/// program has now written `count` bytes of each stream, as when the snapshot was taken.
+pub fn rebase(count: [u64; 2]) {
+    if let Some(o) = lock(&OUTPUT).as_ref() {
+        o.drain();
+        let mut s = lock(&o.streams);
+        s.discard = false;
+        s.count = count;
+    }
+}
+
 /// Region exit on rank 0: back through the pipes.
 pub fn piped() {
     if let Some(o) = lock(&OUTPUT).as_ref() {
@@ -190,11 +221,13 @@ pub fn finish(try_only: bool) {
     };
     o.drain();
     o.stop.store(true, Ordering::Release);
-    if let Some(t) = o.thread.take() {
-        let _ = t.join();
-    }
+    // With the real descriptors back and the write ends closed, the thread's poll returns at
+    // once (end of file) instead of at its next timeout.
     o.route(o.real);
     for w in o.write {
         fd::close(w);
+    }
+    if let Some(t) = o.thread.take() {
+        let _ = t.join();
     }
 }

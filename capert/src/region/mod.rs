@@ -290,7 +290,7 @@ fn begin(
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
     rt.region_no += 1;
     if let Some(k) = logged {
-        ft_begin(rt, k);
+        ft_begin(rt, k, sp);
     }
     rt.current.t_track += t0.elapsed();
     Ok(())

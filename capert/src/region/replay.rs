@@ -8,7 +8,6 @@ use super::threadprivate::Threadprivates;
 use super::State;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
-use crate::sys::raw::SameProgram;
 use crate::tickpt::{Stamp, Tickpt};
 use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::time::Instant;
@@ -29,7 +28,8 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
     valid.retain(|&(s, e)| e > s);
     valid.sort_unstable();
     let dirty = rt.tracker.take_dirty();
-    let full = !rt.tracker.sees_all_writes();
+    let stale = rt.ft.as_mut().is_some_and(|f| f.take_fingerprint_stale());
+    let full = stale || !rt.tracker.sees_all_writes();
     let tracker = &rt.tracker;
     let Some(ft) = rt.ft.as_mut() else {
         return 0;
@@ -39,14 +39,56 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
     })
 }
 
-/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint.
-pub(super) fn ft_begin(rt: &mut Runtime, k: u64) {
+/// Region begin of a logged region, after the tracker's begin: rank 0 notes the fingerprint
+/// (not in snapshot mode, where no fingerprint is logged) and the stack depth.
+pub(super) fn ft_begin(rt: &mut Runtime, k: u64, sp: usize) {
     if rt.ft.as_ref().is_some_and(|f| f.rank0()) {
-        let fp = fingerprint_now(rt);
+        let fp = if rt.ft.as_ref().is_some_and(|f| f.snapshot_mode()) {
+            rt.tracker.take_dirty();
+            0
+        } else {
+            fingerprint_now(rt)
+        };
         if let Some(ft) = rt.ft.as_mut() {
+            ft.note_region(k, sp);
             ft.begin_logged(k, fp);
         }
     }
+}
+
+/// What a snapshot holds: the user globals and the used arena, sorted. The stack is not in
+/// it: the frames above `main` hold values of this process only, like its original stack
+/// pointer.
+fn image_ranges(rt: &Runtime) -> Vec<(u64, u64)> {
+    let mut ranges: Vec<(u64, u64)> = rt
+        .globals
+        .iter()
+        .map(|&(s, e)| (s as u64, e as u64))
+        .collect();
+    let (s, e) = rt.arena.used_range();
+    ranges.push((s as u64, e as u64));
+    ranges.retain(|&(s, e)| e > s);
+    ranges.sort_unstable();
+    ranges
+}
+
+/// Rank 0 at a logged region's end, when a snapshot is due: the image of `ranges` and the
+/// region's stack pointer.
+fn snapshot_image(
+    rt: &Runtime,
+    ranges: &[(u64, u64)],
+    sp: usize,
+) -> Option<(Tickpt, usize, std::time::Duration)> {
+    let bytes: u64 = ranges.iter().map(|&(s, e)| e - s).sum();
+    if !rt.ft.as_ref()?.snapshot_due(bytes as usize) {
+        return None;
+    }
+    let t0 = Instant::now();
+    let program = rt.same_program;
+    let image = cape_format::log_compact::image(ranges, |at, len| {
+        program.object(at as usize, len as usize).read()
+    });
+    Some((image, sp, t0.elapsed()))
 }
 
 /// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
@@ -61,15 +103,8 @@ pub(super) fn ft_end(
         crate::sys::ft::take_signal_request();
         return Ok(());
     }
-    let ranges = shared_ranges(rt, sp);
-    let Some(ft) = rt.ft.as_mut() else {
-        return Ok(());
-    };
-    let mut change = compact(
-        &change.unwrap_or_else(|| Tickpt::new(0)),
-        &ranges,
-        rt.same_program,
-    );
+    // Handed over as it is: encoding happens on the writer thread.
+    let mut change = change.unwrap_or_else(|| Tickpt::new(0));
     if !tps.is_empty() {
         let mut values = Tickpt::new(0);
         let latest = Stamp {
@@ -81,37 +116,20 @@ pub(super) fn ft_end(
         }
         change = merge(&change, &values, None);
     }
+    let ranges = image_ranges(rt);
+    let unseen = rt.arena.unseen_changes();
+    if let Some(ft) = rt.ft.as_mut() {
+        ft.heap_changed(unseen);
+    }
+    if rt.ft.as_ref().is_some_and(|f| f.snapshot_mode()) {
+        change = cape_format::log_compact::thin_change(&change, &ranges);
+    }
     rt.current.bytes_logged += change.encoded_len() as u64;
-    ft.end_logged(&change)
-}
-
-/// Joins runs separated by fewer than `GAP` bytes of the same shared range, filling the gap
-/// with current memory (the gap did not change, so replaying it writes what is already
-/// there): a run header costs 24 bytes in TICKPT v1, and diffs of floating-point arrays
-/// give many short runs.
-fn compact(change: &Tickpt, shared: &[(usize, usize)], program: SameProgram) -> Tickpt {
-    const GAP: usize = 32;
-    let mut out = Tickpt::new(change.region);
-    let stamp = Stamp { order: 0, rank: 0 };
-    let mut cur: Option<(usize, Vec<u8>)> = None;
-    for run in change.runs() {
-        let addr = run.addr as usize;
-        if let Some((start, bytes)) = cur.as_mut() {
-            let end = *start + bytes.len();
-            let same_range = shared.iter().any(|&(s, e)| s <= end && addr <= e);
-            if addr >= end && addr - end < GAP && same_range {
-                bytes.extend_from_slice(&program.object(end, addr - end).read());
-                bytes.extend_from_slice(run.bytes);
-                continue;
-            }
-            out.push(*start as u64, stamp, bytes);
-        }
-        cur = Some((addr, run.bytes.to_vec()));
-    }
-    if let Some((start, bytes)) = cur {
-        out.push(start as u64, stamp, &bytes);
-    }
-    out
+    let image = snapshot_image(rt, &ranges, sp);
+    let Some(ft) = rt.ft.as_mut() else {
+        return Ok(());
+    };
+    ft.end_logged(change, image)
 }
 
 /// A region of the log: not run; every rank injects its logged net change after rank 0
@@ -133,31 +151,51 @@ pub(super) fn replay(
         let Some(ft) = rt.ft.as_mut() else {
             return Ok(());
         };
-        match ft.replay_payload(k, fp, &shared) {
-            Ok(payload) => {
-                msg.push(0);
-                msg.extend_from_slice(payload);
-            }
-            Err(e) => {
-                msg.push(1);
-                msg.extend_from_slice(e.as_bytes());
-            }
+        ft.note_region(k, sp);
+        msg = message(ft.replay_payload(k, fp, &shared));
+    }
+    deliver(rt, msg)?;
+    if rt.ft.as_ref().is_some_and(|f| f.snapshot_at() == k) {
+        let mut msg = Vec::new();
+        let mut printed = None;
+        if let (0, Some(ft)) = (rt.rank, rt.ft.as_ref()) {
+            let r = ft.replay_snapshot(&replay_ranges(rt, sp));
+            printed = r.as_ref().ok().map(|&(_, out)| out);
+            msg = message(r.map(|(image, _)| image));
         }
+        deliver(rt, msg)?;
+        if let Some(count) = printed {
+            crate::ft::output::rebase(count);
+        }
+    }
+    if let Some(ft) = rt.ft.as_mut() {
         if k == ft.replay_count() {
             ft.replay_done();
         }
     }
+    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
+    tps.restart_as_thread_0();
+    Ok(())
+}
+
+/// Rank 0's broadcast for a replayed region: `0` + payload, or `1` + the refusal.
+fn message(decision: Result<&[u8], String>) -> Vec<u8> {
+    match decision {
+        Ok(payload) => [&[0u8][..], payload].concat(),
+        Err(e) => [&[1u8][..], e.as_bytes()].concat(),
+    }
+}
+
+/// Broadcasts rank 0's message; every rank injects the payload or stops with the refusal.
+fn deliver(rt: &mut Runtime, mut msg: Vec<u8>) -> Result<(), String> {
     if let Some(comm) = rt.comm.as_ref() {
         comm.broadcast_from_root(&mut msg);
     }
     match inject_replayed(&mut Program(rt), &msg) {
-        Ok(()) => {}
+        Ok(()) => Ok(()),
         Err(ReplayError::Refused(text)) => runtime::stop_all(rt.comm.as_mut(), rt.rank, &text),
-        Err(ReplayError::Bad(e)) => return Err(format!("bad replayed region: {e}")),
+        Err(ReplayError::Bad(e)) => Err(format!("bad replayed region: {e}")),
     }
-    // Threadprivate copies of other threads are not logged: they restart as thread 0's.
-    tps.restart_as_thread_0();
-    Ok(())
 }
 
 /// Why a replayed region's message was not injected.
@@ -191,7 +229,7 @@ pub(super) fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), St
     crate::ft::output::direct();
     track_new_memory(rt, sp)?;
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
-    ft_begin(rt, k);
+    ft_begin(rt, k, sp);
     rt.current.t_track += t0.elapsed();
     Ok(())
 }
@@ -280,7 +318,7 @@ pub fn checkpoint_now(s: &mut State) -> i32 {
     let result = s.rt.as_mut().and_then(|rt| {
         let rank0 = rt.rank == 0;
         let ft = rt.ft.as_mut()?;
-        if inside {
+        if inside || ft.snapshot_mode() {
             ft.request();
             return Some(Ok(1));
         }

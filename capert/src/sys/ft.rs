@@ -48,3 +48,16 @@ pub fn effective_uid() -> u32 {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() }
 }
+
+/// SIGKILL to this process (the test hook that crashes rank 0 in the middle of a compaction).
+pub fn kill_self() -> ! {
+    // SAFETY: raise has no memory preconditions; SIGKILL cannot be caught, so it does not
+    // return.
+    unsafe { libc::raise(libc::SIGKILL) };
+    std::process::abort()
+}
+
+/// Whether a SIGUSR1 request is pending (not cleared).
+pub fn signal_requested() -> bool {
+    SIGNAL_REQUEST.load(Ordering::Relaxed)
+}
