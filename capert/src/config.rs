@@ -14,8 +14,9 @@ pub enum Every {
     Regions(u64),
     /// The regions of (at least) this much time per record.
     Time(Duration),
-    /// `auto` (the default): snapshot mode, with the interval between snapshots set from the
-    /// cost of the last one (see `ft::Ft::snapshot_due`).
+    /// `auto`: snapshot mode, with the interval between snapshots set from the cost of the
+    /// last one (see `ft::Ft::snapshot_due`). Not the default: a restart re-runs the sequential
+    /// code before the snapshot against the snapshot's data (docs/fault-tolerance.md).
     Auto,
 }
 
@@ -29,7 +30,8 @@ pub struct FtConfig {
     /// The user's secret key that authenticates logs (`CAPE_KEY_FILE`, else under the XDG
     /// config directory); None when there is no home to put it in.
     pub key_file: Option<PathBuf>,
-    /// `CAPE_CHECKPOINT_COMPACT` (default on): snapshots keep the log's size bounded.
+    /// `CAPE_CHECKPOINT_COMPACT` (default off): snapshots keep the log's size bounded, at the
+    /// price snapshot mode pays too (docs/fault-tolerance.md).
     pub compact: bool,
     /// `CAPE_CHECKPOINT_BUFFER` (MiB, default 256): payload bytes waiting for the background
     /// writer beyond which a region end waits for it.
@@ -323,8 +325,8 @@ impl Config {
         if let Some(ft) = cfg.ft.as_mut() {
             ft.key_file = key_file(get("CAPE_KEY_FILE"), get("XDG_CONFIG_HOME"), get("HOME"));
             ft.compact = match get("CAPE_CHECKPOINT_COMPACT").as_deref().map(str::trim) {
-                None | Some("1") => true,
-                Some("0") => false,
+                Some("1") => true,
+                None | Some("0") => false,
                 Some(v) => {
                     return Err(ConfigError(format!(
                         "`CAPE_CHECKPOINT_COMPACT={v}` is not 0 or 1"
@@ -356,8 +358,9 @@ fn parse_ft(
     restart: Option<String>,
     every: Option<String>,
 ) -> Result<Option<FtConfig>, ConfigError> {
+    // exact by default: every region's change is logged (snapshots are opt-in)
     let every = match every {
-        None => Every::Auto,
+        None => Every::Regions(1),
         Some(v) => parse_every(&v).ok_or_else(|| {
             ConfigError(format!(
                 "`CAPE_CHECKPOINT_EVERY={v}` is not a number of regions, a time or `auto`: use e.g. `10` or `2s` or `0.5s`"
@@ -382,7 +385,7 @@ fn parse_ft(
         restart,
         every,
         key_file: None,
-        compact: true,
+        compact: false,
         buffer: DEFAULT_CHECKPOINT_BUFFER,
         kill_in_compaction: false,
     }))
@@ -635,7 +638,8 @@ mod tests {
             .ft
             .unwrap();
         assert!(ft.restart);
-        assert_eq!(ft.every, Every::Auto);
+        assert_eq!(ft.every, Every::Regions(1));
+        assert!(!ft.compact);
         assert_eq!(parse_every(" auto"), Some(Every::Auto));
         assert_eq!(
             parse_every("0.5s"),
