@@ -47,6 +47,22 @@ typedef enum cape_sched {
 } cape_sched;
 
 /*
+ One named object for reports: `&v`, `sizeof v`, the sizes of `v[0]`, `v[0][0]`,
+ `v[0][0][0]` of an array (0 past its dimensions), `sizeof *v` of a pointer (0 otherwise:
+ heap blocks are named through the pointers that point into them), and three string
+ literals: the name, the declaration (`int a[100]`) and its `file:line`.
+ */
+typedef struct __cape_object {
+  const void *addr;
+  size_t size;
+  size_t strides[3];
+  size_t pointee;
+  const char *name;
+  const char *decl;
+  const char *at;
+} __cape_object;
+
+/*
  The worksharing loop state (`__cape_loop` in C). Opaque to C code: it is declared on the
  stack of the outlined function and used only through the `__cape_loop_*` functions.
  */
@@ -115,6 +131,35 @@ void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*c
  merged, so every thread sees them after it. A no-op in a team of one.
  */
 void __cape_barrier(void);
+
+/*
+ The file-scope objects of one translated file (called from a constructor). `objects`:
+ `count` entries whose strings are literals.
+ */
+void __cape_objects(const struct __cape_object *objects, size_t count);
+
+/*
+ The shared locals the region about to start uses, and what it is (`what`: a literal such
+ as "parallel for at prog.c:20").
+ */
+void __cape_region_objects(const char *what, const struct __cape_object *objects, size_t count);
+
+/*
+ The allocation site (a literal such as "malloc at prog.c:9") of the heap call that follows.
+ */
+void __cape_alloc_site(const char *site);
+
+/*
+ A check build starts: `flag` is the hooks' switch, which the runtime turns on while a rank
+ runs its share of a region.
+ */
+void __cape_check_build(int *flag);
+
+/*
+ An access of the check build's program: `size` bytes at `addr`, by the code before `pc`,
+ a store when `write` is not 0.
+ */
+void __cape_check_access(const void *addr, size_t size, const void *pc, int write);
 
 /*
  Checkpoint now. Outside a parallel region: every completed region is made durable in the

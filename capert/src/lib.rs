@@ -3,12 +3,14 @@
 // `unsafe` only in sys/ (the kernel, MPI, raw memory) and ffi/ (the C ABI).
 #![deny(unsafe_code)]
 
+pub mod access_check;
 pub mod arena;
 pub mod config;
 pub mod diag;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod io;
+pub mod objects;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;

@@ -166,6 +166,8 @@ fn translate_renamed(
             edits.push(Edit::insert(function.span.end, text));
         }
     }
+    out.file_end
+        .push(lower::objects::file_table(&cx).map_err(|d| vec![d])?);
     if reads_stdin {
         out.file_end
             .push(render(MAIN, "stdin_reader", &[]).map_err(|d| vec![d])?);
@@ -282,7 +284,10 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
         } else if (ARENA_FUNCTIONS.contains(&name) || INPUT_FUNCTIONS.contains(&name))
             && !user_defines(name)
         {
-            edits.push(Edit::replace(u.span, format!("__cape_{name}")));
+            edits.push(Edit::replace(
+                u.span,
+                arena_call(name, u.span, lines, preprocessed),
+            ));
         } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
             edits.push(Edit::replace(
                 u.span,
@@ -292,6 +297,24 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
         }
     }
     Renames { edits, reads_stdin }
+}
+
+/// The runtime's version of a heap or input function; an allocation also tells the runtime
+/// its site (`malloc at prog.c:9`), which names the block in reports. Not after `&`: the comma
+/// expression has no address.
+fn arena_call(name: &str, at: Span, lines: &LineMap, preprocessed: &str) -> String {
+    let address_taken = preprocessed
+        .get(..at.start)
+        .and_then(|t| t.trim_end().chars().next_back())
+        == Some('&');
+    if name == "free" || INPUT_FUNCTIONS.contains(&name) || address_taken {
+        return format!("__cape_{name}");
+    }
+    let site = lines.locate(at.start).map_or(String::new(), |l| {
+        let file = l.file.replace('\\', "\\\\").replace('"', "\\\"");
+        format!(" at {file}:{}", l.line)
+    });
+    format!("(__cape_alloc_site(\"{name}{site}\"), __cape_{name})")
 }
 
 /// `__func__` (and gcc's `__FUNCTION__`, `__PRETTY_FUNCTION__`, which `assert` uses) name the

@@ -9,6 +9,7 @@ pub mod common;
 pub mod constructs;
 pub mod data_sharing;
 pub mod nesting;
+pub mod objects;
 pub mod ordered;
 pub mod parallel;
 pub mod placement;

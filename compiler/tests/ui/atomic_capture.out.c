@@ -157,6 +157,14 @@ int __cape_user_main(void)
     int v = 0, u = 0;
     {
         /* capecc: #pragma omp parallel at atomic_capture.c:5 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&v, sizeof v, { 0, 0, 0 }, 0, "v", "int v", "atomic_capture.c:4" },
+            { (const void *)&u, sizeof u, { 0, 0, 0 }, 0, "u", "int u", "atomic_capture.c:4" },
+            };
+            __cape_region_objects("parallel at atomic_capture.c:5", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .v = (void *)&v,
             .u = (void *)&u,
@@ -222,6 +230,16 @@ static void __cape_fn_1(void *__cape_arg)
     }
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&x, sizeof x, { 0, 0, 0 }, 0, "x", "int x", "atomic_capture.c:1" },
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[4]", "atomic_capture.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 2);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

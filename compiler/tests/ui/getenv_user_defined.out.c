@@ -26,6 +26,14 @@ int __cape_user_main(void)
     int sum = 0;
     {
         /* capecc: #pragma omp parallel for at getenv_user_defined.c:16 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "getenv_user_defined.c:14" },
+            { (const void *)&sum, sizeof sum, { 0, 0, 0 }, 0, "sum", "int sum", "getenv_user_defined.c:15" },
+            };
+            __cape_region_objects("parallel for at getenv_user_defined.c:16", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .n = (void *)&n,
             .sum = (void *)&sum,

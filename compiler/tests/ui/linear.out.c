@@ -21,6 +21,15 @@ int __cape_user_main(void)
     int *p = a;
     {
         /* capecc: #pragma omp parallel for at linear.c:6 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&j, sizeof j, { 0, 0, 0 }, 0, "j", "int j", "linear.c:4" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "linear.c:4" },
+            { (const void *)&p, sizeof p, { 0, 0, 0 }, sizeof *(p), "p", "int *p", "linear.c:5" },
+            };
+            __cape_region_objects("parallel for at linear.c:6", __cape_objects_1, 3);
+        }
         struct __cape_data_1 __cape_data = {
             .j = (void *)&j,
             .n = (void *)&n,
@@ -35,6 +44,14 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel at linear.c:12 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&j, sizeof j, { 0, 0, 0 }, 0, "j", "int j", "linear.c:4" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "linear.c:4" },
+            };
+            __cape_region_objects("parallel at linear.c:12", __cape_objects_2, 2);
+        }
         struct __cape_data_2 __cape_data = {
             .j = (void *)&j,
             .n = (void *)&n,
@@ -142,6 +159,15 @@ static void __cape_fn_2(void *__cape_arg)
     }
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[10]", "linear.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

@@ -14,6 +14,14 @@ int __cape_user_main(void)
     int a[N];
     {
         /* capecc: #pragma omp parallel for at local_enum.c:6 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&k, sizeof k, { 0, 0, 0 }, 0, "k", "int k", "local_enum.c:4" },
+            { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[N]", "local_enum.c:5" },
+            };
+            __cape_region_objects("parallel for at local_enum.c:6", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .k = (void *)&k,
             .a = (void *)&a,

@@ -23,6 +23,7 @@ int __cape_user_main(void)
 {
     {
         /* capecc: #pragma omp parallel for at ordered.c:9 */
+        __cape_region_objects("parallel for at ordered.c:9", (const struct __cape_object *)0, 0);
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
@@ -35,6 +36,7 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel for at ordered.c:14 */
+        __cape_region_objects("parallel for at ordered.c:14", (const struct __cape_object *)0, 0);
         struct __cape_data_2 __cape_data = {
             .__cape_none = 0,
         };
@@ -119,6 +121,16 @@ static void __cape_fn_2(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[10]", "ordered.c:1" },
+        { (const void *)&b, sizeof b, { sizeof (b)[0], 0, 0 }, 0, "b", "int b[10]", "ordered.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 2);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

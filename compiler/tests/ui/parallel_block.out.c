@@ -11,6 +11,13 @@ int __cape_user_main(void)
     int x = 0;
     {
         /* capecc: #pragma omp parallel at parallel_block.c:4 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, 0, "x", "int x", "parallel_block.c:3" },
+            };
+            __cape_region_objects("parallel at parallel_block.c:4", __cape_objects_1, 1);
+        }
         struct __cape_data_1 __cape_data = {
             .x = (void *)&x,
         };

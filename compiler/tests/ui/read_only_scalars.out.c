@@ -37,6 +37,22 @@ void kernel(double *x, int n, double scale, int limit)
     double local[4] = {0};
     {
         /* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, sizeof *(x), "x", "double *x", "read_only_scalars.c:5" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "read_only_scalars.c:5" },
+            { (const void *)&scale, sizeof scale, { 0, 0, 0 }, 0, "scale", "double scale", "read_only_scalars.c:5" },
+            { (const void *)&limit, sizeof limit, { 0, 0, 0 }, 0, "limit", "int limit", "read_only_scalars.c:5" },
+            { (const void *)&written, sizeof written, { 0, 0, 0 }, 0, "written", "int written", "read_only_scalars.c:7" },
+            { (const void *)&escaped, sizeof escaped, { 0, 0, 0 }, 0, "escaped", "int escaped", "read_only_scalars.c:7" },
+            { (const void *)&counter, sizeof counter, { 0, 0, 0 }, 0, "counter", "int counter", "read_only_scalars.c:8" },
+            { (const void *)&flag, sizeof flag, { 0, 0, 0 }, 0, "flag", "volatile int flag", "read_only_scalars.c:9" },
+            { (const void *)&alias, sizeof alias, { 0, 0, 0 }, sizeof *(alias), "alias", "int *alias", "read_only_scalars.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[4]", "read_only_scalars.c:11" },
+            };
+            __cape_region_objects("parallel for at read_only_scalars.c:12", __cape_objects_1, 10);
+        }
         struct __cape_data_1 __cape_data = {
             .x = (void *)&x,
             .n = (void *)&n,
@@ -54,6 +70,16 @@ void kernel(double *x, int n, double scale, int limit)
     }
     {
         /* capecc: #pragma omp parallel at read_only_scalars.c:19 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, sizeof *(x), "x", "double *x", "read_only_scalars.c:5" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "read_only_scalars.c:5" },
+            { (const void *)&reduced, sizeof reduced, { 0, 0, 0 }, 0, "reduced", "int reduced", "read_only_scalars.c:7" },
+            { (const void *)&last, sizeof last, { 0, 0, 0 }, 0, "last", "int last", "read_only_scalars.c:7" },
+            };
+            __cape_region_objects("parallel at read_only_scalars.c:19", __cape_objects_2, 4);
+        }
         struct __cape_data_2 __cape_data = {
             .x = (void *)&x,
             .n = (void *)&n,

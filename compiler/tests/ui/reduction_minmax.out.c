@@ -43,6 +43,14 @@ int __cape_user_main(void)
     int count = 0;
     {
         /* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&hi, sizeof hi, { 0, 0, 0 }, 0, "hi", "double hi", "reduction_minmax.c:5" },
+            { (const void *)&lo, sizeof lo, { 0, 0, 0 }, 0, "lo", "double lo", "reduction_minmax.c:5" },
+            };
+            __cape_region_objects("parallel for at reduction_minmax.c:7", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .hi = (void *)&hi,
             .lo = (void *)&lo,
@@ -53,6 +61,13 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel at reduction_minmax.c:15 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_4[] = {
+            { (const void *)&count, sizeof count, { 0, 0, 0 }, 0, "count", "int count", "reduction_minmax.c:6" },
+            };
+            __cape_region_objects("parallel at reduction_minmax.c:15", __cape_objects_4, 1);
+        }
         struct __cape_data_4 __cape_data = {
             .count = (void *)&count,
         };

@@ -11,6 +11,7 @@ int __cape_user_main(void)
 {
     {
         /* capecc: #pragma omp parallel for at schedules.c:4 */
+        __cape_region_objects("parallel for at schedules.c:4", (const struct __cape_object *)0, 0);
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
@@ -55,6 +56,15 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[10]", "schedules.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

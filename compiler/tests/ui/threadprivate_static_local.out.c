@@ -21,6 +21,7 @@ int __cape_user_main(void)
     weight = 3.0;
     {
         /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
+        __cape_region_objects("parallel at threadprivate_static_local.c:14", (const struct __cape_object *)0, 0);
         struct __cape_data_3 __cape_data = {
             .weight = (void *)&weight,
         };
