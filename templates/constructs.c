@@ -31,7 +31,7 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
         __typeof__({{of}}) {{var}};
 /*@ firstprivate */
         __typeof__({{of}}) {{var}};
-        __builtin_memcpy(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+        __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
 /*@ critical */

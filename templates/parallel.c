@@ -65,7 +65,7 @@ static void __cape_fn_{{id}}(void *__cape_arg)
     __typeof__({{of}}) {{var}};
 /*@ firstprivate */
     __typeof__({{of}}) {{var}};
-    __builtin_memcpy(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
+    __CAPE_CLAUSE_COPY(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
 /*@ reduction_init */
     __typeof__({{of}}) {{var}} = {{identity}};
 /*@ reduction_out */

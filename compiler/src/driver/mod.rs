@@ -130,7 +130,12 @@ const ZERO_INIT_LOCALS: &str = "-ftrivial-auto-var-init=zero";
 /// gcc and clang >= 13 accept it.
 const ALIGN_LOOPS: &str = "-falign-loops=32";
 /// What a check build (`--check=races`) adds to the compilation of translated files.
-const CHECK_FLAGS: [&str; 2] = ["-fsanitize=thread", "-gdwarf-4"];
+const CHECK_FLAGS: [&str; 4] = [
+    "-Og",
+    "-fsanitize=thread",
+    "-gdwarf-4",
+    "-D__CAPE_CHECK_BUILD=1",
+];
 /// The flags capecc adds to the backend's when it accepts them.
 const OPTIONAL_FLAGS: [&str; 2] = [ZERO_INIT_LOCALS, ALIGN_LOOPS];
 

@@ -4,6 +4,7 @@
 
 use super::{spelled, uses_in, Context, Env};
 use crate::diag::{Diagnostic, Span};
+use crate::directive::Directive;
 use crate::resolve::{Binding, Step, Storage, VarId};
 use crate::template::{render, OBJECTS};
 
@@ -94,10 +95,12 @@ fn entry(cx: &Context, v: VarId, spelling: &str) -> Result<String, Diagnostic> {
 }
 
 /// The region's table: the locals of the enclosing function it uses (through `env`, as the
-/// encountering code spells them) and the static locals it names; `what` is
+/// encountering code spells them), the other locals visible there that pointers can reach
+/// (arrays, locals whose address is taken) and the static locals it names; `what` is
 /// `parallel for at prog.c:20`.
 pub fn region_table(
     cx: &Context,
+    d: &Directive,
     id: &str,
     env: &Env,
     region: Span,
@@ -105,6 +108,30 @@ pub fn region_table(
     what: &str,
 ) -> Result<String, Diagnostic> {
     let mut vars: Vec<VarId> = wanted.to_vec();
+    let function = cx.program.function_at(region.start);
+    let mut nested = false;
+    let mut outer = cx.constructs().enclosing(cx, d);
+    while let Some(o) = outer {
+        nested |= o.kind.is_parallel();
+        outer = cx.constructs().enclosing(cx, o);
+    }
+    for (v, var) in cx.program.vars.iter().enumerate() {
+        // only what lives in memory anyway (arrays, variables whose address is taken), and
+        // only where the user's names are valid (not inside another outlined region)
+        let in_memory =
+            var.address_taken || matches!(var.shape.steps.first(), Some(Step::Array { .. }));
+        let visible = function.is_some()
+            && !nested
+            && in_memory
+            && var.function == function
+            && matches!(var.storage, Storage::Auto | Storage::Param)
+            && var.scope.start <= region.start
+            && region.end <= var.scope.end
+            && !super::contains(region, var.ident_span);
+        if visible && !vars.contains(&v) {
+            vars.push(v);
+        }
+    }
     for u in uses_in(cx, region) {
         if let Binding::Var(v) = u.binding {
             let var = &cx.program.vars[v];

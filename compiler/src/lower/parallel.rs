@@ -534,7 +534,7 @@ fn render_region(
     ))?;
     let what = format!("{construct} at {location}");
     let objects = one(super::objects::region_table(
-        cx, &id_text, env, stmt_span, wanted, &what,
+        cx, d, &id_text, env, stmt_span, wanted, &what,
     ))?;
     let mut values = vec![
         ("construct", construct),

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 #include <stdio.h>
@@ -164,8 +173,9 @@ int __cape_user_main(void)
             { (const void *)&a, sizeof a, { 0, 0, 0 }, 0, "a", "double (*a)[n]", "data_kinds.c:27" },
             { (const void *)&out, sizeof out, { sizeof (out)[0], 0, 0 }, 0, "out", "double out[6]", "data_kinds.c:28" },
             { (const void *)&u, sizeof u, { 0, 0, 0 }, 0, "u", "ulong_t u", "data_kinds.c:32" },
+            { (const void *)&tmp, sizeof tmp, { sizeof (tmp)[0], 0, 0 }, 0, "tmp", "int tmp[3]", "data_kinds.c:30" },
             };
-            __cape_region_objects("parallel for at data_kinds.c:45", __cape_objects_3, 4);
+            __cape_region_objects("parallel for at data_kinds.c:45", __cape_objects_3, 5);
         }
         struct __cape_data_3 __cape_data = {
             .n = (void *)&n,
@@ -210,7 +220,7 @@ static void __cape_fn_2(void *__cape_arg)
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_pr) pr;
-        __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
+        __CAPE_CLAUSE_COPY(&pr, __cape_orig_pr, sizeof pr);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -271,7 +281,7 @@ static void __cape_fn_3(void *__cape_arg)
             }
         if (__cape_loop_is_last(&__cape_l)) {
             u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
-            __builtin_memcpy(__cape_orig_u, &u, sizeof u);
+            __CAPE_CLAUSE_COPY(__cape_orig_u, &u, sizeof u);
         }
         __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
         __cape_loop_end(&__cape_l, 1);

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 static void bump(int *p) { *p += 1; }
@@ -77,8 +86,10 @@ void kernel(double *x, int n, double scale, int limit)
             { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "read_only_scalars.c:5" },
             { (const void *)&reduced, sizeof reduced, { 0, 0, 0 }, 0, "reduced", "int reduced", "read_only_scalars.c:7" },
             { (const void *)&last, sizeof last, { 0, 0, 0 }, 0, "last", "int last", "read_only_scalars.c:7" },
+            { (const void *)&escaped, sizeof escaped, { 0, 0, 0 }, 0, "escaped", "int escaped", "read_only_scalars.c:7" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[4]", "read_only_scalars.c:11" },
             };
-            __cape_region_objects("parallel at read_only_scalars.c:19", __cape_objects_2, 4);
+            __cape_region_objects("parallel at read_only_scalars.c:19", __cape_objects_2, 6);
         }
         struct __cape_data_2 __cape_data = {
             .x = (void *)&x,
@@ -193,7 +204,7 @@ static void __cape_fn_2(void *__cape_arg)
                     }
                 }
             if (__cape_loop_is_last(&__cape_l)) {
-                __builtin_memcpy(__cape_orig_last, &last, sizeof last);
+                __CAPE_CLAUSE_COPY(__cape_orig_last, &last, sizeof last);
             }
             __cape_reduce(__cape_orig_reduced, &reduced, sizeof reduced, __cape_combine_3_reduced);
             __cape_loop_end(&__cape_l, 0);

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 #include <stdlib.h>
@@ -83,8 +92,9 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_2[] = {
             { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
             };
-            __cape_region_objects("parallel at write_scope.c:22", __cape_objects_2, 1);
+            __cape_region_objects("parallel at write_scope.c:22", __cape_objects_2, 2);
         }
         struct __cape_data_2 __cape_data = {
             .a = (void *)&a,
@@ -103,8 +113,9 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_3[] = {
             { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
             };
-            __cape_region_objects("parallel at write_scope.c:28", __cape_objects_3, 1);
+            __cape_region_objects("parallel at write_scope.c:28", __cape_objects_3, 2);
         }
         struct __cape_data_3 __cape_data = {
             .a = (void *)&a,
@@ -141,8 +152,9 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             const struct __cape_object __cape_objects_5[] = {
             { (const void *)&rows, sizeof rows, { 0, 0, 0 }, sizeof *(rows), "rows", "double **rows", "write_scope.c:10" },
             { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
             };
-            __cape_region_objects("parallel for at write_scope.c:37", __cape_objects_5, 2);
+            __cape_region_objects("parallel for at write_scope.c:37", __cape_objects_5, 3);
         }
         struct __cape_data_5 __cape_data = {
             .rows = (void *)&rows,
@@ -158,8 +170,9 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_6[] = {
             { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
             };
-            __cape_region_objects("parallel at write_scope.c:41", __cape_objects_6, 1);
+            __cape_region_objects("parallel at write_scope.c:41", __cape_objects_6, 2);
         }
         struct __cape_data_6 __cape_data = {
             .a = (void *)&a,
