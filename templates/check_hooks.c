@@ -6,6 +6,7 @@
    instrumentation asks. This file is compiled without instrumentation. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 void __cape_check_build(int *flag);
 void __cape_check_access(const void *addr, size_t size, const void *pc, int write);
@@ -13,8 +14,34 @@ void __cape_check_access(const void *addr, size_t size, const void *pc, int writ
 /* in a section of its own: not program data for the runtime to track and merge */
 __attribute__((section("cape_check_flag"))) static int __cape_check_on;
 
+/* The accesses passed on in the current recording period (`__cape_check_on`), by address,
+   size and kind, direct-mapped: a loop that reads the same element again and again calls the
+   runtime once. */
+#define __CAPE_SEEN_SLOTS 16384
+__attribute__((section("cape_check_flag"))) static struct __cape_seen {
+    uintptr_t key;
+    int period;
+} *__cape_seen;
+
+static void __cape_check_pass(void *addr, size_t size, void *pc, int write)
+{
+    if (!__cape_seen) {
+        __cape_check_access(addr, size, pc, write);
+        return;
+    }
+    uintptr_t key = (uintptr_t)addr << 6 | size << 1 | (uintptr_t)write;
+    uintptr_t h = ((uintptr_t)addr >> 2) * 2 + (uintptr_t)write; /* neighbours: other slots */
+    struct __cape_seen *slot = &__cape_seen[(h ^ h >> 14) % __CAPE_SEEN_SLOTS];
+    if (slot->key == key && slot->period == __cape_check_on)
+        return;
+    slot->key = key;
+    slot->period = __cape_check_on;
+    __cape_check_access(addr, size, pc, write);
+}
+
 __attribute__((constructor)) static void __cape_check_register(void)
 {
+    __cape_seen = calloc(__CAPE_SEEN_SLOTS, sizeof *__cape_seen);
     __cape_check_build(&__cape_check_on);
 }
 
@@ -22,7 +49,7 @@ __attribute__((constructor)) static void __cape_check_register(void)
     void name(void *addr)                                                              \
     {                                                                                  \
         if (__builtin_expect(__cape_check_on, 0))                                      \
-            __cape_check_access(addr, size, __builtin_return_address(0), write);       \
+            __cape_check_pass(addr, size, __builtin_return_address(0), write);         \
     }
 #define __CAPE_HOOKS(size)                                                             \
     __CAPE_HOOK(__tsan_read##size, size, 0)                                            \

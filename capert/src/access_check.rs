@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 const PAGE: usize = 4096;
 const WORDS: usize = PAGE / 64;
 const GRANULES: usize = PAGE / 8;
+/// Entries of the cache of recently used pages.
+const RECENT: usize = 32;
 /// At most this many conflicts are reported per region.
 const MAX_REPORTS: usize = 10;
 
@@ -43,12 +45,15 @@ struct Recorder {
     /// Shared memory of the region, and what is not shared in it (threadprivate copies).
     ranges: Vec<(usize, usize)>,
     excluded: Vec<(usize, usize)>,
-    /// The current epoch's pages: page -> index into `shadows`.
+    /// The current epoch's pages: page -> index into `shadows`, with a direct-mapped cache
+    /// in front (loops walk several arrays at once).
     index: std::collections::HashMap<usize, usize>,
     shadows: Vec<Shadow>,
-    last: Option<(usize, usize)>,
+    recent: [(usize, usize); RECENT],
     /// Finished epochs of the region: (epoch, its pages).
     done: Vec<(u64, Vec<Shadow>)>,
+    /// The hooks' recording period (never 0 once started).
+    period: i32,
 }
 
 thread_local! {
@@ -62,15 +67,16 @@ impl Recorder {
     }
 
     fn shadow(&mut self, page: usize) -> &mut Shadow {
-        let i = match self.last {
-            Some((p, i)) if p == page => i,
+        let slot = (page / PAGE) % RECENT;
+        let i = match self.recent[slot] {
+            (p, i) if p == page && i < self.shadows.len() => i,
             _ => {
                 let next = self.shadows.len();
                 let i = *self.index.entry(page).or_insert(next);
                 if i == next {
                     self.shadows.push(Shadow::new(page));
                 }
-                self.last = Some((page, i));
+                self.recent[slot] = (page, i);
                 i
             }
         };
@@ -87,15 +93,28 @@ impl Recorder {
             let page = a & !(PAGE - 1);
             let upto = end.min(page + PAGE);
             let s = self.shadow(page);
-            for off in a - page..upto - page {
-                let (bits, pcs) = if write {
-                    (&mut s.write, &mut s.write_pc)
+            let (bits, pcs) = if write {
+                (&mut s.write, &mut s.write_pc)
+            } else {
+                (&mut s.read, &mut s.read_pc)
+            };
+            let (lo, hi) = (a - page, upto - page);
+            // whole runs of bits per word: an access is a few bytes, mostly in one word
+            let mut off = lo;
+            while off < hi {
+                let end = hi.min((off / 64 + 1) * 64);
+                let n = end - off;
+                let mask = if n == 64 {
+                    !0
                 } else {
-                    (&mut s.read, &mut s.read_pc)
+                    ((1u64 << n) - 1) << (off % 64)
                 };
-                bits[off / 64] |= 1 << (off % 64);
-                if pcs[off / 8] == 0 {
-                    pcs[off / 8] = pc;
+                bits[off / 64] |= mask;
+                off = end;
+            }
+            for pc_slot in &mut pcs[lo / 8..=(hi - 1) / 8] {
+                if *pc_slot == 0 {
+                    *pc_slot = pc;
                 }
             }
             a = upto;
@@ -104,7 +123,7 @@ impl Recorder {
 
     fn finish_epoch(&mut self, epoch: u64) {
         self.index.clear();
-        self.last = None;
+        self.recent = [(usize::MAX, 0); RECENT];
         let pages = std::mem::take(&mut self.shadows);
         if !pages.is_empty() {
             self.done.push((epoch, pages));
@@ -122,6 +141,17 @@ pub fn enabled() -> bool {
     check_flag::registered()
 }
 
+/// Turns the hooks on for a new recording period: accesses they passed on before are passed
+/// on again (they belong to an earlier epoch or region).
+fn start_period() {
+    let period = RECORDER.with(|r| {
+        let mut r = r.borrow_mut();
+        r.period = r.period.checked_add(1).unwrap_or(1);
+        r.period
+    });
+    check_flag::set(period);
+}
+
 /// A region starts on a rank of its team: record accesses to `ranges` (not `excluded`).
 pub fn region_begin(ranges: Vec<(usize, usize)>, excluded: Vec<(usize, usize)>) {
     RECORDER.with(|r| {
@@ -130,24 +160,26 @@ pub fn region_begin(ranges: Vec<(usize, usize)>, excluded: Vec<(usize, usize)>) 
         r.excluded = excluded;
         r.done.clear();
     });
-    check_flag::set(true);
+    start_period();
 }
 
 /// A merge point: the epoch's accesses are complete (the runtime's own work is not recorded).
 pub fn epoch_end(epoch: u64) {
-    check_flag::set(false);
+    check_flag::set(0);
     RECORDER.with(|r| r.borrow_mut().finish_epoch(epoch));
 }
 
 /// The region goes on after a barrier.
 pub fn epoch_resume() {
-    check_flag::set(true);
+    if enabled() {
+        start_period();
+    }
 }
 
-/// Runs `f` unrecorded (user code the runtime calls: combiners; `ordered` blocks).
+/// Runs `f` unrecorded (user code the runtime calls: combiners of atomic updates).
 pub fn paused<R>(f: impl FnOnce() -> R) -> R {
     let was = check_flag::get();
-    check_flag::set(false);
+    check_flag::set(0);
     let r = f();
     check_flag::set(was);
     r
@@ -308,7 +340,7 @@ pub fn encode_pcs(reported: &[Conflict]) -> Vec<u8> {
 
 /// What to gather at the region end (every rank, in and outside the team).
 pub fn encode_region() -> Vec<u8> {
-    check_flag::set(false);
+    check_flag::set(0);
     encode_sets()
 }
 

@@ -1,6 +1,7 @@
 //! The recording switch of a check build (`capecc --check=races`): an `int` in the program's
 //! access hooks that they test before calling the runtime, so that an access outside a region
-//! costs one load.
+//! costs one load. Not 0: the number of the recording period (epoch) in progress; the hooks
+//! skip an access identical to one they passed on in the same period.
 
 use std::ffi::c_int;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -21,19 +22,22 @@ pub fn registered() -> bool {
     !FLAG.load(Ordering::Relaxed).is_null()
 }
 
-/// Turns the hooks' calls into the runtime on or off (nothing without hooks).
-pub fn set(on: bool) {
+/// Sets the hooks' switch: 0 off, else the recording period (nothing without hooks).
+pub fn set(period: c_int) {
     let flag = FLAG.load(Ordering::Relaxed);
     if !flag.is_null() {
         // SAFETY: `register`'s contract: a live `int` of the program; the program runs user
         // code and this runtime call on one thread.
-        unsafe { flag.write_volatile(c_int::from(on)) };
+        unsafe { flag.write_volatile(period) };
     }
 }
 
-/// Whether the hooks call the runtime now.
-pub fn get() -> bool {
+/// The hooks' switch now (0 without hooks).
+pub fn get() -> c_int {
     let flag = FLAG.load(Ordering::Relaxed);
+    if flag.is_null() {
+        return 0;
+    }
     // SAFETY: as in `set`.
-    !flag.is_null() && unsafe { flag.read_volatile() } != 0
+    unsafe { flag.read_volatile() }
 }
