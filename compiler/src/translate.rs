@@ -299,15 +299,15 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
     Renames { edits, reads_stdin }
 }
 
-/// The runtime's version of a heap or input function; an allocation also tells the runtime
-/// its site (`malloc at prog.c:9`), which names the block in reports. Not after `&`: the comma
-/// expression has no address.
+/// The runtime's version of a heap or input function; a call of an allocation function also
+/// tells the runtime its site (`malloc at prog.c:9`), which names the block in reports. Only
+/// calls: elsewhere (`&malloc`, an initializer) the comma expression would not do.
 fn arena_call(name: &str, at: Span, lines: &LineMap, preprocessed: &str) -> String {
-    let address_taken = preprocessed
-        .get(..at.start)
-        .and_then(|t| t.trim_end().chars().next_back())
-        == Some('&');
-    if name == "free" || INPUT_FUNCTIONS.contains(&name) || address_taken {
+    let called = preprocessed
+        .get(at.end..)
+        .and_then(|t| t.trim_start().chars().next())
+        == Some('(');
+    if name == "free" || INPUT_FUNCTIONS.contains(&name) || !called {
         return format!("__cape_{name}");
     }
     let site = lines.locate(at.start).map_or(String::new(), |l| {

@@ -8,6 +8,34 @@ use crate::directive::Directive;
 use crate::resolve::{Binding, Step, Storage, VarId};
 use crate::template::{render, OBJECTS};
 
+/// The words of arithmetic type specifiers (and qualifiers), whose size C always knows.
+const ARITHMETIC_WORDS: &[&str] = &[
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "_Bool",
+    "_Complex",
+    "const",
+    "volatile",
+    "restrict",
+    "__restrict",
+    "size_t",
+    "ptrdiff_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+];
+
 /// A C string literal's content for `text` (one line, quotes and backslashes escaped).
 fn literal(text: &str) -> String {
     let mut out = String::new();
@@ -67,14 +95,15 @@ fn entry(cx: &Context, v: VarId, spelling: &str) -> Result<String, Diagnostic> {
             }
         })
         .collect();
-    // heap blocks are named through pointers: the size of what they point to, when C can take
-    // it here (not for `void`, functions or a struct that may still be incomplete)
-    let specifiers: Vec<&str> = var.type_specifiers.iter().map(|s| cx.text(*s)).collect();
-    let sized_target = !specifiers
-        .iter()
-        .any(|s| s.contains("struct") || s.contains("union") || s.trim() == "void");
+    // heap blocks are named through pointers: the size of what they point to, when C surely
+    // can take it (arithmetic types: a struct or a typedef may be incomplete, `void` has none)
+    let arithmetic = var.type_specifiers.iter().all(|s| {
+        cx.text(*s)
+            .split_whitespace()
+            .all(|word| ARITHMETIC_WORDS.contains(&word))
+    });
     let pointee = match steps.as_slice() {
-        [Step::Pointer] if sized_target && !var.shape.opaque_base => {
+        [Step::Pointer] if arithmetic && !var.shape.opaque_base => {
             format!("sizeof *({spelling})")
         }
         [Step::Pointer, Step::Pointer, ..] => format!("sizeof *({spelling})"),
