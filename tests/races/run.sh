@@ -17,6 +17,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/env.sh
+source "$root/scripts/env.sh"
 CAPECC=${CAPECC:-$root/target/release/capecc}
 NP=${NP:-"2 4"}
 FILTER=${FILTER:-.}
