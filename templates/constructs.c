@@ -61,7 +61,7 @@ __cape_taskwait();
         __typeof__({{of}}) {{var}};
 /*@ firstprivate */
         __typeof__({{of}}) {{var}};
-        __builtin_memcpy(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+        __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
 /*@ critical */

@@ -10,7 +10,7 @@ static void __cape_fn_{{id}}(void *__cape_arg);
 /*@ call */
 {
     /* capecc: #pragma omp {{construct}} at {{location}} */
-    struct __cape_data_{{id}} __cape_data = {
+{{objects}}    struct __cape_data_{{id}} __cape_data = {
 {{field_inits}}    };
     __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
                     __CAPE_STACK_POINTER());
@@ -18,7 +18,7 @@ static void __cape_fn_{{id}}(void *__cape_arg);
 /*@ call_scoped */
 {
     /* capecc: #pragma omp {{construct}} at {{location}} */
-    struct __cape_data_{{id}} __cape_data = {
+{{objects}}    struct __cape_data_{{id}} __cape_data = {
 {{field_inits}}    };
     /* what the region may write besides the stack */
     const struct __cape_span __cape_scope_{{id}}[] = {
@@ -29,7 +29,7 @@ static void __cape_fn_{{id}}(void *__cape_arg);
 /*@ call_stack_only */
 {
     /* capecc: #pragma omp {{construct}} at {{location}} */
-    struct __cape_data_{{id}} __cape_data = {
+{{objects}}    struct __cape_data_{{id}} __cape_data = {
 {{field_inits}}    };
     /* the region writes private and stack memory only */
     __cape_parallel_scoped(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
@@ -65,7 +65,7 @@ static void __cape_fn_{{id}}(void *__cape_arg)
     __typeof__({{of}}) {{var}};
 /*@ firstprivate */
     __typeof__({{of}}) {{var}};
-    __builtin_memcpy(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
+    __CAPE_CLAUSE_COPY(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
 /*@ reduction_init */
     __typeof__({{of}}) {{var}} = {{identity}};
 /*@ reduction_out */

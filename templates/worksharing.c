@@ -85,9 +85,9 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
     __typeof__({{of}}) {{var}};
 /*@ firstprivate */
     __typeof__({{of}}) {{var}};
-    __builtin_memcpy(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+    __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ lastprivate_out */
-        __builtin_memcpy(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
+        __CAPE_CLAUSE_COPY(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
 /*@ reduction_init */
     __typeof__({{of}}) {{var}} = {{identity}};
 /*@ reduction_out */

@@ -47,6 +47,22 @@ typedef enum cape_sched {
 } cape_sched;
 
 /*
+ One named object for reports: `&v`, `sizeof v`, the sizes of `v[0]`, `v[0][0]`,
+ `v[0][0][0]` of an array (0 past its dimensions), `sizeof *v` of a pointer (0 otherwise:
+ heap blocks are named through the pointers that point into them), and three string
+ literals: the name, the declaration (`int a[100]`) and its `file:line`.
+ */
+typedef struct __cape_object {
+  const void *addr;
+  size_t size;
+  size_t strides[3];
+  size_t pointee;
+  const char *name;
+  const char *decl;
+  const char *at;
+} __cape_object;
+
+/*
  The worksharing loop state (`__cape_loop` in C). Opaque to C code: it is declared on the
  stack of the outlined function and used only through the `__cape_loop_*` functions.
  */
@@ -115,6 +131,35 @@ void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*c
  merged, so every thread sees them after it. A no-op in a team of one.
  */
 void __cape_barrier(void);
+
+/*
+ The file-scope objects of one translated file (called from a constructor). `objects`:
+ `count` entries whose strings are literals.
+ */
+void __cape_objects(const struct __cape_object *objects, size_t count);
+
+/*
+ The shared locals the region about to start uses, and what it is (`what`: a literal such
+ as "parallel for at prog.c:20").
+ */
+void __cape_region_objects(const char *what, const struct __cape_object *objects, size_t count);
+
+/*
+ The allocation site (a literal such as "malloc at prog.c:9") of the heap call that follows.
+ */
+void __cape_alloc_site(const char *site);
+
+/*
+ A check build starts: `flag` is the hooks' switch, which the runtime turns on while a rank
+ runs its share of a region.
+ */
+void __cape_check_build(int *flag);
+
+/*
+ An access of the check build's program: `size` bytes at `addr`, by the code before `pc`,
+ a store when `write` is not 0.
+ */
+void __cape_check_access(const void *addr, size_t size, const void *pc, int write);
 
 /*
  Checkpoint now. Outside a parallel region: every completed region is made durable in the
@@ -325,6 +370,16 @@ void __cape_master_end(void);
 void __cape_copyprivate(void *addr, size_t size);
 
 /*
+ Starts the CAPE runtime and runs the program.
+
+ Initialises MPI, maps the application heap and the user stack at their fixed addresses,
+ runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
+ exit status (the generated `main` returns it). A call to `exit()` in the program also
+ shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
+ */
+int __cape_start(int argc, char **argv, char **envp, int (*user_main)(int, char**, char**));
+
+/*
  A `single` whose block only creates tasks: 1 on every thread of an active team (each runs
  the tasks that fall to it), else as `__cape_single_begin`. Ends with `__cape_single_end`.
  */
@@ -352,16 +407,6 @@ void __cape_taskwait(void);
  `num_tasks` if given, else by the team size.
  */
 uint64_t __cape_taskloop_grain(uint64_t total, int64_t grainsize, int64_t num_tasks);
-
-/*
- Starts the CAPE runtime and runs the program.
-
- Initialises MPI, maps the application heap and the user stack at their fixed addresses,
- runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
- exit status (the generated `main` returns it). A call to `exit()` in the program also
- shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
- */
-int __cape_start(int argc, char **argv, char **envp, int (*user_main)(int, char**, char**));
 
 /*
  Registers a threadprivate variable of `size` bytes at `addr` (once per variable, from a

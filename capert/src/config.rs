@@ -107,6 +107,9 @@ pub struct Config {
     pub write_scope: WriteScopeMode,
     pub verbose: bool,
     pub check_races: bool,
+    /// `CAPE_CHECK=divergence`: compare a hash of the shared state across ranks before every
+    /// region.
+    pub check_divergence: bool,
     /// `CAPE_STATS`: 0 off, 1 every rank's totals at exit, 2 also one line per region.
     pub stats: u8,
     pub output: OutputMode,
@@ -135,6 +138,7 @@ impl Default for Config {
             write_scope: WriteScopeMode::Scan,
             verbose: false,
             check_races: false,
+            check_divergence: false,
             stats: 0,
             output: OutputMode::Rank0,
             num_threads: None,
@@ -269,10 +273,11 @@ impl Config {
             for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                 match item.to_ascii_lowercase().as_str() {
                     "races" => cfg.check_races = true,
+                    "divergence" => cfg.check_divergence = true,
                     "none" | "0" => {}
                     other => {
                         return Err(ConfigError(format!(
-                            "`CAPE_CHECK` does not know the check `{other}`: use `races`"
+                            "`CAPE_CHECK` does not know the check `{other}`: use `races`, `divergence` or both (`races,divergence`)"
                         )))
                     }
                 }
@@ -572,7 +577,7 @@ mod tests {
             ("CAPE_TRACKER", "mprotect"),
             ("CAPE_WP_ELISION", "0"),
             ("CAPE_VERBOSE", "1"),
-            ("CAPE_CHECK", "races"),
+            ("CAPE_CHECK", "races,divergence"),
             ("CAPE_STATS", "yes"),
             ("CAPE_OUTPUT", "all"),
             ("OMP_NUM_THREADS", "3,2"),
@@ -590,7 +595,7 @@ mod tests {
         assert_eq!(c.stack_size, 8 << 20);
         assert_eq!(c.tracker, TrackerChoice::Mprotect);
         assert!(!c.wp_elision && Config::default().wp_elision);
-        assert!(c.verbose && c.check_races);
+        assert!(c.verbose && c.check_races && c.check_divergence);
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
         assert_eq!(c.num_threads, Some(3));

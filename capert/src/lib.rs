@@ -3,6 +3,7 @@
 // `unsafe` only in sys/ (the kernel, MPI, raw memory) and ffi/ (the C ABI).
 #![deny(unsafe_code)]
 
+pub mod access_check;
 pub mod arena;
 pub mod config;
 pub mod diag;
@@ -10,6 +11,7 @@ pub mod diag;
 pub mod ffi;
 pub mod io;
 pub mod lazy;
+pub mod objects;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;

@@ -1,5 +1,7 @@
 //! Names of global variables for race reports: a minimal reader of the executable's ELF
 //! symbol table (`/proc/self/exe`). Best effort: any parse problem gives no name.
+//! Source lines of code addresses (check builds carry debug information) come from
+//! `addr2line` (binutils, which capecc needs anyway), run once per report.
 
 use std::sync::OnceLock;
 
@@ -24,6 +26,43 @@ pub fn global_name(addr: usize) -> Option<String> {
             format!("{name}+{}", addr - start)
         }
     })
+}
+
+/// `file:line` of each code address (a return address: the call is just before it); missing
+/// when addr2line is not there or does not know the address.
+pub fn code_lines(pcs: &[usize]) -> std::collections::HashMap<usize, String> {
+    let mut found = std::collections::HashMap::new();
+    let wanted: Vec<usize> = pcs.iter().copied().filter(|&pc| pc > 0).collect();
+    if wanted.is_empty() {
+        return found;
+    }
+    // the path, not `/proc/self/exe`, which would be addr2line itself
+    let Ok(exe) = std::fs::read_link("/proc/self/exe") else {
+        return found;
+    };
+    let output = std::process::Command::new("addr2line")
+        .arg("-e")
+        .arg(exe)
+        .args(wanted.iter().map(|pc| format!("{:#x}", pc - 1)))
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    let Ok(output) = output else { return found };
+    let cwd = std::env::current_dir()
+        .map(|d| format!("{}/", d.display()))
+        .unwrap_or_default();
+    for (pc, line) in wanted
+        .iter()
+        .zip(String::from_utf8_lossy(&output.stdout).lines())
+    {
+        let line = line.split(" (discriminator").next().unwrap_or(line).trim();
+        if line.starts_with("??") || line.ends_with(":0") || line.ends_with(":?") {
+            continue;
+        }
+        let line = line.strip_prefix(cwd.as_str()).unwrap_or(line);
+        found.insert(*pc, line.to_string());
+    }
+    found
 }
 
 fn u16_at(b: &[u8], i: usize) -> Option<u16> {

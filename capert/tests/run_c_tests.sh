@@ -117,7 +117,7 @@ fi
 # Race detection.
 if build racy; then
     run_np 3 racy CAPE_CHECK=races
-    if [ "$rc" != 0 ] && grep -q "capert: error: data race in parallel region 1: [0-9]* byte(s) at 0x[0-9a-f]* (in \`shared_flag\`)" "$work/err"; then
+    if [ "$rc" != 0 ] && grep -q "capert: error: data race on 0x[0-9a-f]* (in \`shared_flag\`) in the parallel region: [0-9]* byte(s) written by threads [0-9] and [0-9] with different values" "$work/err"; then
         ok "racy P=3 CAPE_CHECK=races reports the race"
     else
         bad "racy P=3 CAPE_CHECK=races (exit $rc)"; head -5 "$work/err"

@@ -10,6 +10,8 @@ pub const MAIN: &str = include_str!("../../templates/main.c");
 pub const PARALLEL: &str = include_str!("../../templates/parallel.c");
 pub const WORKSHARING: &str = include_str!("../../templates/worksharing.c");
 pub const CONSTRUCTS: &str = include_str!("../../templates/constructs.c");
+pub const OBJECTS: &str = include_str!("../../templates/objects.c");
+pub const CHECK_HOOKS: &str = include_str!("../../templates/check_hooks.c");
 
 /// Every template file, for tests: (file name, text).
 pub const ALL: &[(&str, &str)] = &[
@@ -18,6 +20,8 @@ pub const ALL: &[(&str, &str)] = &[
     ("parallel.c", PARALLEL),
     ("worksharing.c", WORKSHARING),
     ("constructs.c", CONSTRUCTS),
+    ("objects.c", OBJECTS),
+    ("check_hooks.c", CHECK_HOOKS),
 ];
 
 /// The text of section `name` of a template file.

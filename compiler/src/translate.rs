@@ -203,6 +203,8 @@ fn translate_renamed(
             edits.push(Edit::insert(function.span.end, text));
         }
     }
+    out.file_end
+        .push(lower::objects::file_table(&cx).map_err(|d| vec![d])?);
     if reads_stdin {
         out.file_end
             .push(render(MAIN, "stdin_reader", &[]).map_err(|d| vec![d])?);
@@ -332,10 +334,31 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
             || KERNEL_BUFFER_FUNCTIONS.contains(&name))
             && !user_defines(name)
         {
-            edits.push(Edit::replace(u.span, format!("__cape_{name}")));
+            edits.push(Edit::replace(
+                u.span,
+                arena_call(name, u.span, lines, preprocessed),
+            ));
         }
     }
     Renames { edits, reads_stdin }
+}
+
+/// The runtime's version of a heap or input function; a call of an allocation function also
+/// tells the runtime its site (`malloc at prog.c:9`), which names the block in reports. Only
+/// calls: elsewhere (`&malloc`, an initializer) the comma expression would not do.
+fn arena_call(name: &str, at: Span, lines: &LineMap, preprocessed: &str) -> String {
+    let called = preprocessed
+        .get(at.end..)
+        .and_then(|t| t.trim_start().chars().next())
+        == Some('(');
+    if name == "free" || !ARENA_FUNCTIONS.contains(&name) || !called {
+        return format!("__cape_{name}");
+    }
+    let site = lines.locate(at.start).map_or(String::new(), |l| {
+        let file = l.file.replace('\\', "\\\\").replace('"', "\\\"");
+        format!(" at {file}:{}", l.line)
+    });
+    format!("(__cape_alloc_site(\"{name}{site}\"), __cape_{name})")
 }
 
 /// `__func__` (and gcc's `__FUNCTION__`, `__PRETTY_FUNCTION__`, which `assert` uses) name the

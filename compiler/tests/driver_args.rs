@@ -222,3 +222,18 @@ fn verbose_alone_prints_the_version() {
         "no input files"
     );
 }
+
+#[test]
+fn check_builds_have_two_spellings_and_unknown_checks_are_refused() {
+    for line in ["--check=races a.c", "-fsanitize=cape-races a.c"] {
+        let plan = parse_args(&args(line)).unwrap();
+        assert!(plan.check_races, "{line}");
+        assert!(
+            !plan.common_args.iter().any(|a| a.contains("sanitize")),
+            "{line}"
+        );
+    }
+    assert!(!parse_args(&args("-O2 a.c")).unwrap().check_races);
+    let err = parse_args(&args("--check=leaks a.c")).unwrap_err();
+    assert!(err.message.contains("--check=leaks"), "{}", err.message);
+}

@@ -46,7 +46,10 @@ fn arena_alloc(size: usize, align: usize) -> *mut c_void {
         s.rt.as_mut()
             .map(|rt| rt.arena.alloc(size.max(1), align.max(MIN_ALIGN)))
     }) {
-        Some(Ok(p)) => p.as_ptr().cast(),
+        Some(Ok(p)) => {
+            crate::objects::note_block(p.as_ptr() as usize, size);
+            p.as_ptr().cast()
+        }
         Some(Err(e)) => runtime::fatal(&e),
         None => std::ptr::null_mut(),
     }
@@ -142,6 +145,8 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             if let Ok(block) = moved {
                 rt.arena.forget_block(ptr as usize);
                 rt.arena.note_block(block.as_ptr() as usize, size);
+                crate::objects::forget_block(ptr as usize);
+                crate::objects::note_block(block.as_ptr() as usize, size);
             }
             Some(moved.map_err(|e| rt.arena.describe(e, size)))
         });
@@ -178,6 +183,7 @@ pub extern "C" fn __cape_free(ptr: *mut c_void) {
                 // SAFETY: as above; freed once by the program's contract.
                 unsafe { rt.arena.heap_mut().free(nn) };
                 rt.arena.forget_block(ptr as usize);
+                crate::objects::forget_block(ptr as usize);
             }
         });
     })

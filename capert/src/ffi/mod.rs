@@ -9,6 +9,7 @@
 // `guard(...)`; tests/ffi_guard.rs checks it against the symbols libcapert.a exports.
 pub mod atomic;
 pub mod barrier;
+pub mod check;
 pub mod checkpoint;
 pub mod heap;
 pub mod inputs;

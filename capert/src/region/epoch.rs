@@ -158,6 +158,8 @@ pub(super) fn merge_point(
     r: &mut ActiveRegion,
     last: bool,
 ) -> Result<(), String> {
+    // check builds: the epoch's accesses end here; the runtime's own work is not recorded
+    crate::access_check::epoch_end(r.epoch);
     let t0 = Instant::now();
     let mut written = std::mem::take(&mut rt.written_pages);
     written.clear();
@@ -291,6 +293,7 @@ pub(super) fn merge_point(
     if !last {
         rt.tracker.begin_region().map_err(|e| e.to_string())?;
         r.next_epoch();
+        crate::access_check::epoch_resume();
     }
     Ok(())
 }

@@ -21,6 +21,7 @@
 //! message), `constructs` (barrier, single, master, copyprivate, reductions, atomics),
 //! `threadprivate`, and `replay` (fault tolerance: logged regions, replay, the log's payload).
 
+mod checks;
 pub mod constructs;
 mod epoch;
 mod lazy_point;
@@ -233,6 +234,7 @@ fn start(
         if let Some(region) = s.team.region.as_mut() {
             region.lazy = lazy_point::choose(rt, region, site);
         }
+        checks::region_begin(rt, &s.threadprivates, sp, in_team);
     }
     set_in_active_region(true);
     Ok(Plan::Active {
@@ -357,11 +359,7 @@ fn end(s: &mut State, r: &mut ActiveRegion) -> Result<RegionOutcome, String> {
         ft_end(rt, threadprivates, change, r.sp)?;
         rt.current.t_log += t1.elapsed();
     }
-    let outcome = if rt.cfg.check_races {
-        report_races(rt, &r.races)
-    } else {
-        RegionOutcome::Done
-    };
+    let outcome = checks::region_end(rt, &r.races);
     rt.io.leave_region();
 
     if let Some(lazy) = rt.lazy.as_mut() {
@@ -425,47 +423,4 @@ fn share_with_outsiders(
         rt.current.bytes_injected += run.bytes.len() as u64;
     }
     Ok(())
-}
-
-/// Gathers every rank's race findings; rank 0 prints each distinct race once.
-fn report_races(rt: &mut Runtime, races: &[Race]) -> RegionOutcome {
-    let Some(comm) = rt.comm.as_ref() else {
-        return RegionOutcome::Done;
-    };
-    let mut mine = Vec::with_capacity(races.len() * 24);
-    for r in races {
-        mine.extend_from_slice(&r.addr.to_le_bytes());
-        mine.extend_from_slice(&r.len.to_le_bytes());
-        mine.extend_from_slice(&r.ranks.0.to_le_bytes());
-        mine.extend_from_slice(&r.ranks.1.to_le_bytes());
-    }
-    let all = comm.all_gather_bytes(&mine);
-    let mut found: Vec<(u64, u64, u32, u32)> = Vec::new();
-    for bytes in &all {
-        for rec in bytes.chunks_exact(24) {
-            let word = |i: usize| u64::from_le_bytes(rec[i..i + 8].try_into().unwrap_or([0; 8]));
-            let half = |i: usize| u32::from_le_bytes(rec[i..i + 4].try_into().unwrap_or([0; 4]));
-            let (a, b) = (half(16), half(20));
-            found.push((word(0), word(8), a.min(b), a.max(b)));
-        }
-    }
-    found.sort_unstable();
-    found.dedup();
-    if found.is_empty() {
-        return RegionOutcome::Done;
-    }
-    if rt.rank == 0 {
-        for (addr, len, a, b) in &found {
-            let name = crate::runtime::describe_address(rt, *addr as usize);
-            crate::diag::eprint_line(&format!(
-                "capert: error: data race in parallel region {}: {len} byte(s) at {addr:#x}{name} written with different values by ranks {a} and {b}",
-                rt.region_no
-            ));
-        }
-        crate::diag::eprint_line(&format!(
-            "capert: error: {} data race(s) found: make the conflicting writes private, or protect them with `reduction`/`critical`",
-            found.len()
-        ));
-    }
-    RegionOutcome::RacesFound
 }

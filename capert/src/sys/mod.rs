@@ -1,6 +1,7 @@
 //! Everything that talks to the kernel directly. All `unsafe` of capert outside `ffi/` lives here.
 
 pub mod bounds;
+pub mod check_flag;
 pub mod checkpoint_dir;
 pub mod fd;
 pub mod ft;

@@ -75,6 +75,9 @@ pub struct Plan {
     pub save_temps: bool,
     /// `--cc=CC`: the backend compiler command.
     pub cc: Option<String>,
+    /// `--check=races` (`-fsanitize=cape-races`): a check build whose every load and store
+    /// is recorded inside parallel regions (the exact race detector).
+    pub check_races: bool,
 }
 
 impl Plan {
@@ -307,6 +310,11 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
                 let (value, _) = take_value(&mut i, "-x", arg)?;
                 language = self::language(&value)?;
             }
+            "--check=races" | "-fsanitize=cape-races" => plan.check_races = true,
+            _ if arg.starts_with("--check=") => {
+                return Err(ArgError::new(format!("unknown check in `{arg}`"))
+                    .with_help("`--check=races` builds the program with the exact race detector; `CAPE_CHECK=divergence` at run time needs no special build"))
+            }
             "--cc" => {
                 let (value, _) = take_value(&mut i, "--cc", arg)?;
                 plan.cc = Some(value);
@@ -422,6 +430,8 @@ capecc accepts gcc's options; the ones it handles itself:
   -v                print the commands capecc runs
   -save-temps       keep intermediate files (foo.i, foo.cape.c) in the current directory
   -fopenmp          accepted and ignored: OpenMP is always on
+  --check=races     a check build that reports every data race of each run (also spelled
+                    -fsanitize=cape-races; give it when compiling and when linking)
   --help            print this help
   --version         print the version
 

@@ -129,6 +129,13 @@ struct Driver {
 const ZERO_INIT_LOCALS: &str = "-ftrivial-auto-var-init=zero";
 /// gcc and clang >= 13 accept it.
 const ALIGN_LOOPS: &str = "-falign-loops=64";
+/// What a check build (`--check=races`) adds to the compilation of translated files.
+const CHECK_FLAGS: [&str; 4] = [
+    "-Og",
+    "-fsanitize=thread",
+    "-gdwarf-4",
+    "-D__CAPE_CHECK_BUILD=1",
+];
 /// The flags capecc adds to the backend's when it accepts them.
 const OPTIONAL_FLAGS: [&str; 2] = [ZERO_INIT_LOCALS, ALIGN_LOOPS];
 
@@ -678,6 +685,11 @@ impl Driver {
         if self.backend_accepts(ZERO_INIT_LOCALS) {
             argv.push(ZERO_INIT_LOCALS.to_string());
         }
+        if self.plan.check_races {
+            // every load and store calls a hook (templates/check_hooks.c, linked in); debug
+            // information gives the reports their source lines
+            argv.extend(CHECK_FLAGS.iter().map(|f| f.to_string()));
+        }
         argv.extend([path_arg(source), "-o".to_string(), path_arg(&raw_object)]);
         self.run_command(&argv)?;
         if let Some(input) = deps_for {
@@ -731,6 +743,23 @@ impl Driver {
         Err(1)
     }
 
+    /// The object of a check build's access hooks, compiled without instrumentation.
+    fn check_hooks(&self) -> Step<PathBuf> {
+        let source = self.temp.path().join("cape-check-hooks.c");
+        let object = self.temp.path().join("cape-check-hooks.o");
+        let text =
+            crate::template::render(crate::template::CHECK_HOOKS, "hooks", &[]).map_err(|d| {
+                report_error(&d.message, None);
+                1
+            })?;
+        self.write_file(&source, text.as_bytes())?;
+        let mut argv = self.cc.clone();
+        argv.extend(["-c".to_string(), "-O2".to_string(), path_arg(&source)]);
+        argv.extend(["-o".to_string(), path_arg(&object)]);
+        self.run_command(&argv)?;
+        Ok(object)
+    }
+
     /// `cc -no-pie objects... libcapert.a <native libs>`, user inputs and linker options in
     /// their command-line order.
     fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
@@ -743,6 +772,9 @@ impl Driver {
         argv.extend(self.plan.common_args.iter().cloned());
         let inputs = self.link_arguments(objects)?;
         argv.extend(inputs.args.iter().cloned());
+        if self.plan.check_races {
+            argv.push(path_arg(&self.check_hooks()?));
+        }
         argv.push(path_arg(runtime));
         argv.extend(runtime::NATIVE_LIBS.iter().map(|s| s.to_string()));
         argv.push("-o".to_string());

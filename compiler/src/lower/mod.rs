@@ -11,6 +11,7 @@ pub mod constructs;
 pub mod data_sharing;
 pub mod device;
 pub mod nesting;
+pub mod objects;
 pub mod ordered;
 pub mod parallel;
 pub mod placement;

@@ -543,8 +543,13 @@ fn render_region(
             ("reductions", &reductions),
         ],
     ))?;
+    let what = format!("{construct} at {location}");
+    let objects = one(super::objects::region_table(
+        cx, d, &id_text, env, stmt_span, wanted, &what,
+    ))?;
     let mut values = vec![
         ("construct", construct),
+        ("objects", objects.as_str()),
         ("location", location.as_str()),
         ("id", id_text.as_str()),
         ("field_inits", field_inits.as_str()),

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
@@ -157,6 +166,14 @@ int __cape_user_main(void)
     int v = 0, u = 0;
     {
         /* capecc: #pragma omp parallel at atomic_capture.c:5 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&v, sizeof v, { 0, 0, 0 }, 0, "v", "int v", "atomic_capture.c:4" },
+            { (const void *)&u, sizeof u, { 0, 0, 0 }, 0, "u", "int u", "atomic_capture.c:4" },
+            };
+            __cape_region_objects("parallel at atomic_capture.c:5", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .v = (void *)&v,
             .u = (void *)&u,
@@ -222,6 +239,16 @@ static void __cape_fn_1(void *__cape_arg)
     }
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&x, sizeof x, { 0, 0, 0 }, 0, "x", "int x", "atomic_capture.c:1" },
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[4]", "atomic_capture.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 2);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,6 +32,16 @@ static void scale(double *a, int n, double f)
     int i;
     {
         /* capecc: #pragma omp parallel for at basic.c:12 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "basic.c:9" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "basic.c:9" },
+            { (const void *)&f, sizeof f, { 0, 0, 0 }, 0, "f", "double f", "basic.c:9" },
+            { (const void *)&i, sizeof i, { 0, 0, 0 }, 0, "i", "int i", "basic.c:11" },
+            };
+            __cape_region_objects("parallel for at basic.c:12", __cape_objects_1, 4);
+        }
         struct __cape_data_1 __cape_data = {
             .a = (void *)&a,
             .n = (void *)&n,
@@ -86,7 +105,7 @@ struct __cape_data_2 {
 static void __cape_fn_2(void *__cape_arg);
 int __cape_user_main(int argc, char **argv)
 {
-    double *a = __cape_malloc(100 * sizeof(double));
+    double *a = (__cape_alloc_site("malloc at basic.c:19"), __cape_malloc)(100 * sizeof(double));
     double s = 0.0;
     int k = 3;
     for (int i = 0; i < 100; i++)
@@ -94,6 +113,15 @@ int __cape_user_main(int argc, char **argv)
     scale(a, 100, 2.0);
     {
         /* capecc: #pragma omp parallel for at basic.c:25 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "basic.c:19" },
+            { (const void *)&s, sizeof s, { 0, 0, 0 }, 0, "s", "double s", "basic.c:20" },
+            { (const void *)&k, sizeof k, { 0, 0, 0 }, 0, "k", "int k", "basic.c:21" },
+            };
+            __cape_region_objects("parallel for at basic.c:25", __cape_objects_2, 3);
+        }
         struct __cape_data_2 __cape_data = {
             .a = (void *)&a,
             .s = (void *)&s,
@@ -143,7 +171,7 @@ static void __cape_fn_2(void *__cape_arg)
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_s) s = 0;
         __typeof__(*__cape_orig_k) k;
-        __builtin_memcpy(&k, __cape_orig_k, sizeof k);
+        __CAPE_CLAUSE_COPY(&k, __cape_orig_k, sizeof k);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
         while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -164,6 +192,16 @@ static void __cape_fn_2(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&global_sum, sizeof global_sum, { 0, 0, 0 }, 0, "global_sum", "double global_sum", "basic.c:6" },
+        { (const void *)&g, sizeof g, { sizeof (g)[0], 0, 0 }, 0, "g", "int g[100]", "basic.c:7" },
+    };
+    __cape_objects(__cape_file_objects_table, 2);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

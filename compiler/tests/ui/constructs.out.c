@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
@@ -198,6 +207,19 @@ int __cape_user_main(void)
     struct point *pp = &pt;
     {
         /* capecc: #pragma omp parallel at constructs.c:21 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&v, sizeof v, { sizeof (v)[0], 0, 0 }, 0, "v", "int v[16]", "constructs.c:18" },
+            { (const void *)&best, sizeof best, { 0, 0, 0 }, 0, "best", "int best", "constructs.c:18" },
+            { (const void *)&worst, sizeof worst, { 0, 0, 0 }, 0, "worst", "int worst", "constructs.c:18" },
+            { (const void *)&last, sizeof last, { 0, 0, 0 }, 0, "last", "int last", "constructs.c:18" },
+            { (const void *)&shared_copy, sizeof shared_copy, { 0, 0, 0 }, 0, "shared_copy", "int shared_copy", "constructs.c:18" },
+            { (const void *)&d, sizeof d, { 0, 0, 0 }, 0, "d", "double d", "constructs.c:19" },
+            { (const void *)&pp, sizeof pp, { 0, 0, 0 }, 0, "pp", "struct point *pp", "constructs.c:20" },
+            };
+            __cape_region_objects("parallel at constructs.c:21", __cape_objects_2, 7);
+        }
         struct __cape_data_2 __cape_data = {
             .v = (void *)&v,
             .best = (void *)&best,
@@ -254,7 +276,7 @@ static void __cape_fn_2(void *__cape_arg)
                     last = (*__cape_shared_v)[i];
                 }
             if (__cape_loop_is_last(&__cape_l)) {
-                __builtin_memcpy(__cape_orig_last, &last, sizeof last);
+                __CAPE_CLAUSE_COPY(__cape_orig_last, &last, sizeof last);
             }
             __cape_loop_end(&__cape_l, 0);
         }
@@ -323,6 +345,17 @@ static void __cape_fn_2(void *__cape_arg)
 __attribute__((constructor)) static void __cape_tp_init_1(void)
 {
     __cape_threadprivate(&tp, sizeof tp);
+}
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&hist, sizeof hist, { sizeof (hist)[0], 0, 0 }, 0, "hist", "int hist[8]", "constructs.c:3" },
+        { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "long total", "constructs.c:4" },
+        { (const void *)&pt, sizeof pt, { 0, 0, 0 }, 0, "pt", "struct point { int x, y; } pt", "constructs.c:7" },
+    };
+    __cape_objects(__cape_file_objects_table, 3);
 }
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 #include <stdio.h>
@@ -27,6 +36,17 @@ static void rows(int n, int m, double grid[n][m], double out[])
     calls++;
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:15 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "data_kinds.c:11" },
+            { (const void *)&m, sizeof m, { 0, 0, 0 }, 0, "m", "int m", "data_kinds.c:11" },
+            { (const void *)&grid, sizeof grid, { 0, 0, 0 }, 0, "grid", "double grid[n][m]", "data_kinds.c:11" },
+            { (const void *)&out, sizeof out, { 0, 0, 0 }, sizeof *(out), "out", "double out[]", "data_kinds.c:11" },
+            { (const void *)&calls, sizeof calls, { 0, 0, 0 }, 0, "calls", "int calls", "data_kinds.c:13" },
+            };
+            __cape_region_objects("parallel for at data_kinds.c:15", __cape_objects_1, 5);
+        }
         struct __cape_data_1 __cape_data = {
             .n = (void *)&n,
             .m = (void *)&m,
@@ -107,7 +127,7 @@ static void __cape_fn_3(void *__cape_arg);
 int __cape_user_main(void)
 {
     int n = 6;
-    double (*a)[n] = __cape_malloc(sizeof(double[n][n]));
+    double (*a)[n] = (__cape_alloc_site("malloc at data_kinds.c:27"), __cape_malloc)(sizeof(double[n][n]));
     double out[6];
     struct pair pr = { 1.0, 2.0 };
     int tmp[3];
@@ -121,6 +141,17 @@ int __cape_user_main(void)
         int n = 3;
         {
             /* capecc: #pragma omp parallel for at data_kinds.c:39 */
+            {
+                /* the shared objects the region uses, named in the runtime's reports */
+                const struct __cape_object __cape_objects_2[] = {
+                { (const void *)&out, sizeof out, { sizeof (out)[0], 0, 0 }, 0, "out", "double out[6]", "data_kinds.c:28" },
+                { (const void *)&pr, sizeof pr, { 0, 0, 0 }, 0, "pr", "struct pair pr", "data_kinds.c:29" },
+                { (const void *)&tmp, sizeof tmp, { sizeof (tmp)[0], 0, 0 }, 0, "tmp", "int tmp[3]", "data_kinds.c:30" },
+                { (const void *)&z, sizeof z, { 0, 0, 0 }, 0, "z", "size_t z", "data_kinds.c:31" },
+                { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "data_kinds.c:38" },
+                };
+                __cape_region_objects("parallel for at data_kinds.c:39", __cape_objects_2, 5);
+            }
             struct __cape_data_2 __cape_data = {
                 .out = (void *)&out,
                 .pr = (void *)&pr,
@@ -135,6 +166,17 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel for at data_kinds.c:45 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_3[] = {
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "data_kinds.c:26" },
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, 0, "a", "double (*a)[n]", "data_kinds.c:27" },
+            { (const void *)&out, sizeof out, { sizeof (out)[0], 0, 0 }, 0, "out", "double out[6]", "data_kinds.c:28" },
+            { (const void *)&u, sizeof u, { 0, 0, 0 }, 0, "u", "ulong_t u", "data_kinds.c:32" },
+            { (const void *)&tmp, sizeof tmp, { sizeof (tmp)[0], 0, 0 }, 0, "tmp", "int tmp[3]", "data_kinds.c:30" },
+            };
+            __cape_region_objects("parallel for at data_kinds.c:45", __cape_objects_3, 5);
+        }
         struct __cape_data_3 __cape_data = {
             .n = (void *)&n,
             .a = (void *)&a,
@@ -178,7 +220,7 @@ static void __cape_fn_2(void *__cape_arg)
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __typeof__(*__cape_orig_pr) pr;
-        __builtin_memcpy(&pr, __cape_orig_pr, sizeof pr);
+        __CAPE_CLAUSE_COPY(&pr, __cape_orig_pr, sizeof pr);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -239,7 +281,7 @@ static void __cape_fn_3(void *__cape_arg)
             }
         if (__cape_loop_is_last(&__cape_l)) {
             u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
-            __builtin_memcpy(__cape_orig_u, &u, sizeof u);
+            __CAPE_CLAUSE_COPY(__cape_orig_u, &u, sizeof u);
         }
         __cape_reduce(__cape_orig_total, &total, sizeof total, __cape_combine_4_total);
         __cape_loop_end(&__cape_l, 1);
@@ -247,6 +289,15 @@ static void __cape_fn_3(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "double total", "data_kinds.c:9" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 #include <stdio.h>
 
@@ -26,6 +35,14 @@ int __cape_user_main(void)
     int sum = 0;
     {
         /* capecc: #pragma omp parallel for at getenv_user_defined.c:16 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "getenv_user_defined.c:14" },
+            { (const void *)&sum, sizeof sum, { 0, 0, 0 }, 0, "sum", "int sum", "getenv_user_defined.c:15" },
+            };
+            __cape_region_objects("parallel for at getenv_user_defined.c:16", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .n = (void *)&n,
             .sum = (void *)&sum,

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 
@@ -20,6 +29,7 @@ int __cape_user_main(void)
     FILE *f = fopen("grid.bin", "w+b");
     {
         /* capecc: #pragma omp parallel for at kernel_buffers.c:12 */
+        __cape_region_objects("parallel for at kernel_buffers.c:12", (const struct __cape_object *)0, 0);
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
@@ -73,6 +83,15 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&grid, sizeof grid, { sizeof (grid)[0], 0, 0 }, 0, "grid", "double grid[4096]", "kernel_buffers.c:7" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: this file reads stdin; every rank gets rank 0's input at the latest when the first
    parallel region starts (a read inside `single` or `master` runs on one rank only) */

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 int a[10];
 /* capecc: data of the #pragma omp parallel for at linear.c:6 */
 struct __cape_data_1 {
@@ -21,6 +30,15 @@ int __cape_user_main(void)
     int *p = a;
     {
         /* capecc: #pragma omp parallel for at linear.c:6 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&j, sizeof j, { 0, 0, 0 }, 0, "j", "int j", "linear.c:4" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "linear.c:4" },
+            { (const void *)&p, sizeof p, { 0, 0, 0 }, sizeof *(p), "p", "int *p", "linear.c:5" },
+            };
+            __cape_region_objects("parallel for at linear.c:6", __cape_objects_1, 3);
+        }
         struct __cape_data_1 __cape_data = {
             .j = (void *)&j,
             .n = (void *)&n,
@@ -35,6 +53,14 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel at linear.c:12 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&j, sizeof j, { 0, 0, 0 }, 0, "j", "int j", "linear.c:4" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "linear.c:4" },
+            };
+            __cape_region_objects("parallel at linear.c:12", __cape_objects_2, 2);
+        }
         struct __cape_data_2 __cape_data = {
             .j = (void *)&j,
             .n = (void *)&n,
@@ -91,8 +117,8 @@ static void __cape_fn_1(void *__cape_arg)
                 }
             }
         if (__cape_loop_is_last(&__cape_l)) {
-            __builtin_memcpy(__cape_orig_j, &j, sizeof j);
-            __builtin_memcpy(__cape_orig_p, &p, sizeof p);
+            __CAPE_CLAUSE_COPY(__cape_orig_j, &j, sizeof j);
+            __CAPE_CLAUSE_COPY(__cape_orig_p, &p, sizeof p);
         }
         __cape_loop_end(&__cape_l, 1);
     }
@@ -135,13 +161,22 @@ static void __cape_fn_2(void *__cape_arg)
                     }
                 }
             if (__cape_loop_is_last(&__cape_l)) {
-                __builtin_memcpy(__cape_orig_j, &j, sizeof j);
+                __CAPE_CLAUSE_COPY(__cape_orig_j, &j, sizeof j);
             }
             __cape_loop_end(&__cape_l, 0);
         }
     }
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[10]", "linear.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
@@ -161,6 +170,13 @@ int __cape_user_main(void)
     omp_lock_t lock;
     {
         /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t lock", "lock_pairs.c:9" },
+            };
+            __cape_region_objects("parallel for at lock_pairs.c:10", __cape_objects_1, 1);
+        }
         struct __cape_data_1 __cape_data = {
             .lock = (void *)&lock,
         };
@@ -211,6 +227,17 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "int total", "lock_pairs.c:4" },
+        { (const void *)&hits, sizeof hits, { sizeof (hits)[0], 0, 0 }, 0, "hits", "int hits[4]", "lock_pairs.c:4" },
+        { (const void *)&best, sizeof best, { 0, 0, 0 }, 0, "best", "double best", "lock_pairs.c:5" },
+    };
+    __cape_objects(__cape_file_objects_table, 3);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

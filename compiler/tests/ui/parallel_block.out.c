@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* capecc: data of the #pragma omp parallel at parallel_block.c:4 */
 struct __cape_data_1 {
     void *x;
@@ -11,6 +20,13 @@ int __cape_user_main(void)
     int x = 0;
     {
         /* capecc: #pragma omp parallel at parallel_block.c:4 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, 0, "x", "int x", "parallel_block.c:3" },
+            };
+            __cape_region_objects("parallel at parallel_block.c:4", __cape_objects_1, 1);
+        }
         struct __cape_data_1 __cape_data = {
             .x = (void *)&x,
         };

@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 static void bump(int *p) { *p += 1; }
@@ -37,6 +46,22 @@ void kernel(double *x, int n, double scale, int limit)
     double local[4] = {0};
     {
         /* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, sizeof *(x), "x", "double *x", "read_only_scalars.c:5" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "read_only_scalars.c:5" },
+            { (const void *)&scale, sizeof scale, { 0, 0, 0 }, 0, "scale", "double scale", "read_only_scalars.c:5" },
+            { (const void *)&limit, sizeof limit, { 0, 0, 0 }, 0, "limit", "int limit", "read_only_scalars.c:5" },
+            { (const void *)&written, sizeof written, { 0, 0, 0 }, 0, "written", "int written", "read_only_scalars.c:7" },
+            { (const void *)&escaped, sizeof escaped, { 0, 0, 0 }, 0, "escaped", "int escaped", "read_only_scalars.c:7" },
+            { (const void *)&counter, sizeof counter, { 0, 0, 0 }, 0, "counter", "int counter", "read_only_scalars.c:8" },
+            { (const void *)&flag, sizeof flag, { 0, 0, 0 }, 0, "flag", "volatile int flag", "read_only_scalars.c:9" },
+            { (const void *)&alias, sizeof alias, { 0, 0, 0 }, sizeof *(alias), "alias", "int *alias", "read_only_scalars.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[4]", "read_only_scalars.c:11" },
+            };
+            __cape_region_objects("parallel for at read_only_scalars.c:12", __cape_objects_1, 10);
+        }
         struct __cape_data_1 __cape_data = {
             .x = (void *)&x,
             .n = (void *)&n,
@@ -54,6 +79,18 @@ void kernel(double *x, int n, double scale, int limit)
     }
     {
         /* capecc: #pragma omp parallel at read_only_scalars.c:19 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&x, sizeof x, { 0, 0, 0 }, sizeof *(x), "x", "double *x", "read_only_scalars.c:5" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "read_only_scalars.c:5" },
+            { (const void *)&reduced, sizeof reduced, { 0, 0, 0 }, 0, "reduced", "int reduced", "read_only_scalars.c:7" },
+            { (const void *)&last, sizeof last, { 0, 0, 0 }, 0, "last", "int last", "read_only_scalars.c:7" },
+            { (const void *)&escaped, sizeof escaped, { 0, 0, 0 }, 0, "escaped", "int escaped", "read_only_scalars.c:7" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[4]", "read_only_scalars.c:11" },
+            };
+            __cape_region_objects("parallel at read_only_scalars.c:19", __cape_objects_2, 6);
+        }
         struct __cape_data_2 __cape_data = {
             .x = (void *)&x,
             .n = (void *)&n,
@@ -167,7 +204,7 @@ static void __cape_fn_2(void *__cape_arg)
                     }
                 }
             if (__cape_loop_is_last(&__cape_l)) {
-                __builtin_memcpy(__cape_orig_last, &last, sizeof last);
+                __CAPE_CLAUSE_COPY(__cape_orig_last, &last, sizeof last);
             }
             __cape_reduce(__cape_orig_reduced, &reduced, sizeof reduced, __cape_combine_3_reduced);
             __cape_loop_end(&__cape_l, 0);

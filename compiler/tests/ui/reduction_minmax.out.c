@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
 #define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
@@ -43,6 +52,14 @@ int __cape_user_main(void)
     int count = 0;
     {
         /* capecc: #pragma omp parallel for at reduction_minmax.c:7 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&hi, sizeof hi, { 0, 0, 0 }, 0, "hi", "double hi", "reduction_minmax.c:5" },
+            { (const void *)&lo, sizeof lo, { 0, 0, 0 }, 0, "lo", "double lo", "reduction_minmax.c:5" },
+            };
+            __cape_region_objects("parallel for at reduction_minmax.c:7", __cape_objects_1, 2);
+        }
         struct __cape_data_1 __cape_data = {
             .hi = (void *)&hi,
             .lo = (void *)&lo,
@@ -53,6 +70,13 @@ int __cape_user_main(void)
     }
     {
         /* capecc: #pragma omp parallel at reduction_minmax.c:15 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_4[] = {
+            { (const void *)&count, sizeof count, { 0, 0, 0 }, 0, "count", "int count", "reduction_minmax.c:6" },
+            };
+            __cape_region_objects("parallel at reduction_minmax.c:15", __cape_objects_4, 1);
+        }
         struct __cape_data_4 __cape_data = {
             .count = (void *)&count,
         };

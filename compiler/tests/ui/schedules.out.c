@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 int a[10];
 /* capecc: data of the #pragma omp parallel for at schedules.c:4 */
 struct __cape_data_1 {
@@ -11,6 +20,7 @@ int __cape_user_main(void)
 {
     {
         /* capecc: #pragma omp parallel for at schedules.c:4 */
+        __cape_region_objects("parallel for at schedules.c:4", (const struct __cape_object *)0, 0);
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
@@ -55,6 +65,15 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&a, sizeof a, { sizeof (a)[0], 0, 0 }, 0, "a", "int a[10]", "schedules.c:1" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
 static int __cape_main_adapter(int argc, char **argv, char **envp)

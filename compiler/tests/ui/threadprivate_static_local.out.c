@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 static int bump(int by)
 {
     static int calls = 1;
@@ -21,6 +30,7 @@ int __cape_user_main(void)
     weight = 3.0;
     {
         /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
+        __cape_region_objects("parallel at threadprivate_static_local.c:14", (const struct __cape_object *)0, 0);
         struct __cape_data_3 __cape_data = {
             .weight = (void *)&weight,
         };

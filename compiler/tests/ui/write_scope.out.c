@@ -1,6 +1,15 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 #include <capert.h>
 int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
 
 
 #include <stdlib.h>
@@ -51,6 +60,16 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel for at write_scope.c:14 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_1[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&m, sizeof m, { 0, 0, 0 }, 0, "m", "double (*m)[64]", "write_scope.c:10" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel for at write_scope.c:14", __cape_objects_1, 4);
+        }
         struct __cape_data_1 __cape_data = {
             .a = (void *)&a,
             .m = (void *)&m,
@@ -69,6 +88,14 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel at write_scope.c:22 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel at write_scope.c:22", __cape_objects_2, 2);
+        }
         struct __cape_data_2 __cape_data = {
             .a = (void *)&a,
         };
@@ -82,6 +109,14 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel at write_scope.c:28 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_3[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel at write_scope.c:28", __cape_objects_3, 2);
+        }
         struct __cape_data_3 __cape_data = {
             .a = (void *)&a,
         };
@@ -95,6 +130,13 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel at write_scope.c:31 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_4[] = {
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel at write_scope.c:31", __cape_objects_4, 1);
+        }
         struct __cape_data_4 __cape_data = {
             .local = (void *)&local,
         };
@@ -105,6 +147,15 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel for at write_scope.c:37 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_5[] = {
+            { (const void *)&rows, sizeof rows, { 0, 0, 0 }, sizeof *(rows), "rows", "double **rows", "write_scope.c:10" },
+            { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel for at write_scope.c:37", __cape_objects_5, 3);
+        }
         struct __cape_data_5 __cape_data = {
             .rows = (void *)&rows,
             .n = (void *)&n,
@@ -115,6 +166,14 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
 
     {
         /* capecc: #pragma omp parallel at write_scope.c:41 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_6[] = {
+            { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
+            { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
+            };
+            __cape_region_objects("parallel at write_scope.c:41", __cape_objects_6, 2);
+        }
         struct __cape_data_6 __cape_data = {
             .a = (void *)&a,
         };
@@ -240,3 +299,12 @@ static void __cape_fn_6(void *__cape_arg)
     touch(__cape_value_a);
 }
 
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&g, sizeof g, { sizeof (g)[0], 0, 0 }, 0, "g", "double g[64]", "write_scope.c:6" },
+    };
+    __cape_objects(__cape_file_objects_table, 1);
+}

@@ -1,0 +1,15 @@
+/* each output element from two inputs.
+ * expect: no race */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+int src[64], half[64 / 2];
+int main(void)
+{
+    for (int i = 0; i < 64; i++) src[i] = i;
+#pragma omp parallel for schedule(static, 1)
+    for (int i = 0; i < 64 / 2; i++)
+        half[i] = src[2 * i] + src[2 * i + 1];
+    printf("%d\n", half[1]);
+    return 0;
+}

@@ -1,0 +1,19 @@
+/* master, a barrier, then everyone reads.
+ * expect: no race */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+int setting;
+int copy[16];
+int main(void)
+{
+#pragma omp parallel
+    {
+#pragma omp master
+        setting = 42;
+#pragma omp barrier
+        copy[omp_get_thread_num()] = setting;
+    }
+    printf("%d %d\n", setting, copy[0]);
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* two loops in one region, the implicit barrier between them.
+ * expect: no race */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+int u[64], v[64];
+int main(void)
+{
+#pragma omp parallel
+    {
+#pragma omp for
+        for (int i = 0; i < 64; i++)
+            u[i] = i * 2;
+#pragma omp for
+        for (int i = 0; i < 64; i++)
+            v[i] = u[64 - 1 - i];
+    }
+    printf("%d\n", v[0]);
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* nowait on a loop whose results the next loop reads.
+ * expect: race on u at line 13 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+double u[200], v[200];
+int main(void)
+{
+#pragma omp parallel
+    {
+#pragma omp for nowait
+        for (int i = 0; i < 200; i++)
+            u[i] = i * 2;
+#pragma omp for
+        for (int i = 0; i < 200; i++)
+            v[i] = u[200 - 1 - i];
+    }
+    printf("%g\n", v[0]);
+    return 0;
+}

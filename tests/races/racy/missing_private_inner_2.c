@@ -1,0 +1,16 @@
+/* missing private: the inner loop variable is shared.
+ * expect: race on j at line 12 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+double m[25][8];
+int main(void)
+{
+    int i, j;
+#pragma omp parallel for
+    for (i = 0; i < 25; i++)
+        for (j = 0; j < 8; j++)
+            m[i][j] = i + j;
+    printf("%g\n", m[1][2]);
+    return 0;
+}

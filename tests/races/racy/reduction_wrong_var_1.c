@@ -1,0 +1,18 @@
+/* reduction on the wrong variable: sq is updated by every thread.
+ * expect: race on sq at line 14 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+int a[64];
+int main(void)
+{
+    int s = 0, sq = 0;
+    for (int i = 0; i < 64; i++) a[i] = i % 5;
+#pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < 64; i++) {
+        s += a[i];
+        sq += a[i] * a[i];
+    }
+    printf("%d %d\n", s, sq);
+    return 0;
+}

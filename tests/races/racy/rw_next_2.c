@@ -1,0 +1,15 @@
+/* read-write: iteration i reads what iteration i+1 writes.
+ * expect: race on a at line 12 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+double a[200];
+int main(void)
+{
+    for (int i = 0; i < 200; i++) a[i] = i;
+#pragma omp parallel for
+    for (int i = 0; i < 200 - 1; i++)
+        a[i] = a[i + 1] + 1;
+    printf("%g\n", a[200/2]);
+    return 0;
+}

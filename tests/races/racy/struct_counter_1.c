@@ -1,0 +1,14 @@
+/* a struct field counted by every iteration.
+ * expect: race on st at line 11 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+struct stats { int count; int total; } st;
+int main(void)
+{
+#pragma omp parallel for
+    for (int i = 0; i < 64; i++)
+        st.count++;
+    printf("%d\n", st.count);
+    return 0;
+}

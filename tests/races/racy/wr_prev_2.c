@@ -1,0 +1,15 @@
+/* write-read: iteration i reads what iteration i-1 wrote.
+ * expect: race on a at line 12 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+double a[200];
+int main(void)
+{
+    a[0] = 1;
+#pragma omp parallel for
+    for (int i = 1; i < 200; i++)
+        a[i] = a[i - 1] * 2 / 3;
+    printf("%g\n", a[200 - 1]);
+    return 0;
+}
