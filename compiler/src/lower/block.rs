@@ -4,17 +4,16 @@
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::canonical_form;
+use super::common::{canonical_form, modification_of};
+use super::data_sharing::is_threadprivate;
 use super::data_sharing::Sharing;
-use super::{contains, emit_span, spelled, Context, Env, Out};
-use crate::diag::Diagnostic;
+use super::one;
+use super::read_only::address_taken_in;
+use super::{clause_vars, contains, emit_span, spelled, uses_in, Context, Env, Out};
+use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive};
-use crate::resolve::VarId;
+use crate::resolve::{Binding, VarId};
 use crate::template::{render, CONSTRUCTS};
-
-fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
-    r.map_err(|d| vec![d])
-}
 
 /// `{ copies; body }`: `copies` are private (uninitialised) or firstprivate (copied from the
 /// original when the block starts); the body's other variables are the originals.
@@ -125,4 +124,43 @@ pub fn loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Ve
         current = super::worksharing::perfectly_nested(&f.node.statement);
     }
     vars
+}
+
+/// The variables declared outside the construct `d` (body `body` of statement `stmt`) that its
+/// body writes (or takes the address of), that no clause of `d` names and that are not
+/// threadprivate or `const`, in order of first use, and for which `keep` holds: the candidates
+/// for a construct's implicit copies.
+pub fn written_outer_variables(
+    cx: &Context,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    body: Span,
+    keep: &dyn Fn(VarId) -> bool,
+) -> Vec<VarId> {
+    let named: Vec<VarId> = d
+        .clauses
+        .iter()
+        .flat_map(|c| clause_vars(cx, d, c.span))
+        .map(|(_, v)| v)
+        .collect();
+    let mut found: Vec<VarId> = Vec::new();
+    for u in uses_in(cx, body) {
+        let Binding::Var(v) = u.binding else {
+            continue;
+        };
+        let var = &cx.program.vars[v];
+        if found.contains(&v)
+            || named.contains(&v)
+            || contains(body, var.ident_span)
+            || var.is_const
+            || is_threadprivate(cx, v)
+            || !keep(v)
+        {
+            continue;
+        }
+        if modification_of(cx, stmt, v).is_some() || address_taken_in(cx, v, body) {
+            found.push(v);
+        }
+    }
+    found
 }

@@ -10,13 +10,11 @@
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::common::modification_of;
-use super::data_sharing::{data_clauses, is_threadprivate, Sharing};
-use super::read_only::address_taken_in;
-use super::{clause_vars, contains, uses_in, Context, Env, Out};
+use super::data_sharing::{data_clauses, Sharing};
+use super::{Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
-use crate::resolve::{Binding, Storage, TypeClass, VarId};
+use crate::resolve::{Storage, TypeClass, VarId};
 
 /// A host block: `{ copies; body }`, run by whoever reaches it.
 pub fn lower_block(
@@ -92,38 +90,14 @@ pub fn implicit_firstprivates(
     if d.clauses.iter().any(|c| c.kind == ClauseKind::Defaultmap) {
         return Vec::new();
     }
-    let named: Vec<VarId> = d
-        .clauses
-        .iter()
-        .flat_map(|c| clause_vars(cx, d, c.span))
-        .map(|(_, v)| v)
-        .collect();
-    let mut found: Vec<VarId> = Vec::new();
-    for u in uses_in(cx, body) {
-        let Binding::Var(v) = u.binding else {
-            continue;
-        };
+    super::block::written_outer_variables(cx, d, stmt, body, &|v| {
         let var = &cx.program.vars[v];
-        let scalar = matches!(
+        matches!(
             var.class,
             TypeClass::Integer | TypeClass::Floating | TypeClass::Pointer
-        );
-        if found.contains(&v)
-            || !scalar
-            || var.is_const
-            || var.param_array_dim.is_some()
-            || contains(body, var.ident_span)
-            || named.contains(&v)
-            || is_threadprivate(cx, v)
-            || (var.storage == Storage::Global && declared_for_the_device(cx, v))
-        {
-            continue;
-        }
-        if modification_of(cx, stmt, v).is_some() || address_taken_in(cx, v, body) {
-            found.push(v);
-        }
-    }
-    found
+        ) && var.param_array_dim.is_none()
+            && !(var.storage == Storage::Global && declared_for_the_device(cx, v))
+    })
 }
 
 /// Whether a global is named by a `declare target` directive or declared between

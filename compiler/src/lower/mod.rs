@@ -524,6 +524,11 @@ pub fn statement_of<'a>(
     }
 }
 
+/// One diagnostic as the lowerings' error list.
+pub(crate) fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
+    r.map_err(|d| vec![d])
+}
+
 fn unsupported(d: &Directive, why: &str) -> Diagnostic {
     Diagnostic::error(format!("`#pragma omp {}` is not supported", d.kind.name()))
         .with_primary(d.name_span, "not supported by capecc")

@@ -12,6 +12,7 @@ use super::data_sharing::{
     combine_function, is_threadprivate, parallel_part, reduction_identity, region_clauses,
     RegionClauses, Sharing,
 };
+use super::one;
 use super::read_only::is_read_only_scalar;
 use super::write_scope::{write_scope, Object, RegionView, Scope};
 use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
@@ -19,10 +20,6 @@ use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
 use crate::resolve::{Binding, Step, Storage, VarId};
 use crate::template::{render, CONSTRUCTS, PARALLEL};
-
-fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
-    r.map_err(|d| vec![d])
-}
 
 /// `parallel` and the combined constructs: clause collection, capture set, rendering.
 pub fn lower(

@@ -5,15 +5,12 @@ use lang_c::span::Node;
 
 use super::common::resolve_item;
 use super::data_sharing::{data_clauses, Sharing};
+use super::one;
 use super::{emit_span, spelled, Context, Env, Out};
 use crate::diag::Diagnostic;
 use crate::directive::{ClauseArgs, ClauseKind, Directive};
 use crate::resolve::Storage;
 use crate::template::{render, CONSTRUCTS};
-
-fn one<T>(r: Result<T, crate::diag::Diagnostic>) -> Result<T, Vec<Diagnostic>> {
-    r.map_err(|d| vec![d])
-}
 
 /// `if (__cape_single_begin()) { ... } __cape_copyprivate(...); __cape_single_end(nowait);`
 pub fn lower_single(

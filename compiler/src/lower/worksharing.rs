@@ -11,15 +11,12 @@ use super::data_sharing::{
     combine_function, data_clauses, linear_items, reduction_identity, ClauseFilter, DataClauses,
     Sharing,
 };
+use super::one;
 use super::{emit_span, span_of, spelled, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind, ScheduleKind};
 use crate::resolve::{TypeClass, VarId};
 use crate::template::{render, WORKSHARING};
-
-fn one<T>(r: Result<T, Diagnostic>) -> Result<T, Vec<Diagnostic>> {
-    r.map_err(|d| vec![d])
-}
 
 /// Private copies in place: (originals, privates, lastprivate copy-outs, reductions), and the
 /// environment of the construct's body (privatised variables keep their own names).
