@@ -17,10 +17,21 @@ fn scopes(program: &str) -> Vec<Option<Vec<String>>> {
     };
     let mut found = Vec::new();
     let mut spans: Vec<String> = Vec::new();
+    // the entries of a region's `__cape_scope_N[]` (other tables, such as the objects named in
+    // reports, look alike)
+    let mut in_scope = false;
     for line in translated.lines().map(str::trim) {
+        if line.starts_with("const struct __cape_span __cape_scope_") {
+            in_scope = true;
+            continue;
+        }
+        if line.starts_with("};") {
+            in_scope = false;
+        }
         if let Some(entry) = line
             .strip_prefix("{ (const void *)")
             .and_then(|l| l.strip_suffix(" },"))
+            .filter(|_| in_scope)
         {
             let (address, size) = entry.split_once(", ").unwrap_or((entry, ""));
             spans.push(match (address.strip_prefix('&'), size) {
