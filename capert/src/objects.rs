@@ -4,10 +4,13 @@
 //! allocation site of every arena block (`__cape_alloc_site` just before the call).
 //! `describe(addr)` turns an address into `a[17] (int a[100], declared at prog.c:12)`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ffi::CStr;
 use std::sync::Mutex;
 
-/// One named object, as the compiler describes it (strings are the program's literals).
+/// One named object, as the compiler describes it (strings are the program's literals, kept
+/// undecoded: a region start only copies the table, reports decode it).
 #[derive(Debug, Clone, Copy)]
 pub struct Object {
     pub addr: usize,
@@ -16,11 +19,11 @@ pub struct Object {
     pub strides: [usize; 3],
     /// `sizeof *v` for a pointer (0: not a pointer, or a type whose size cannot be taken).
     pub pointee: usize,
-    pub name: &'static str,
+    pub name: &'static CStr,
     /// The declaration without its initializer: `int a[100]`.
-    pub decl: &'static str,
+    pub decl: &'static CStr,
     /// `file:line` of the declaration.
-    pub at: &'static str,
+    pub at: &'static CStr,
 }
 
 #[derive(Default)]
@@ -28,17 +31,17 @@ struct Names {
     files: Vec<Object>,
     region: Vec<Object>,
     /// `parallel for at prog.c:20`.
-    region_what: &'static str,
+    region_what: &'static CStr,
     /// The site of the next allocation.
-    site: Option<&'static str>,
+    site: Option<&'static CStr>,
     /// Arena block start -> (size, allocation site).
-    heap: BTreeMap<usize, (usize, &'static str)>,
+    heap: BTreeMap<usize, (usize, &'static CStr)>,
 }
 
 static NAMES: Mutex<Names> = Mutex::new(Names {
     files: Vec::new(),
     region: Vec::new(),
-    region_what: "",
+    region_what: c"",
     site: None,
     heap: BTreeMap::new(),
 });
@@ -53,7 +56,7 @@ pub fn add_file_objects(objects: impl Iterator<Item = Object>) {
 }
 
 /// The objects of the region about to start, and what it is (`parallel for at prog.c:20`).
-pub fn set_region_objects(what: &'static str, objects: impl Iterator<Item = Object>) {
+pub fn set_region_objects(what: &'static CStr, objects: impl Iterator<Item = Object>) {
     let mut n = names();
     n.region.clear();
     n.region.extend(objects);
@@ -66,19 +69,19 @@ pub fn region_what() -> String {
     if n.region_what.is_empty() {
         "parallel region".to_string()
     } else {
-        n.region_what.to_string()
+        text(n.region_what).into_owned()
     }
 }
 
 /// The allocation site of the next heap call (`malloc at prog.c:9`).
-pub fn set_alloc_site(site: &'static str) {
+pub fn set_alloc_site(site: &'static CStr) {
     names().site = Some(site);
 }
 
 /// An arena block was handed out: it takes the pending allocation site.
 pub fn note_block(addr: usize, size: usize) {
     let mut n = names();
-    let site = n.site.take().unwrap_or("an allocation");
+    let site = n.site.take().unwrap_or(c"an allocation");
     // a block handed out again replaces whatever overlapped it before
     let stale: Vec<usize> = n
         .heap
@@ -96,6 +99,12 @@ pub fn note_block(addr: usize, size: usize) {
 /// An arena block was freed.
 pub fn forget_block(addr: usize) {
     names().heap.remove(&addr);
+}
+
+/// A literal of the program's tables as text (names are C identifiers; a declaration may
+/// hold bytes that are not UTF-8).
+fn text(s: &CStr) -> Cow<'_, str> {
+    s.to_string_lossy()
 }
 
 /// `v[i][j]` for an offset into an array with these strides (`v` and a byte count otherwise).
@@ -122,16 +131,16 @@ pub fn describe(addr: usize, pointer_at: &dyn Fn(usize) -> Option<usize>) -> Opt
     if let Some(o) = all().find(|o| o.addr <= addr && addr < o.addr + o.size.max(1)) {
         return Some(format!(
             "{} ({}, declared at {})",
-            element(o.name, addr - o.addr, &o.strides),
-            o.decl,
-            o.at
+            element(&text(o.name), addr - o.addr, &o.strides),
+            text(o.decl),
+            text(o.at)
         ));
     }
     let (&start, &(size, site)) = n.heap.range(..=addr).next_back()?;
     if addr >= start + size.max(1) {
         return None;
     }
-    let block = format!("heap block of {size} bytes from {site}");
+    let block = format!("heap block of {size} bytes from {}", text(site));
     let through = all().find_map(|o| {
         let target = pointer_at(o.addr).filter(|_| o.pointee > 0)?;
         (start <= target && target <= addr).then_some((o, target))
@@ -141,9 +150,9 @@ pub fn describe(addr: usize, pointer_at: &dyn Fn(usize) -> Option<usize>) -> Opt
             let stride = [p.pointee, 0, 0];
             format!(
                 "{} ({block}, through {} declared at {})",
-                element(p.name, addr - target, &stride),
-                p.decl,
-                p.at
+                element(&text(p.name), addr - target, &stride),
+                text(p.decl),
+                text(p.at)
             )
         }
         None => format!("byte {} of the {block}", addr - start),
@@ -161,7 +170,7 @@ pub fn region_objects_in(lo: usize, hi: usize) -> Vec<(usize, usize)> {
 }
 
 /// The name of the object holding `addr` alone (`a`), for short mentions.
-pub fn name_of(addr: usize) -> Option<&'static str> {
+pub fn name_of(addr: usize) -> Option<&'static CStr> {
     let n = names();
     n.region
         .iter()
@@ -174,15 +183,15 @@ pub fn name_of(addr: usize) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    fn object(addr: usize, size: usize, strides: [usize; 3], name: &'static str) -> Object {
+    fn object(addr: usize, size: usize, strides: [usize; 3], name: &'static CStr) -> Object {
         Object {
             addr,
             size,
             strides,
             pointee: 0,
             name,
-            decl: "int a[100]",
-            at: "prog.c:12",
+            decl: c"int a[100]",
+            at: c"prog.c:12",
         }
     }
 
@@ -191,9 +200,9 @@ mod tests {
         let read = |a: usize| (a == 0x4000).then_some(0x9000);
         add_file_objects(
             [
-                object(0x1000, 400, [4, 0, 0], "a"),
-                object(0x2000, 800, [80, 8, 0], "m"),
-                object(0x3000, 16, [0, 0, 0], "s"),
+                object(0x1000, 400, [4, 0, 0], c"a"),
+                object(0x2000, 800, [80, 8, 0], c"m"),
+                object(0x3000, 16, [0, 0, 0], c"s"),
             ]
             .into_iter(),
         );
@@ -207,17 +216,17 @@ mod tests {
         assert!(describe(0x3000 + 8, &read)
             .unwrap()
             .starts_with("s (byte 8) ("));
-        set_alloc_site("malloc at prog.c:9");
+        set_alloc_site(c"malloc at prog.c:9");
         note_block(0x9000, 800);
-        let mut p = object(0x4000, 8, [0, 0, 0], "x");
+        let mut p = object(0x4000, 8, [0, 0, 0], c"x");
         p.pointee = 8;
-        p.decl = "double *x";
-        set_region_objects("parallel for at prog.c:20", [p].into_iter());
+        p.decl = c"double *x";
+        set_region_objects(c"parallel for at prog.c:20", [p].into_iter());
         assert_eq!(
             describe(0x9000 + 24, &read).as_deref(),
             Some("x[3] (heap block of 800 bytes from malloc at prog.c:9, through double *x declared at prog.c:12)")
         );
-        set_region_objects("", std::iter::empty());
+        set_region_objects(c"", std::iter::empty());
         assert_eq!(
             describe(0x9000 + 24, &read).as_deref(),
             Some("byte 24 of the heap block of 800 bytes from malloc at prog.c:9")

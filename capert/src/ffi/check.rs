@@ -22,43 +22,45 @@ pub struct __cape_object {
     pub at: *const c_char,
 }
 
-/// A string literal of the program.
+/// A string literal of the program (decoded only when a report uses it).
 ///
 /// # Safety
 /// `s` is NULL or a NUL-terminated string that lives as long as the program.
-unsafe fn literal(s: *const c_char) -> &'static str {
+unsafe fn literal(s: *const c_char) -> &'static CStr {
     if s.is_null() {
-        return "";
+        return c"";
     }
     // SAFETY: the caller's contract.
-    unsafe { CStr::from_ptr(s) }.to_str().unwrap_or("?")
+    unsafe { CStr::from_ptr(s) }
 }
 
-/// The entries of a table from the compiler.
+/// The entries of a table from the compiler (no allocation: a region start pays for a copy).
 ///
 /// # Safety
-/// `table` points to `count` entries whose strings are literals (or is NULL).
-unsafe fn entries(table: *const __cape_object, count: usize) -> Vec<Object> {
-    if table.is_null() || count == 0 {
-        return Vec::new();
-    }
-    // SAFETY: the caller's contract.
-    let table = unsafe { std::slice::from_raw_parts(table, count) };
-    table
-        .iter()
-        .map(|o| Object {
-            addr: o.addr as usize,
-            size: o.size,
-            strides: o.strides,
-            pointee: o.pointee,
-            // SAFETY: string literals of the generated table.
-            name: unsafe { literal(o.name) },
-            // SAFETY: as above.
-            decl: unsafe { literal(o.decl) },
-            // SAFETY: as above.
-            at: unsafe { literal(o.at) },
-        })
-        .collect()
+/// `table` points to `count` entries whose strings are literals (or is NULL), valid for `'a`
+/// (a region's table lives in the caller's frame: consume the entries before returning).
+unsafe fn entries<'a>(
+    table: *const __cape_object,
+    count: usize,
+) -> impl Iterator<Item = Object> + 'a {
+    let table: &'a [__cape_object] = if table.is_null() || count == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts(table, count) }
+    };
+    table.iter().map(|o| Object {
+        addr: o.addr as usize,
+        size: o.size,
+        strides: o.strides,
+        pointee: o.pointee,
+        // SAFETY: string literals of the generated table.
+        name: unsafe { literal(o.name) },
+        // SAFETY: as above.
+        decl: unsafe { literal(o.decl) },
+        // SAFETY: as above.
+        at: unsafe { literal(o.at) },
+    })
 }
 
 /// The file-scope objects of one translated file (called from a constructor). `objects`:
@@ -68,7 +70,7 @@ pub extern "C" fn __cape_objects(objects: *const __cape_object, count: usize) {
     guard(|| {
         // SAFETY: the compiler passes its table of `count` entries with literal strings.
         let table = unsafe { entries(objects, count) };
-        objects::add_file_objects(table.into_iter())
+        objects::add_file_objects(table)
     })
 }
 
@@ -83,7 +85,7 @@ pub extern "C" fn __cape_region_objects(
     guard(|| {
         // SAFETY: the compiler passes a literal and its table of `count` entries.
         let (what, table) = unsafe { (literal(what), entries(objects, count)) };
-        objects::set_region_objects(what, table.into_iter());
+        objects::set_region_objects(what, table);
     })
 }
 
