@@ -91,8 +91,16 @@ impl Combiner {
         if target.addr == 0 || target.len != self.size || operand.len() != self.size {
             return;
         }
-        // The combiner may expect alignment: pass an aligned copy of the operand.
-        let mut aligned = vec![0u128; operand.len().div_ceil(16).max(1)];
+        // The combiner may expect alignment: pass an aligned copy of the operand (on the
+        // stack for scalars and small structs: this runs for every reduction of every region).
+        let mut small = [0u128; 4];
+        let mut large = Vec::new();
+        let aligned: &mut [u128] = if operand.len() <= std::mem::size_of_val(&small) {
+            &mut small
+        } else {
+            large.resize(operand.len().div_ceil(16), 0u128);
+            &mut large
+        };
         // SAFETY: `aligned` has at least operand.len() bytes; the two do not overlap.
         unsafe {
             std::ptr::copy_nonoverlapping(
