@@ -336,6 +336,14 @@ void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_cl
 void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
 
 /*
+ [`__cape_parallel`] for a region whose threads wait for each other through shared flags
+ (a flush or an atomic read in a loop, in the region or a function it calls): every rank
+ runs the whole team as user-level threads that take turns at each spin and barrier, so
+ nothing is merged (region/cooperative.rs).
+ */
+void __cape_parallel_cooperative(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
+
+/*
  Records a reduction: `partial` (`size` bytes) is combined into `shared` with
  `combine(inout, in)` after the region's merge, for all ranks in rank order.
  */
