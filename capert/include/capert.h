@@ -405,6 +405,13 @@ int __cape_task_begin(int has_depend);
 void __cape_task_end(void);
 
 /*
+ Before `__cape_task_end`: the task wrote `size` bytes at `addr`, a local of the function
+ that created it (stack memory that merges do not carry). When the task was spread, the
+ bytes reach every rank at the next merge point; otherwise nothing happens.
+ */
+void __cape_task_result(void *addr, size_t size);
+
+/*
  `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on
  every thread; a merge point in the generating code of a spreading `single`.
  */

@@ -19,6 +19,7 @@ pub mod placement;
 pub mod read_only;
 pub mod single;
 pub mod task;
+pub mod task_recursion;
 pub mod wait_loop;
 pub mod worksharing;
 pub mod write_scope;
