@@ -7,8 +7,10 @@
 # BENCH_REPS runs, default 3), docs/npb-equivalents.md.
 #
 # usage: scripts/npb_equiv.sh [PROGRAM...]   (default: bt cg ep ft is lu mg sp)
-#   NPB_CLASSES (default "S W"), NPB_PROCS (default "1 2 4"); ranks run under `chrt -f 10`
-#   when CHRT=1.
+#   NPB_CLASSES (default "S W"), NPB_PROCS (default "1 2 4"); capecc's ranks run under
+#   `chrt -f 10` when CHRT=1 (never the gcc threads: LU's spinning threads at real-time
+#   priority on fewer cores than threads never let the thread they wait for run).
+#   Every run is limited to NPB_TIMEOUT seconds (default 300).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -30,7 +32,7 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 timed() {
     local t0 t1
     t0=$(date +%s%N)
-    "$@" >"$OUT/last" 2>"$OUT/last.err"
+    timeout "${NPB_TIMEOUT:-300}" "$@" >"$OUT/last" 2>"$OUT/last.err" || true
     t1=$(date +%s%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'
 }
@@ -47,7 +49,7 @@ for p in "${programs[@]}"; do
         for P in ${NPB_PROCS:-1 2 4}; do
             to=() tc=()
             for ((r = 0; r < REPS; r++)); do
-                to+=("$(OMP_NUM_THREADS=$P timed "${prio[@]}" "$OUT/$p.omp" "$cls")")
+                to+=("$(OMP_NUM_THREADS=$P timed "$OUT/$p.omp" "$cls")")
                 cp "$OUT/last" "$OUT/ref"
                 tc+=("$(timed "${prio[@]}" mpirun -np "$P" "$OUT/$p.cape" "$cls")")
             done

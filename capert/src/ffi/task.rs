@@ -72,14 +72,18 @@ type CombineFn = extern "C" fn(*mut c_void, *const c_void);
 
 /// The combiner of a task result's 8-byte pieces: the operand replaces the target.
 extern "C" fn assign_8(target: *mut c_void, operand: *const c_void) {
-    // SAFETY: the runtime calls it on its own records: 8-byte target and operand.
-    unsafe { std::ptr::copy_nonoverlapping(operand.cast::<u8>(), target.cast::<u8>(), 8) }
+    guard(|| {
+        // SAFETY: the runtime calls it on its own records: 8-byte target and operand.
+        unsafe { std::ptr::copy_nonoverlapping(operand.cast::<u8>(), target.cast::<u8>(), 8) }
+    })
 }
 
 /// The combiner of a task result's last bytes, one at a time.
 extern "C" fn assign_1(target: *mut c_void, operand: *const c_void) {
-    // SAFETY: the runtime calls it on its own records: 1-byte target and operand.
-    unsafe { *target.cast::<u8>() = *operand.cast::<u8>() }
+    guard(|| {
+        // SAFETY: the runtime calls it on its own records: 1-byte target and operand.
+        unsafe { *target.cast::<u8>() = *operand.cast::<u8>() }
+    })
 }
 
 /// `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on

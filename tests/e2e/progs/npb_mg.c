@@ -39,7 +39,7 @@ static void borders(double *a, int n)
 }
 
 /* out = in - A x, or out += S x (the smoother) with the weights c of centre, faces, edges, corners */
-static void stencil(double *out, const double *x, const double *in, int n, const double c[4], int smooth)
+static void stencil(double *out, const double *x, const double *in, int n, const double *c, int smooth)
 {
 #pragma omp parallel for
     for (int i = 1; i <= n; i++)
