@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Speed-up of task patterns (scripts/bench_tasks/tasks.c): 1 = `single` generating independent
-# tasks, 2 = `taskloop`; capecc at P = 1 and 2 beside gcc -fopenmp at 1 and 2 threads. The
+# tasks, 2 = `taskloop`, 3 = recursive fib with `task` + `taskwait`, 4 = recursive merge sort;
+# capecc at P = 1 and 2 beside gcc -fopenmp at 1 and 2 threads. The
 # runs alternate, BENCH_REPS times (default 5); medians of the kernel time (stderr), and every
 # output must equal the sequential build's. Markdown table on stdout (docs/tasks.md).
 #
-# usage: scripts/bench_tasks.sh [WORK]   (WORK: repetitions of each task's sweep, default 4000)
+# usage: scripts/bench_tasks.sh [WORK]   (WORK: repetitions of each task's sweep, default 4000;
+#        fib(36 + WORK/1000); WORK * 1024 keys sorted). BENCH_PATTERNS: the patterns to run
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -26,7 +28,7 @@ kernel() { awk '$1 == "kernel_seconds" { print $2 }' "$1"; }
 echo "load before: $(uptime)" >&2
 echo "| pattern | gcc -fopenmp, 1 thread (s) | 2 threads (s) | speed-up | capecc, P = 1 (s) | P = 2 (s) | speed-up |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-for pattern in 1 2; do
+for pattern in ${BENCH_PATTERNS:-1 2 3 4}; do
     expected=$("$OUT/seq" "$pattern" "$WORK" 2>/dev/null)
     declare -A t=([o1]="" [o2]="" [c1]="" [c2]="")
     for ((r = 0; r < REPS; r++)); do
@@ -41,7 +43,8 @@ for pattern in 1 2; do
         done
     done
     m() { tr ' ' '\n' <<<"${t[$1]}" | grep . | median; }
-    name=$([ "$pattern" = 1 ] && echo "single + task" || echo "taskloop")
+    names=("" "single + task" "taskloop" "recursive fib" "recursive merge sort")
+    name=${names[$pattern]}
     awk -v n="$name" -v o1="$(m o1)" -v o2="$(m o2)" -v c1="$(m c1)" -v c2="$(m c2)" \
         'BEGIN { printf "| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", n, o1, o2, o1 / o2, c1, c2, c1 / c2 }'
 done

@@ -32,8 +32,10 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 /*@ task */
 if (__cape_task_begin({{depend}})) {
 {{block}}
-    __cape_task_end();
+{{results}}    __cape_task_end();
 }
+/*@ task_result */
+    __cape_task_result(&{{var}}, sizeof {{var}});
 /*@ taskloop */
 {
     unsigned long long __cape_tl_total = 0, __cape_tl_n = 0, __cape_tl_grain;

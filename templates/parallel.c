@@ -15,6 +15,15 @@ static void __cape_fn_{{id}}(void *__cape_arg);
     __cape_parallel(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
                     __CAPE_STACK_POINTER());
 }
+/*@ call_cooperative */
+{
+    /* capecc: #pragma omp {{construct}} at {{location}} */
+{{objects}}    struct __cape_data_{{id}} __cape_data = {
+{{field_inits}}    };
+    /* its threads wait for each other through shared flags: user-level threads on every rank */
+    __cape_parallel_cooperative(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                                __CAPE_STACK_POINTER());
+}
 /*@ call_scoped */
 {
     /* capecc: #pragma omp {{construct}} at {{location}} */

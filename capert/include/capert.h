@@ -336,6 +336,14 @@ void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_cl
 void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
 
 /*
+ [`__cape_parallel`] for a region whose threads wait for each other through shared flags
+ (a flush or an atomic read in a loop, in the region or a function it calls): every rank
+ runs the whole team as user-level threads that take turns at each spin and barrier, so
+ nothing is merged (region/cooperative.rs).
+ */
+void __cape_parallel_cooperative(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
+
+/*
  Records a reduction: `partial` (`size` bytes) is combined into `shared` with
  `combine(inout, in)` after the region's merge, for all ranks in rank order.
  */
@@ -395,6 +403,13 @@ int __cape_task_begin(int has_depend);
  The end of a task this thread ran.
  */
 void __cape_task_end(void);
+
+/*
+ Before `__cape_task_end`: the task wrote `size` bytes at `addr`, a local of the function
+ that created it (stack memory that merges do not carry). When the task was spread, the
+ bytes reach every rank at the next merge point; otherwise nothing happens.
+ */
+void __cape_task_result(void *addr, size_t size);
 
 /*
  `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on

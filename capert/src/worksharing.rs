@@ -91,6 +91,12 @@ impl __cape_loop {
         let (kind, chunk) = resolve(s, schedule, chunk);
         let (kind, chunk) = if team <= 1 {
             (CAPE_SCHED_STATIC, 0)
+        } else if kind != CAPE_SCHED_STATIC && crate::region::cooperative::innermost(s) {
+            // one process runs the whole team: no shared ticket counter, any split is legal
+            (
+                CAPE_SCHED_STATIC,
+                if kind == CAPE_SCHED_DYNAMIC { chunk } else { 0 },
+            )
         } else {
             (kind, chunk)
         };

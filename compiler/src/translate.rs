@@ -158,6 +158,7 @@ fn translate_renamed(
         lock_pairs: Default::default(),
         atomic_statements: Default::default(),
         user_functions: Default::default(),
+        waiting_functions: Default::default(),
     };
     let mut out = Out::default();
     let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());

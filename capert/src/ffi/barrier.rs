@@ -12,5 +12,6 @@ pub extern "C" fn __cape_barrier() {
         if let Err(e) = with_state(region::constructs::barrier) {
             runtime::fatal(&e);
         }
+        region::cooperative::barrier();
     })
 }

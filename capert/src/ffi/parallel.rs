@@ -68,6 +68,36 @@ pub extern "C" fn __cape_parallel_scoped(
     })
 }
 
+/// [`__cape_parallel`] for a region whose threads wait for each other through shared flags
+/// (a flush or an atomic read in a loop, in the region or a function it calls): every rank
+/// runs the whole team as user-level threads that take turns at each spin and barrier, so
+/// nothing is merged (region/cooperative.rs).
+#[no_mangle]
+pub extern "C" fn __cape_parallel_cooperative(
+    func: Option<extern "C" fn(*mut c_void)>,
+    data: *mut c_void,
+    num_threads: c_int,
+    if_clause: c_int,
+    stack_pointer: *mut c_void,
+) {
+    guard(|| {
+        let Some(func) = func else {
+            runtime::fatal("`__cape_parallel_cooperative` called without a function");
+        };
+        if crate::io::stdin_reader() && !crate::arena::in_active_region() {
+            __cape_stdin_sync();
+        }
+        let outcome = region::cooperative::parallel(
+            &|| func(data),
+            func as usize,
+            num_threads,
+            if_clause != 0,
+            stack_pointer as usize,
+        );
+        finish(outcome);
+    })
+}
+
 fn run(
     func: Option<extern "C" fn(*mut c_void)>,
     data: *mut c_void,
@@ -82,14 +112,18 @@ fn run(
     if crate::io::stdin_reader() && !crate::arena::in_active_region() {
         __cape_stdin_sync();
     }
-    match region::parallel(
+    finish(region::parallel(
         || func(data),
         func as usize,
         num_threads,
         if_clause != 0,
         stack_pointer as usize,
         scope,
-    ) {
+    ));
+}
+
+fn finish(outcome: Result<RegionOutcome, String>) {
+    match outcome {
         Ok(RegionOutcome::Done) => {}
         Ok(RegionOutcome::RacesFound) => {
             shut_down(1);

@@ -52,6 +52,11 @@ pub extern "C" fn __cape_copyprivate(addr: *mut c_void, size: usize) {
         }
         // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes.
         let var = unsafe { crate::sys::raw::ProgramBytes::new(addr as usize, size) };
-        with_state(|s| region::constructs::copyprivate(s, var))
+        with_state(|s| {
+            if let Err(e) = region::cooperative::refuse_copyprivate(s) {
+                runtime::fatal(&e);
+            }
+            region::constructs::copyprivate(s, var)
+        })
     })
 }

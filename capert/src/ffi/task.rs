@@ -4,7 +4,8 @@
 use super::guard;
 use crate::region::{tasks, with_state};
 use crate::runtime;
-use std::ffi::c_int;
+use crate::sys::raw::{Combiner, ProgramBytes};
+use std::ffi::{c_int, c_void};
 
 /// A `single` whose block only creates tasks: 1 on every thread of an active team (each runs
 /// the tasks that fall to it), else as `__cape_single_begin`. Ends with `__cape_single_end`.
@@ -31,6 +32,58 @@ pub extern "C" fn __cape_task_begin(has_depend: c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn __cape_task_end() {
     guard(|| with_state(tasks::task_end))
+}
+
+/// Before `__cape_task_end`: the task wrote `size` bytes at `addr`, a local of the function
+/// that created it (stack memory that merges do not carry). When the task was spread, the
+/// bytes reach every rank at the next merge point; otherwise nothing happens.
+#[no_mangle]
+pub extern "C" fn __cape_task_result(addr: *mut c_void, size: usize) {
+    guard(|| {
+        if addr.is_null() || size == 0 || !with_state(|s| tasks::spread_task_running(s)) {
+            return;
+        }
+        // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(addr.cast::<u8>(), size) }.to_vec();
+        let mut pieces = Vec::new();
+        let mut offset = 0;
+        while offset < size {
+            let (len, f): (usize, CombineFn) = if size - offset >= 8 {
+                (8, assign_8)
+            } else {
+                (1, assign_1)
+            };
+            // SAFETY: `[addr + offset, + len)` lies inside the variable; `assign_<len>`
+            // copies exactly `len` bytes from its operand to its target.
+            pieces.push(unsafe {
+                (
+                    ProgramBytes::new(addr as usize + offset, len),
+                    Combiner::new(f, len),
+                    bytes[offset..offset + len].to_vec(),
+                )
+            });
+            offset += len;
+        }
+        with_state(|s| tasks::task_result(s, pieces));
+    })
+}
+
+type CombineFn = extern "C" fn(*mut c_void, *const c_void);
+
+/// The combiner of a task result's 8-byte pieces: the operand replaces the target.
+extern "C" fn assign_8(target: *mut c_void, operand: *const c_void) {
+    guard(|| {
+        // SAFETY: the runtime calls it on its own records: 8-byte target and operand.
+        unsafe { std::ptr::copy_nonoverlapping(operand.cast::<u8>(), target.cast::<u8>(), 8) }
+    })
+}
+
+/// The combiner of a task result's last bytes, one at a time.
+extern "C" fn assign_1(target: *mut c_void, operand: *const c_void) {
+    guard(|| {
+        // SAFETY: the runtime calls it on its own records: 1-byte target and operand.
+        unsafe { *target.cast::<u8>() = *operand.cast::<u8>() }
+    })
 }
 
 /// `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on

@@ -3,6 +3,7 @@
 //! ever end.
 
 use super::guard;
+use crate::region::cooperative::Spin;
 use crate::region::with_state;
 use std::ffi::{c_char, c_void, CStr};
 
@@ -35,7 +36,15 @@ pub extern "C" fn __cape_wait_check(
             };
             hash.add(bytes);
         }
-        if let Some(waited) = crate::wait_watch::observe(site as usize, hash.finish()) {
+        let waited = match crate::region::cooperative::spin(site as usize, hash.finish()) {
+            Spin::NotCooperative => crate::wait_watch::observe(site as usize, hash.finish()),
+            Spin::Yield => {
+                crate::sys::coroutine::yield_now();
+                None
+            }
+            Spin::Stuck(waited) => Some(waited),
+        };
+        if let Some(waited) = waited {
             // SAFETY: the compiler passes string literals, NUL-terminated and static.
             let (site, condition) = unsafe {
                 (

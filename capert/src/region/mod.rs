@@ -23,6 +23,7 @@
 
 mod checks;
 pub mod constructs;
+pub mod cooperative;
 mod epoch;
 mod lazy_point;
 mod memory;
@@ -192,7 +193,7 @@ fn start(
         }
     }
     let t = &mut s.team;
-    let nested = t.levels.iter().any(|l| l.active);
+    let nested = t.levels.iter().any(|l| l.active) || t.cooperative.is_some();
     let requested = if num_threads > 0 {
         num_threads as u32
     } else {

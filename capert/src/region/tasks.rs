@@ -8,6 +8,7 @@
 //! tasks at once on the thread that creates them (depth > 0: inside a running task).
 
 use super::state::State;
+use crate::sys::raw::{Combiner, ProgramBytes};
 
 /// The spreading `single` of the innermost level, if one runs.
 #[derive(Debug, Default)]
@@ -88,6 +89,26 @@ pub fn task_end(s: &mut State) {
     s.team.spread.depth = s.team.spread.depth.saturating_sub(1);
     if spreading(s).is_some() {
         crate::region_heap::block_end(s.team.levels.len());
+    }
+}
+
+/// A task spread by the generating code is running on this thread (a top-level one, not one
+/// inside it).
+pub fn spread_task_running(s: &State) -> bool {
+    let spread = &s.team.spread;
+    let level = s.team.levels.last();
+    spread.level == Some(s.team.levels.len())
+        && spread.depth == 1
+        && level.is_some_and(|l| l.active)
+}
+
+/// `__cape_task_result` of a spread task: its result in a local of the generating code (stack
+/// memory the merge does not carry) replaces that local on every rank at the next merge
+/// point: records that the merge applies in rank order (only the task's owner has one).
+pub fn task_result(s: &mut State, pieces: Vec<(ProgramBytes, Combiner, Vec<u8>)>) {
+    for (target, combiner, bytes) in pieces {
+        // inside an active region the record is kept (None comes back)
+        let _ = super::constructs::reduce(s, target, combiner, bytes);
     }
 }
 

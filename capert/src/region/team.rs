@@ -42,6 +42,8 @@ pub struct Team {
     pub(super) worksharing: Option<usize>,
     /// the `single` that spreads its tasks over the team (region/tasks.rs)
     pub(super) spread: super::tasks::Spread,
+    /// the cooperative team in progress (region/cooperative.rs)
+    pub(super) cooperative: Option<super::cooperative::Cooperative>,
 }
 
 impl Default for Team {
@@ -66,6 +68,7 @@ impl Team {
             ordered: None,
             worksharing: None,
             spread: super::tasks::Spread::new(),
+            cooperative: None,
         }
     }
 
@@ -167,7 +170,7 @@ impl Team {
     }
 
     pub fn omp_in_parallel(&self) -> bool {
-        self.levels.iter().any(|l| l.active)
+        self.levels.iter().any(|l| l.active) || self.cooperative.is_some()
     }
 
     pub fn omp_set_num_threads(&mut self, n: i32) {

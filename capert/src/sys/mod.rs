@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod check_flag;
 pub mod checkpoint_dir;
+pub mod coroutine;
 pub mod fd;
 pub mod ft;
 pub mod heap;

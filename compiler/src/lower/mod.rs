@@ -8,6 +8,7 @@ pub mod block;
 pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
+pub mod cooperative;
 pub mod data_sharing;
 pub mod device;
 pub mod nesting;
@@ -18,6 +19,7 @@ pub mod placement;
 pub mod read_only;
 pub mod single;
 pub mod task;
+pub mod task_recursion;
 pub mod wait_loop;
 pub mod worksharing;
 pub mod write_scope;
@@ -53,6 +55,8 @@ pub struct Context<'p, 'a> {
     pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
     /// functions declared or defined outside system headers, by name, built once
     pub user_functions: std::cell::OnceCell<std::collections::HashSet<String>>,
+    /// the functions that contain a waiting loop or call one, built once (cooperative.rs)
+    pub waiting_functions: std::cell::OnceCell<std::collections::HashSet<usize>>,
 }
 
 impl<'a> Context<'_, 'a> {
@@ -60,6 +64,12 @@ impl<'a> Context<'_, 'a> {
     pub fn constructs(&self) -> &constructs::ConstructTree<'a> {
         self.constructs
             .get_or_init(|| constructs::ConstructTree::build(self))
+    }
+
+    /// The functions that contain a waiting loop or call one that does.
+    pub fn waiting_functions(&self) -> &std::collections::HashSet<usize> {
+        self.waiting_functions
+            .get_or_init(|| cooperative::waiting_functions(self))
     }
 
     /// The names of the functions the program declares or defines itself (not in system headers).

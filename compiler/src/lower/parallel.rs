@@ -557,7 +557,9 @@ fn render_region(
         Scope::Known(objects) => (scope_spans(cx, env, objects)?, objects.len().to_string()),
         Scope::Unknown => (String::new(), String::new()),
     };
+    let waits = super::cooperative::region_waits(cx, d, stmt_span, cx.waiting_functions());
     let section = match scope {
+        _ if waits => "call_cooperative",
         Scope::Unknown => "call",
         Scope::Known(objects) if objects.is_empty() => "call_stack_only",
         Scope::Known(_) => {

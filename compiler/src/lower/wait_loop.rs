@@ -74,6 +74,13 @@ pub fn wait_check(cx: &Context, d: &Directive, env: &Env) -> Option<String> {
     ))
 }
 
+/// Whether a loop of its function encloses `d`.
+pub fn in_a_loop(cx: &Context, d: &Directive) -> bool {
+    cx.program
+        .function_at(d.span.start)
+        .is_some_and(|f| innermost_loop(cx, d.span.start, cx.program.functions[f].body).is_some())
+}
+
 /// The innermost `while`, `do` or `for` statement of the function body `body` that contains
 /// `offset`, and its condition.
 fn innermost_loop(cx: &Context, offset: usize, body: Span) -> Option<(Span, Option<Span>)> {

@@ -146,6 +146,20 @@ const NON_WRITING: &[&str] = &[
     "__assert_fail",
 ];
 
+/// Whether `name` is a libc/math/`omp_*` function that writes no memory the program sees.
+pub fn writes_nothing(name: &str) -> bool {
+    NON_WRITING.contains(&name)
+}
+
+/// Whether `name` is one of [`NON_WRITING`]'s output functions.
+pub fn prints(name: &str) -> bool {
+    name.starts_with("print")
+        || name.starts_with("fprint")
+        || name.starts_with("put")
+        || name.starts_with("fput")
+        || name == "fflush"
+}
+
 /// Functions that write through their first argument only.
 const WRITES_FIRST: &[&str] = &[
     "memset",
