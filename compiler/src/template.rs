@@ -12,6 +12,7 @@ pub const WORKSHARING: &str = include_str!("../../templates/worksharing.c");
 pub const CONSTRUCTS: &str = include_str!("../../templates/constructs.c");
 pub const OBJECTS: &str = include_str!("../../templates/objects.c");
 pub const CHECK_HOOKS: &str = include_str!("../../templates/check_hooks.c");
+pub const REDUCTION: &str = include_str!("../../templates/reduction.c");
 
 /// Every template file, for tests: (file name, text).
 pub const ALL: &[(&str, &str)] = &[
@@ -22,6 +23,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("constructs.c", CONSTRUCTS),
     ("objects.c", OBJECTS),
     ("check_hooks.c", CHECK_HOOKS),
+    ("reduction.c", REDUCTION),
 ];
 
 /// The text of section `name` of a template file.

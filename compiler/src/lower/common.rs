@@ -6,7 +6,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
-use super::{contains, span_of, Context};
+use super::{contains, span_of, Context, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::ReductionOp;
 use crate::emit::{apply_in, Edit};
@@ -64,6 +64,20 @@ pub(crate) fn combine_expression(op: ReductionOp) -> (&'static str, &'static str
         ReductionOp::Min | ReductionOp::Custom => {
             ("min", "*__cape_a < *__cape_b ? *__cape_a : *__cape_b")
         }
+    }
+}
+
+/// The identity of a reduction, for a private copy named `name`.
+pub(crate) fn reduction_identity(out: &mut Out, op: ReductionOp, name: &str) -> String {
+    if matches!(op, ReductionOp::Max | ReductionOp::Min) {
+        out.needs_minmax_identities = true;
+    }
+    match op {
+        ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
+        ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),
+        ReductionOp::Max => format!("__CAPE_LOWEST({name})"),
+        ReductionOp::Min => format!("__CAPE_HIGHEST({name})"),
+        _ => "0".to_string(),
     }
 }
 

@@ -16,6 +16,7 @@ pub mod ordered;
 pub mod parallel;
 pub mod placement;
 pub mod read_only;
+pub mod reduction;
 pub mod single;
 pub mod task;
 pub mod wait_loop;
@@ -634,9 +635,13 @@ fn lower_directive(
             return None;
         }
         DeclareReduction => {
-            out.errors
-                .push(unsupported(d, "user-defined reductions are not supported"));
-            return None;
+            if let Err(e) = reduction::check_declaration(cx, d) {
+                out.errors.push(e);
+                return None;
+            }
+            return standalone(comment(
+                "declare reduction: combined where a reduction clause names it",
+            ));
         }
         _ => {
             out.errors
