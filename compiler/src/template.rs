@@ -13,6 +13,7 @@ pub const CONSTRUCTS: &str = include_str!("../../templates/constructs.c");
 pub const OBJECTS: &str = include_str!("../../templates/objects.c");
 pub const CHECK_HOOKS: &str = include_str!("../../templates/check_hooks.c");
 pub const REDUCTION: &str = include_str!("../../templates/reduction.c");
+pub const CRITICAL: &str = include_str!("../../templates/critical.c");
 
 /// Every template file, for tests: (file name, text).
 pub const ALL: &[(&str, &str)] = &[
@@ -24,6 +25,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("objects.c", OBJECTS),
     ("check_hooks.c", CHECK_HOOKS),
     ("reduction.c", REDUCTION),
+    ("critical.c", CRITICAL),
 ];
 
 /// The text of section `name` of a template file.

@@ -25,6 +25,7 @@ mod checks;
 pub mod constructs;
 mod epoch;
 mod lazy_point;
+pub mod lock;
 mod memory;
 #[cfg(test)]
 mod protocol_tests;
@@ -86,6 +87,8 @@ struct ActiveRegion {
     captured: HashSet<usize>,
     /// Its merge points use the demand-driven merge (`CAPE_MERGE`, `lazy_point::choose`).
     lazy: bool,
+    /// Cross-rank locks held and their logs read in the epoch (`lock.rs`).
+    locks: lock::EpochLocks,
 }
 
 impl ActiveRegion {
@@ -105,6 +108,7 @@ impl ActiveRegion {
             collect: false,
             captured: HashSet::new(),
             lazy: false,
+            locks: lock::EpochLocks::default(),
         }
     }
 
@@ -115,6 +119,7 @@ impl ActiveRegion {
         self.excluded.clear();
         self.before.clear();
         self.captured.clear();
+        self.locks = lock::EpochLocks::default();
     }
 }
 

@@ -8,6 +8,7 @@ pub mod block;
 pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
+pub mod critical;
 pub mod data_sharing;
 pub mod device;
 pub mod nesting;
@@ -327,7 +328,13 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             (&extents, &mut replaced),
             &mut edits,
             pair.span,
-            |out| atomic::lower_lock_pair(cx, out, pair, env),
+            |out| {
+                if pair.mergeable {
+                    atomic::lower_lock_pair(cx, out, pair, env)
+                } else {
+                    critical::lower_lock_pair(cx, out, pair, env)
+                }
+            },
         );
     }
     let updates = cx
@@ -702,6 +709,7 @@ fn lower_directive(
                 }
             })
         }
+        Critical => critical::lower(cx, out, d, stmt, env),
         _ => atomic::lower(cx, out, d, stmt, env),
     };
     match result {

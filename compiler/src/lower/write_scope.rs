@@ -146,6 +146,11 @@ const NON_WRITING: &[&str] = &[
     "__assert_fail",
 ];
 
+/// Whether `name` is a known function that writes no memory the program can see.
+pub(super) fn never_writes(name: &str) -> bool {
+    NON_WRITING.contains(&name)
+}
+
 /// Functions that write through their first argument only.
 const WRITES_FIRST: &[&str] = &[
     "memset",

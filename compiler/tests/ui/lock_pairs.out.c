@@ -216,10 +216,12 @@ static void __cape_fn_1(void *__cape_arg)
                 { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
                 { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
     }
-                    omp_set_lock(&(*__cape_shared_lock));
-                    if (total < 3)
-                        total = 0;
-                    omp_unset_lock(&(*__cape_shared_lock));
+                    { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
+                __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
+    if (total < 3)
+                        (*(__typeof__(&(total)))__cape_critical_store(&(total), sizeof(total)))= 0;
+                __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
+    }
                 }
             }
         __cape_loop_end(&__cape_l, 1);
@@ -227,6 +229,8 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 
+/* capecc: this file has critical sections under locks shared by the ranks */
+static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
