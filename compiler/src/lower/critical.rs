@@ -37,9 +37,9 @@ const LOCK_CALLS: &[&str] = &[
 ];
 
 /// The mergeable updates of a body that may hold `for` loops of them: (statement, update).
-fn loop_updates<'s>(
+fn loop_updates(
     cx: &Context,
-    s: &'s Node<Statement>,
+    s: &Node<Statement>,
     found: &mut Vec<(Span, Update)>,
 ) -> Result<(), Span> {
     match &s.node {
