@@ -81,6 +81,25 @@ pub(crate) fn reduction_identity(out: &mut Out, op: ReductionOp, name: &str) -> 
     }
 }
 
+/// `=` and the compound assignments.
+pub(crate) fn is_assignment(op: &BinaryOperator) -> bool {
+    use BinaryOperator::*;
+    matches!(
+        op,
+        Assign
+            | AssignMultiply
+            | AssignDivide
+            | AssignModulo
+            | AssignPlus
+            | AssignMinus
+            | AssignShiftLeft
+            | AssignShiftRight
+            | AssignBitwiseAnd
+            | AssignBitwiseXor
+            | AssignBitwiseOr
+    )
+}
+
 pub(crate) fn resolve_item(
     cx: &Context,
     name: &str,
@@ -313,21 +332,7 @@ pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: VarId) 
             e: &'ast BinaryOperatorExpression,
             span: &'ast lang_c::span::Span,
         ) {
-            use BinaryOperator::*;
-            let assigns = matches!(
-                e.operator.node,
-                Assign
-                    | AssignMultiply
-                    | AssignDivide
-                    | AssignModulo
-                    | AssignPlus
-                    | AssignMinus
-                    | AssignShiftLeft
-                    | AssignShiftRight
-                    | AssignBitwiseAnd
-                    | AssignBitwiseXor
-                    | AssignBitwiseOr
-            );
+            let assigns = is_assignment(&e.operator.node);
             if assigns && self.found.is_none() && identifier_of(self.cx, &e.lhs) == Some(self.var) {
                 self.found = Some(span_of(*span));
             }

@@ -11,13 +11,14 @@
 //!   function whose stores the compiler cannot see is refused at the call.
 
 use lang_c::ast::{
-    BinaryOperator, BinaryOperatorExpression, BlockItem, CallExpression, Expression, Statement,
-    UnaryOperator, UnaryOperatorExpression,
+    BinaryOperatorExpression, BlockItem, CallExpression, Expression, Statement, UnaryOperator,
+    UnaryOperatorExpression,
 };
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
 use super::atomic::{render_update, updates_of, LockPair, Update};
+use super::common::is_assignment;
 use super::write_scope::never_writes;
 use super::{emit_edits, span_of, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
@@ -118,21 +119,7 @@ impl<'ast> Visit<'ast> for Effects {
         e: &'ast BinaryOperatorExpression,
         span: &'ast lang_c::span::Span,
     ) {
-        use BinaryOperator::*;
-        if matches!(
-            e.operator.node,
-            Assign
-                | AssignMultiply
-                | AssignDivide
-                | AssignModulo
-                | AssignPlus
-                | AssignMinus
-                | AssignShiftLeft
-                | AssignShiftRight
-                | AssignBitwiseAnd
-                | AssignBitwiseXor
-                | AssignBitwiseOr
-        ) {
+        if is_assignment(&e.operator.node) {
             self.stores.push(span_of(e.lhs.span));
         }
         visit::visit_binary_operator_expression(self, e, span);
