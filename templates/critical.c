@@ -16,6 +16,10 @@
 {{body}}
     __cape_lock_unset((void *)({{lock}}), {{nest}});
 }
+/*@ lock_test */
+/* capecc: a lock test at {{location}}: the block runs under a lock shared by the ranks */
+if (__cape_lock_test((void *)({{lock}}), {{nest}}))
+{{body}}{{else}}
 /*@ used */
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }

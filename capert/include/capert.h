@@ -312,6 +312,13 @@ void __cape_lock_set(uint64_t *lock, int nest);
 void __cape_lock_unset(uint64_t *lock, int nest);
 
 /*
+ `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
+ condition of a block ending with the unset: inside a region it waits for the lock across
+ ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+ */
+int __cape_lock_test(uint64_t *lock, int nest);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */

@@ -47,6 +47,11 @@ pub extern "C" fn omp_set_lock(lock: *mut u64) {
 #[no_mangle]
 pub extern "C" fn omp_unset_lock(lock: *mut u64) {
     guard(|| {
+        // the unset that ends a lock test's block inside a region
+        if holds_across_ranks(lock) {
+            cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
+            return;
+        }
         if let Some(w) = lock_word(lock) {
             *w = 0;
         }
@@ -209,6 +214,34 @@ pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
             omp_unset_nest_lock(lock)
         } else {
             omp_unset_lock(lock)
+        }
+    })
+}
+
+fn holds_across_ranks(lock: *mut u64) -> bool {
+    let slot = crate::region::lock::slot_of_address(lock as usize);
+    with_state(|s| crate::region::lock::holds(s, slot))
+}
+
+/// `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
+/// condition of a block ending with the unset: inside a region it waits for the lock across
+/// ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+#[no_mangle]
+pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
+    guard(|| {
+        if nest != 0 {
+            if let Some(depth) = nested_in_region(lock, 1) {
+                return depth;
+            }
+        } else if holds_across_ranks(lock) {
+            return 0;
+        }
+        if cross_rank_enter(crate::region::lock::slot_of_address(lock as usize)) {
+            1
+        } else if nest != 0 {
+            omp_test_nest_lock(lock)
+        } else {
+            omp_test_lock(lock)
         }
     })
 }

@@ -218,6 +218,15 @@ fn apply_log(
     Ok(())
 }
 
+/// Whether this rank holds lock `slot` across ranks.
+pub fn holds(s: &State, slot: usize) -> bool {
+    cross_rank(s)
+        && s.team
+            .region
+            .as_ref()
+            .is_some_and(|r| r.locks.held.iter().any(|h| h.slot == slot))
+}
+
 /// A nest lock set (`delta` 1) or unset (-1) again inside a section of it on this rank: the
 /// depth after the change, or None when this rank does not hold it across ranks.
 pub fn nest(s: &mut State, slot: usize, delta: i32) -> Result<Option<u32>, String> {

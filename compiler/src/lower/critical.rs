@@ -30,8 +30,12 @@ use crate::template::{render, CRITICAL};
 /// allocates come from a heap every rank shares while it holds the lock).
 const ALLOCATORS: &[&str] = &["malloc", "calloc", "free"];
 
-/// The lock routines a section may call (a nest lock set again inside its own pair).
+/// The lock routines a section may call (a nest lock set again inside its own pair, the
+/// unset that ends a lock test's block; other uses are refused at run time).
 const LOCK_CALLS: &[&str] = &[
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
     "omp_set_nest_lock",
     "omp_unset_nest_lock",
     "omp_test_nest_lock",
@@ -375,4 +379,100 @@ pub fn lower(
         return done;
     }
     lower_general(cx, out, d, stmt, env)
+}
+
+/// `if (omp_test_lock(l)) { ...; omp_unset_lock(l); ... } [else ...]` (or the nest-lock test):
+/// the block runs under the cross-rank lock (inside a region the test waits for the lock and
+/// succeeds, which is what a test made when the lock is free would do).
+pub struct TestPair<'a> {
+    /// the `if` statement
+    pub span: Span,
+    test: Span,
+    arg: Span,
+    nest: bool,
+    then: &'a Node<Statement>,
+    otherwise: Option<&'a Node<Statement>>,
+}
+
+/// `name(arg)` as (name, argument).
+fn call_of(e: &Node<Expression>) -> Option<(&str, &Node<Expression>)> {
+    let Expression::Call(call) = &e.node else {
+        return None;
+    };
+    let Expression::Identifier(id) = &call.node.callee.node else {
+        return None;
+    };
+    match call.node.arguments.as_slice() {
+        [arg] => Some((id.node.name.as_str(), arg)),
+        _ => None,
+    }
+}
+
+/// The lock test that statement `s` is, if it is one.
+pub fn test_pair<'a>(cx: &Context, s: &'a Node<Statement>) -> Option<TestPair<'a>> {
+    let Statement::If(i) = &s.node else {
+        return None;
+    };
+    let (name, arg) = call_of(&i.node.condition)?;
+    let (nest, unset) = match name {
+        "omp_test_lock" => (false, "omp_unset_lock"),
+        "omp_test_nest_lock" => (true, "omp_unset_nest_lock"),
+        _ => return None,
+    };
+    let Statement::Compound(items) = &i.node.then_statement.node else {
+        return None;
+    };
+    let text =
+        |x: &Node<Expression>| -> String { cx.text(span_of(x.span)).split_whitespace().collect() };
+    // the unset is a statement of the block (what follows it runs without the lock)
+    let unsets = items.iter().any(|b| match &b.node {
+        BlockItem::Statement(Node {
+            node: Statement::Expression(Some(e)),
+            ..
+        }) => call_of(e).is_some_and(|(n, a)| n == unset && text(a) == text(arg)),
+        _ => false,
+    });
+    if !unsets {
+        return None;
+    }
+    Some(TestPair {
+        span: super::statement_span(cx, s.span),
+        test: span_of(i.node.condition.span),
+        arg: span_of(arg.span),
+        nest,
+        then: &i.node.then_statement,
+        otherwise: i.node.else_statement.as_deref(),
+    })
+}
+
+/// The text that replaces a lock test.
+pub fn lower_test_pair(
+    cx: &Context,
+    out: &mut Out,
+    t: &TestPair,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let then = span_of(t.then.span);
+    let body = instrumented(cx, out, then, &[t.then], t.test, "lock test", env)?;
+    note_used(out)?;
+    let lock = super::emit_span(cx, out, t.arg, env);
+    let otherwise = match t.otherwise {
+        Some(e) => {
+            let text = super::emit_span(cx, out, super::statement_span(cx, e.span), env);
+            format!("\nelse\n{text}")
+        }
+        None => String::new(),
+    };
+    render(
+        CRITICAL,
+        "lock_test",
+        &[
+            ("location", &cx.location(t.span.start)),
+            ("lock", lock.trim()),
+            ("nest", if t.nest { "1" } else { "0" }),
+            ("body", &body),
+            ("else", &otherwise),
+        ],
+    )
+    .map_err(|e| vec![e])
 }

@@ -337,6 +337,20 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             },
         );
     }
+    for item in in_span(&cx.program.items, span, |i| i.span.start) {
+        let Some(test) = item.statement.and_then(|s| critical::test_pair(cx, s)) else {
+            continue;
+        };
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            test.span,
+            |out| critical::lower_test_pair(cx, out, &test, env),
+        );
+    }
     let updates = cx
         .atomic_statements
         .get_or_init(|| builtin_atomic::atomic_statements(cx));

@@ -1,5 +1,5 @@
 /* Lock pairs around any code inside a region (a simple lock and a nest lock set again inside
-   its own pair), and pushes onto a shared linked list with malloc inside a critical section
+   its own pair), a block guarded by omp_test_lock (retried until it succeeds), and pushes onto a shared linked list with malloc inside a critical section
    and inside a lock pair. Every sum is independent of the order in which threads take the
    locks; the lists are printed sorted. */
 #ifdef _OPENMP
@@ -9,6 +9,7 @@ typedef int omp_lock_t, omp_nest_lock_t;
 static void omp_init_lock(omp_lock_t *l) { *l = 0; }
 static void omp_set_lock(omp_lock_t *l) { ++*l; }
 static void omp_unset_lock(omp_lock_t *l) { --*l; }
+static int omp_test_lock(omp_lock_t *l) { return *l ? 0 : ++*l; }
 static void omp_destroy_lock(omp_lock_t *l) { *l = 0; }
 #define omp_init_nest_lock omp_init_lock
 #define omp_set_nest_lock omp_set_lock
@@ -25,7 +26,7 @@ struct node {
 
 struct node *head;
 struct node *other;
-int total, capped, depth_seen;
+int total, capped, depth_seen, tested;
 long sum_sq;
 
 static int cmp(const void *a, const void *b)
@@ -72,6 +73,15 @@ int main(void)
         other = m;
         omp_unset_lock(&lock);
 
+        int done = 0;
+        while (!done) {
+            if (omp_test_lock(&lock)) {
+                tested += i % 3;
+                omp_unset_lock(&lock);
+                done = 1;
+            }
+        }
+
         omp_set_nest_lock(&nest);
         sum_sq += (long)i * i;
         {
@@ -85,7 +95,8 @@ int main(void)
 
     omp_destroy_lock(&lock);
     omp_destroy_nest_lock(&nest);
-    printf("total %d capped %d sum_sq %ld depth_seen %d\n", total, capped, sum_sq, depth_seen);
+    printf("total %d capped %d sum_sq %ld depth_seen %d tested %d\n", total, capped, sum_sq,
+           depth_seen, tested);
     print_sorted("list", head);
     print_sorted("other", other);
     /* sequential code may free the nodes */
