@@ -280,6 +280,45 @@ ptrdiff_t __cape_pwrite(int fd, const void *buf, size_t count, int64_t offset);
 ptrdiff_t __cape_pread(int fd, void *buf, size_t count, int64_t offset);
 
 /*
+ From a constructor of every translated file with a general critical section or lock pair:
+ the lock window is opened at start-up.
+ */
+void __cape_critical_used(void);
+
+/*
+ Start of a `critical` section (`name`: its name, "" when unnamed) whose body is any code.
+ */
+void __cape_critical_begin(const char *name);
+
+/*
+ End of the section `__cape_critical_begin(name)` started.
+ */
+void __cape_critical_end(const char *name);
+
+/*
+ A store of `size` bytes at `addr` inside a section: returns `addr` (the store follows).
+ */
+void *__cape_critical_store(void *addr, size_t size);
+
+/*
+ `omp_set_lock` / `omp_set_nest_lock` (nest != 0) that the compiler paired with an unset
+ around code whose stores it reports: a cross-rank lock inside a region.
+ */
+void __cape_lock_set(uint64_t *lock, int nest);
+
+/*
+ The unset of a `__cape_lock_set` pair.
+ */
+void __cape_lock_unset(uint64_t *lock, int nest);
+
+/*
+ `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
+ condition of a block ending with the unset: inside a region it waits for the lock across
+ ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+ */
+int __cape_lock_test(uint64_t *lock, int nest);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */

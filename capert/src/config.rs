@@ -51,6 +51,10 @@ pub const DEFAULT_ARENA_SIZE: u64 = 32 << 30;
 pub const DEFAULT_STACK_BASE: u64 = 0x1000_0000_0000;
 /// Default user stack size.
 pub const DEFAULT_STACK_SIZE: u64 = 256 << 20;
+/// Default size of the heap of critical sections (`CAPE_CRITICAL_HEAP`).
+pub const DEFAULT_CRITICAL_HEAP: usize = 16 << 20;
+/// Default log size per cross-rank lock (`CAPE_CRITICAL_LOG`).
+pub const DEFAULT_CRITICAL_LOG: usize = 1 << 20;
 /// Default piece size of the merge messages (`CAPE_MERGE_CHUNK`).
 pub const DEFAULT_MERGE_CHUNK: usize = 1 << 20;
 
@@ -124,6 +128,11 @@ pub struct Config {
     pub merge_chunk: usize,
     /// `CAPE_MERGE`: eager, lazy (demand-driven) or auto.
     pub merge: MergeMode,
+    /// `CAPE_CRITICAL_LOG`: bytes of log per cross-rank lock (the bytes written under it
+    /// between two merge points, with 16 bytes per written run).
+    pub critical_log: usize,
+    /// `CAPE_CRITICAL_HEAP`: bytes of arena reserved for `malloc` inside such sections.
+    pub critical_heap: usize,
 }
 
 impl Default for Config {
@@ -145,6 +154,8 @@ impl Default for Config {
             schedule: None,
             ft: None,
             merge_chunk: DEFAULT_MERGE_CHUNK,
+            critical_log: DEFAULT_CRITICAL_LOG,
+            critical_heap: DEFAULT_CRITICAL_HEAP,
             merge: MergeMode::Auto,
         }
     }
@@ -300,6 +311,24 @@ impl Config {
                 .ok_or_else(|| {
                     ConfigError(format!(
                         "`CAPE_MERGE_CHUNK={v}` is not a size from 1 byte to 2G - 1: use e.g. `256K` or `4M`"
+                    ))
+                })? as usize;
+        }
+        if let Some(v) = get("CAPE_CRITICAL_LOG") {
+            cfg.critical_log = parse_size(&v)
+                .filter(|&n| (4096..=1 << 30).contains(&n))
+                .ok_or_else(|| {
+                    ConfigError(format!(
+                        "`CAPE_CRITICAL_LOG={v}` is not a size from 4K to 1G: use e.g. `4M`"
+                    ))
+                })? as usize;
+        }
+        if let Some(v) = get("CAPE_CRITICAL_HEAP") {
+            cfg.critical_heap = parse_size(&v)
+                .filter(|&n| (4096..=1 << 40).contains(&n))
+                .ok_or_else(|| {
+                    ConfigError(format!(
+                        "`CAPE_CRITICAL_HEAP={v}` is not a size from 4K to 1T: use e.g. `64M`"
                     ))
                 })? as usize;
         }

@@ -12,6 +12,8 @@ pub const WORKSHARING: &str = include_str!("../../templates/worksharing.c");
 pub const CONSTRUCTS: &str = include_str!("../../templates/constructs.c");
 pub const OBJECTS: &str = include_str!("../../templates/objects.c");
 pub const CHECK_HOOKS: &str = include_str!("../../templates/check_hooks.c");
+pub const REDUCTION: &str = include_str!("../../templates/reduction.c");
+pub const CRITICAL: &str = include_str!("../../templates/critical.c");
 
 /// Every template file, for tests: (file name, text).
 pub const ALL: &[(&str, &str)] = &[
@@ -22,6 +24,8 @@ pub const ALL: &[(&str, &str)] = &[
     ("constructs.c", CONSTRUCTS),
     ("objects.c", OBJECTS),
     ("check_hooks.c", CHECK_HOOKS),
+    ("reduction.c", REDUCTION),
+    ("critical.c", CRITICAL),
 ];
 
 /// The text of section `name` of a template file.

@@ -74,11 +74,28 @@ fn alloc_aligned(size: usize, align: usize) -> *mut c_void {
 /// `malloc` of the program: same address on every rank in sequential code.
 #[no_mangle]
 pub extern "C" fn __cape_malloc(size: usize) -> *mut c_void {
-    guard(|| match allocator() {
+    guard(|| {
+        if let Some(p) = section_alloc(size) {
+            return p;
+        }
+        plain_malloc(size)
+    })
+}
+
+/// `malloc` in a section under a cross-rank lock: the sections' heap (`region/lock.rs`).
+fn section_alloc(size: usize) -> Option<*mut c_void> {
+    match with_state(|s| crate::region::lock::section_alloc(s, size)) {
+        Ok(p) => p.map(|p| p as *mut c_void),
+        Err(e) => runtime::fatal(&e),
+    }
+}
+
+fn plain_malloc(size: usize) -> *mut c_void {
+    match allocator() {
         Owner::Arena => arena_alloc(size, MIN_ALIGN),
         // SAFETY: plain libc malloc.
         Owner::Libc => unsafe { libc::malloc(size) },
-    })
+    }
 }
 
 /// `calloc` of the program.
@@ -88,6 +105,10 @@ pub extern "C" fn __cape_calloc(count: usize, size: usize) -> *mut c_void {
         let Some(total) = count.checked_mul(size) else {
             return std::ptr::null_mut();
         };
+        // the sections' heap is fresh, zeroed memory on every rank
+        if let Some(p) = section_alloc(total) {
+            return p;
+        }
         match allocator() {
             Owner::Arena => {
                 let p = arena_alloc(total, MIN_ALIGN);
@@ -107,6 +128,11 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
     guard(|| {
         if ptr.is_null() {
             return __cape_malloc(size);
+        }
+        if crate::region::lock::in_section_heap(ptr as usize) {
+            runtime::fatal(
+                "`realloc` of a block allocated inside a critical section: such blocks cannot                  move; allocate a new block and copy instead",
+            );
         }
         if !in_arena(ptr) {
             // SAFETY: not ours, so it came from libc.
@@ -164,7 +190,7 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn __cape_free(ptr: *mut c_void) {
     guard(|| {
-        if ptr.is_null() {
+        if ptr.is_null() || crate::region::lock::in_section_heap(ptr as usize) {
             return;
         }
         if !in_arena(ptr) {

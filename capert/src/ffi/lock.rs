@@ -2,7 +2,7 @@
 
 use super::guard;
 use crate::region::with_state;
-use std::ffi::c_int;
+use std::ffi::{c_char, c_int};
 
 // Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
 // parallel region that is all a lock needs. Inside one, the team's threads are processes whose
@@ -12,7 +12,7 @@ use std::ffi::c_int;
 fn refuse_in_region(what: &str) {
     if with_state(|s| s.team.in_team_region()) {
         crate::runtime::fatal(&format!(
-            "`{what}` inside a parallel region is not supported by CAPE (threads are processes whose writes merge at the region's end): use `#pragma omp atomic` or `#pragma omp critical` with an update statement"
+            "`{what}` inside a parallel region is supported only as a set/unset pair in one block (its code's stores are carried with the lock); threads are processes whose writes merge at the region's end: put the set, the protected code and the unset in one block, or use `#pragma omp critical`"
         ));
     }
 }
@@ -47,6 +47,11 @@ pub extern "C" fn omp_set_lock(lock: *mut u64) {
 #[no_mangle]
 pub extern "C" fn omp_unset_lock(lock: *mut u64) {
     guard(|| {
+        // the unset that ends a lock test's block inside a region
+        if holds_across_ranks(lock) {
+            cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
+            return;
+        }
         if let Some(w) = lock_word(lock) {
             *w = 0;
         }
@@ -73,9 +78,22 @@ pub extern "C" fn omp_init_nest_lock(lock: *mut u64) {
 pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
     guard(|| omp_init_lock(lock))
 }
+/// A nest lock set, unset or tested inside a region, inside a section of that lock that the
+/// compiler lowered: the cross-rank lock's depth changes (Some(depth) after the change).
+fn nested_in_region(lock: *mut u64, delta: i32) -> Option<c_int> {
+    let slot = crate::region::lock::slot_of_address(lock as usize);
+    match with_state(|s| crate::region::lock::nest(s, slot, delta)) {
+        Ok(depth) => depth.map(|d| d as c_int),
+        Err(e) => crate::runtime::fatal(&e),
+    }
+}
+
 #[no_mangle]
 pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
     guard(|| {
+        if nested_in_region(lock, 1).is_some() {
+            return;
+        }
         refuse_in_region("omp_set_nest_lock");
         if let Some(w) = lock_word(lock) {
             *w += 1;
@@ -85,6 +103,9 @@ pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
 #[no_mangle]
 pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
     guard(|| {
+        if nested_in_region(lock, -1).is_some() {
+            return;
+        }
         if let Some(w) = lock_word(lock) {
             *w = w.saturating_sub(1);
         }
@@ -93,6 +114,9 @@ pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
 #[no_mangle]
 pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
     guard(|| {
+        if let Some(depth) = nested_in_region(lock, 1) {
+            return depth;
+        }
         refuse_in_region("omp_test_nest_lock");
         match lock_word(lock) {
             Some(w) => {
@@ -100,6 +124,124 @@ pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
                 *w as c_int
             }
             None => 0,
+        }
+    })
+}
+
+// Cross-rank locks (`region/lock.rs`): general `critical` sections and lock pairs around any
+// code inside a region, lowered by the compiler with every store of the section reported.
+
+fn cross_rank_enter(slot: usize) -> bool {
+    match with_state(|s| crate::region::lock::enter(s, slot)) {
+        Ok(taken) => taken,
+        Err(e) => crate::runtime::fatal(&e),
+    }
+}
+
+fn cross_rank_exit(slot: usize) {
+    if let Err(e) = with_state(|s| crate::region::lock::exit(s, slot)) {
+        crate::runtime::fatal(&e);
+    }
+}
+
+fn name_slot(name: *const c_char) -> usize {
+    if name.is_null() {
+        return crate::region::lock::slot_of_name(b"");
+    }
+    // SAFETY: the compiler passes a string literal (the critical section's name).
+    let name = unsafe { std::ffi::CStr::from_ptr(name) };
+    crate::region::lock::slot_of_name(name.to_bytes())
+}
+
+/// From a constructor of every translated file with a general critical section or lock pair:
+/// the lock window is opened at start-up.
+#[no_mangle]
+pub extern "C" fn __cape_critical_used() {
+    guard(|| {
+        crate::sys::mpi_lock::WANTED.store(true, std::sync::atomic::Ordering::Relaxed);
+    })
+}
+
+/// Start of a `critical` section (`name`: its name, "" when unnamed) whose body is any code.
+#[no_mangle]
+pub extern "C" fn __cape_critical_begin(name: *const c_char) {
+    guard(|| {
+        cross_rank_enter(name_slot(name));
+    })
+}
+
+/// End of the section `__cape_critical_begin(name)` started.
+#[no_mangle]
+pub extern "C" fn __cape_critical_end(name: *const c_char) {
+    guard(|| cross_rank_exit(name_slot(name)))
+}
+
+/// A store of `size` bytes at `addr` inside a section: returns `addr` (the store follows).
+#[no_mangle]
+pub extern "C" fn __cape_critical_store(
+    addr: *mut std::ffi::c_void,
+    size: usize,
+) -> *mut std::ffi::c_void {
+    guard(|| {
+        with_state(|s| crate::region::lock::store(s, addr as usize, size));
+        addr
+    })
+}
+
+/// `omp_set_lock` / `omp_set_nest_lock` (nest != 0) that the compiler paired with an unset
+/// around code whose stores it reports: a cross-rank lock inside a region.
+#[no_mangle]
+pub extern "C" fn __cape_lock_set(lock: *mut u64, nest: c_int) {
+    guard(|| {
+        if !cross_rank_enter(crate::region::lock::slot_of_address(lock as usize)) {
+            if nest != 0 {
+                omp_set_nest_lock(lock)
+            } else {
+                omp_set_lock(lock)
+            }
+        }
+    })
+}
+
+/// The unset of a `__cape_lock_set` pair.
+#[no_mangle]
+pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
+    guard(|| {
+        let in_region = with_state(|s| s.team.in_team_region());
+        if in_region {
+            cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
+        } else if nest != 0 {
+            omp_unset_nest_lock(lock)
+        } else {
+            omp_unset_lock(lock)
+        }
+    })
+}
+
+fn holds_across_ranks(lock: *mut u64) -> bool {
+    let slot = crate::region::lock::slot_of_address(lock as usize);
+    with_state(|s| crate::region::lock::holds(s, slot))
+}
+
+/// `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
+/// condition of a block ending with the unset: inside a region it waits for the lock across
+/// ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+#[no_mangle]
+pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
+    guard(|| {
+        if nest != 0 {
+            if let Some(depth) = nested_in_region(lock, 1) {
+                return depth;
+            }
+        } else if holds_across_ranks(lock) {
+            return 0;
+        }
+        if cross_rank_enter(crate::region::lock::slot_of_address(lock as usize)) {
+            1
+        } else if nest != 0 {
+            omp_test_nest_lock(lock)
+        } else {
+            omp_test_lock(lock)
         }
     })
 }

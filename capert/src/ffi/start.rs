@@ -73,6 +73,12 @@ pub extern "C" fn __cape_start(
         let same_program = unsafe { crate::sys::raw::SameProgram::assume() };
         let (rt, top) = runtime::start_up(&program_args(argc, argv), same_program);
         with_state(|s| s.rt = Some(rt));
+        if let Err(e) = with_state(|s| match s.rt.as_mut() {
+            Some(rt) => crate::region::lock::reserve_heap(rt),
+            None => Ok(()),
+        }) {
+            runtime::fatal(&e);
+        }
         // Failure only loses the hook.
         crate::sys::ft::register_exit_hook(exit_hook);
         let mut ctx = StartContext {

@@ -278,6 +278,10 @@ pub(super) fn merge_point(
             comm.capture_reset(r.team_size, &slots);
         }
     }
+    if !applied.lock_slots.is_empty() {
+        // every rank of the team saw the same records: empty the locks' logs for the next epoch
+        super::lock::after_merge(rt, r.team_size, &applied.lock_slots);
+    }
     let t5 = Instant::now();
 
     let world = rt.size;

@@ -26,6 +26,7 @@ pub mod constructs;
 pub mod cooperative;
 mod epoch;
 mod lazy_point;
+pub mod lock;
 mod memory;
 #[cfg(test)]
 mod protocol_tests;
@@ -87,6 +88,8 @@ struct ActiveRegion {
     captured: HashSet<usize>,
     /// Its merge points use the demand-driven merge (`CAPE_MERGE`, `lazy_point::choose`).
     lazy: bool,
+    /// Cross-rank locks held and their logs read in the epoch (`lock.rs`).
+    locks: lock::EpochLocks,
 }
 
 impl ActiveRegion {
@@ -106,6 +109,7 @@ impl ActiveRegion {
             collect: false,
             captured: HashSet::new(),
             lazy: false,
+            locks: lock::EpochLocks::default(),
         }
     }
 
@@ -116,6 +120,7 @@ impl ActiveRegion {
         self.excluded.clear();
         self.before.clear();
         self.captured.clear();
+        self.locks = lock::EpochLocks::default();
     }
 }
 

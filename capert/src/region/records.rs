@@ -16,6 +16,7 @@ const KIND_COMBINE: u8 = 0;
 const KIND_CAPTURE: u8 = 1;
 const KIND_OUTPUT: u8 = 2;
 const KIND_HEAP_USE: u8 = 3;
+const KIND_SECTION: u8 = 4;
 
 /// One record of an epoch, in program order on its rank.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,13 @@ pub(super) enum Record {
     Output(Vec<u8>),
     /// The rank changed the arena allocator in the epoch (at most one rank may).
     HeapUse,
+    /// The bytes a rank wrote while holding cross-rank lock `slot` with ticket `seq`
+    /// (`region/lock.rs`): every rank writes every rank's sections in ticket order per lock.
+    Section {
+        slot: usize,
+        seq: u64,
+        runs: Vec<(usize, Vec<u8>)>,
+    },
 }
 
 impl Record {
@@ -63,6 +71,16 @@ impl Record {
                 bytes(out, printed);
             }
             Record::HeapUse => out.push(KIND_HEAP_USE),
+            Record::Section { slot, seq, runs } => {
+                out.push(KIND_SECTION);
+                word(out, *slot);
+                word(out, *seq as usize);
+                word(out, runs.len());
+                for (addr, run) in runs {
+                    word(out, *addr);
+                    bytes(out, run);
+                }
+            }
         }
     }
 }
@@ -104,6 +122,16 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
             KIND_CAPTURE => word(&mut block).map(|target| Record::Capture { target }),
             KIND_OUTPUT => bytes(&mut block).map(Record::Output),
             KIND_HEAP_USE => Some(Record::HeapUse),
+            KIND_SECTION => (|| {
+                let slot = word(&mut block)?;
+                let seq = word(&mut block)? as u64;
+                let count = word(&mut block)?;
+                let mut runs = Vec::new();
+                for _ in 0..count {
+                    runs.push((word(&mut block)?, bytes(&mut block)?));
+                }
+                Some(Record::Section { slot, seq, runs })
+            })(),
             _ => None,
         };
         match record {
@@ -140,11 +168,15 @@ pub(super) struct Applied {
     pub printed: Vec<u8>,
     /// Ranks that changed the arena allocator.
     pub heap_users: Vec<u64>,
+    /// Cross-rank lock slots held in the epoch (sorted, once each).
+    pub lock_slots: Vec<usize>,
 }
 
-/// Applies every rank's records in rank order (deterministic and identical on every rank).
+/// Applies every rank's records in rank order (deterministic and identical on every rank);
+/// then the critical sections of every rank, per lock in ticket order.
 pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied {
     let mut applied = Applied::default();
+    let mut sections = Vec::new();
     for (rank, block) in blocks {
         let mut heap_used = false;
         for record in decode(block) {
@@ -160,10 +192,21 @@ pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied 
                 Record::Capture { target } => applied.captured.push(target),
                 Record::Output(printed) => applied.printed.extend_from_slice(&printed),
                 Record::HeapUse => heap_used = true,
+                Record::Section { slot, seq, runs } => sections.push((slot, seq, runs)),
             }
         }
         if heap_used {
             applied.heap_users.push(*rank);
+        }
+    }
+    sections.sort_unstable_by_key(|&(slot, seq, _)| (slot, seq));
+    for (slot, _, runs) in sections {
+        for (addr, bytes) in runs {
+            mem.restore(addr, &bytes);
+            applied.targets.push((addr, addr + bytes.len()));
+        }
+        if applied.lock_slots.last() != Some(&slot) {
+            applied.lock_slots.push(slot);
         }
     }
     applied
@@ -232,6 +275,11 @@ mod tests {
             },
             Record::Output(b"hello\n".to_vec()),
             Record::HeapUse,
+            Record::Section {
+                slot: 3,
+                seq: 7,
+                runs: vec![(0x3000, vec![1, 2]), (0x3010, vec![])],
+            },
         ];
         assert_eq!(decode(&encode(&records)), records);
         assert!(decode(&[]).is_empty());

@@ -10,6 +10,7 @@ pub mod heap;
 pub mod invalid;
 pub mod mem;
 pub mod mpi;
+pub mod mpi_lock;
 pub mod mpi_pages;
 pub mod mpi_stream;
 pub mod mprotect;

@@ -179,6 +179,11 @@ impl Comm {
                 }
             }
         }
+        self.team_barrier(team);
+    }
+
+    /// A barrier of the team of the first `team` ranks (the world when `team >= size`).
+    pub fn team_barrier(&self, team: u32) {
         let comm = if team as usize >= self.size() {
             Some(&self.world)
         } else {
@@ -204,6 +209,7 @@ impl Comm {
 
     /// `MPI_Finalize` (idempotent).
     pub fn finalize(&mut self) {
+        super::mpi_lock::close();
         if let Some(mut win) = self.counters.take() {
             // SAFETY: the window was created and locked by open_counters and is used by no
             // one after this point; unlock_all/free are collective and every rank finalises.

@@ -151,7 +151,7 @@ fn update_of_if(cx: &Context, i: &Node<IfStatement>) -> Option<Update> {
 }
 
 /// The updates of a statement, or the offending statement.
-fn updates_of(
+pub(super) fn updates_of(
     cx: &Context,
     s: &Node<Statement>,
     allow_if: bool,
@@ -288,19 +288,7 @@ fn updates_text(
     out.needs_atomic_prelude = true;
     let mut text = String::new();
     for u in updates {
-        let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
-        let operand = match u.operand {
-            Some(s) => emit_span(cx, out, s, env).trim().to_string(),
-            None => "1".to_string(),
-        };
-        text.push_str(
-            &render(
-                CONSTRUCTS,
-                "update",
-                &[("lvalue", &lvalue), ("operand", &operand), ("op", u.op)],
-            )
-            .map_err(|e| vec![e])?,
-        );
+        text.push_str(&render_update(cx, out, u, env)?);
     }
     render(
         CONSTRUCTS,
@@ -314,18 +302,47 @@ fn updates_text(
     .map_err(|e| vec![e])
 }
 
-/// `omp_set_lock(l); <updates> omp_unset_lock(l);` (or the nest-lock pair) in one block, with
-/// only mergeable updates in between: lowered like a named `critical`, the lock calls dropped.
-/// Anything else is left alone (fine outside a region; a clear runtime error inside one).
+/// One mergeable update as `__cape_atomic_update` text.
+pub(super) fn render_update(
+    cx: &Context,
+    out: &mut Out,
+    u: &Update,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
+    let operand = match u.operand {
+        Some(s) => emit_span(cx, out, s, env).trim().to_string(),
+        None => "1".to_string(),
+    };
+    render(
+        CONSTRUCTS,
+        "update",
+        &[("lvalue", &lvalue), ("operand", &operand), ("op", u.op)],
+    )
+    .map_err(|e| vec![e])
+}
+
+/// `omp_set_lock(l); <statements> omp_unset_lock(l);` (or the nest-lock pair) in one block.
+/// With only mergeable updates in between (`mergeable`) it is lowered like a named `critical`,
+/// the lock calls dropped; otherwise around a cross-rank lock (`critical.rs`). Other uses of
+/// locks are left alone (fine outside a region; a clear runtime error inside one).
 pub struct LockPair<'a> {
     /// from the set call's statement to the unset call's
     pub span: Span,
-    body: Vec<&'a Node<Statement>>,
+    pub(super) body: Vec<&'a Node<Statement>>,
+    /// declarations between the calls (not mergeable; their calls are checked by name)
+    pub(super) decls: Vec<Span>,
     lock: String,
+    /// the set call's argument (the lock's address)
+    pub(super) arg: Span,
+    /// the set call
+    pub(super) set: Span,
+    pub(super) nest: bool,
+    pub(super) mergeable: bool,
 }
 
-/// `name(arg);` as (name, argument text without whitespace).
-fn lock_call<'c>(cx: &'c Context, s: &Node<Statement>) -> Option<(&'c str, String)> {
+/// `name(arg);` as (name, argument text without whitespace, argument span).
+fn lock_call<'c>(cx: &'c Context, s: &Node<Statement>) -> Option<(&'c str, String, Span)> {
     let Statement::Expression(Some(e)) = &s.node else {
         return None;
     };
@@ -350,7 +367,7 @@ fn lock_call<'c>(cx: &'c Context, s: &Node<Statement>) -> Option<(&'c str, Strin
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    Some((name, text))
+    Some((name, text, span_of(arg.span)))
 }
 
 pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
@@ -358,7 +375,7 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
     let mut pairs = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(set) = item.statement else { continue };
-        let Some((name, lock)) = lock_call(cx, set) else {
+        let Some((name, lock, arg)) = lock_call(cx, set) else {
             continue;
         };
         let unset_name = match name {
@@ -370,6 +387,7 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
             continue;
         }
         let mut body = Vec::new();
+        let mut decls = Vec::new();
         let mut end = None;
         for sibling in items.get(i + 1..).unwrap_or(&[]) {
             crate::work::count(1);
@@ -379,8 +397,11 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
             if sibling.parent != item.parent || sibling.span.start < item.span.end {
                 continue;
             }
-            let Some(s) = sibling.statement else { break };
-            if let Some((n, l)) = lock_call(cx, s) {
+            let Some(s) = sibling.statement else {
+                decls.push(sibling.span);
+                continue;
+            };
+            if let Some((n, l, _)) = lock_call(cx, s) {
                 if n == unset_name && l == lock {
                     end = Some(super::statement_span(cx, s.span).end);
                 }
@@ -400,12 +421,20 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
             continue;
         }
         let mut found = Vec::new();
-        if body
-            .iter()
-            .all(|s| updates_of(cx, s, true, &mut found).is_ok())
-        {
-            pairs.push(LockPair { span, body, lock });
-        }
+        let mergeable = decls.is_empty()
+            && body
+                .iter()
+                .all(|s| updates_of(cx, s, true, &mut found).is_ok());
+        pairs.push(LockPair {
+            span,
+            body,
+            decls,
+            lock,
+            arg,
+            set: span_of(set.span),
+            nest: name == "omp_set_nest_lock",
+            mergeable,
+        });
     }
     pairs
 }

@@ -6,7 +6,7 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
-use super::{contains, span_of, Context};
+use super::{contains, span_of, Context, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::ReductionOp;
 use crate::emit::{apply_in, Edit};
@@ -65,6 +65,39 @@ pub(crate) fn combine_expression(op: ReductionOp) -> (&'static str, &'static str
             ("min", "*__cape_a < *__cape_b ? *__cape_a : *__cape_b")
         }
     }
+}
+
+/// The identity of a reduction, for a private copy named `name`.
+pub(crate) fn reduction_identity(out: &mut Out, op: ReductionOp, name: &str) -> String {
+    if matches!(op, ReductionOp::Max | ReductionOp::Min) {
+        out.needs_minmax_identities = true;
+    }
+    match op {
+        ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
+        ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),
+        ReductionOp::Max => format!("__CAPE_LOWEST({name})"),
+        ReductionOp::Min => format!("__CAPE_HIGHEST({name})"),
+        _ => "0".to_string(),
+    }
+}
+
+/// `=` and the compound assignments.
+pub(crate) fn is_assignment(op: &BinaryOperator) -> bool {
+    use BinaryOperator::*;
+    matches!(
+        op,
+        Assign
+            | AssignMultiply
+            | AssignDivide
+            | AssignModulo
+            | AssignPlus
+            | AssignMinus
+            | AssignShiftLeft
+            | AssignShiftRight
+            | AssignBitwiseAnd
+            | AssignBitwiseXor
+            | AssignBitwiseOr
+    )
 }
 
 pub(crate) fn resolve_item(
@@ -299,21 +332,7 @@ pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: VarId) 
             e: &'ast BinaryOperatorExpression,
             span: &'ast lang_c::span::Span,
         ) {
-            use BinaryOperator::*;
-            let assigns = matches!(
-                e.operator.node,
-                Assign
-                    | AssignMultiply
-                    | AssignDivide
-                    | AssignModulo
-                    | AssignPlus
-                    | AssignMinus
-                    | AssignShiftLeft
-                    | AssignShiftRight
-                    | AssignBitwiseAnd
-                    | AssignBitwiseXor
-                    | AssignBitwiseOr
-            );
+            let assigns = is_assignment(&e.operator.node);
             if assigns && self.found.is_none() && identifier_of(self.cx, &e.lhs) == Some(self.var) {
                 self.found = Some(span_of(*span));
             }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+pub(crate) use super::common::reduction_identity;
 use super::common::{combine_expression, resolve_item, typed_pointer};
 use super::{clause_name, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
@@ -51,17 +52,6 @@ fn item_var(
     errors: &mut Vec<Diagnostic>,
 ) -> Option<VarId> {
     resolve_item(cx, &item.name, item.name_span, d.span, function, errors)
-}
-
-/// Whether `op` is a built-in reduction operator (a user-defined one is reported).
-fn is_builtin(op: ReductionOp, op_span: Span, errors: &mut Vec<Diagnostic>) -> bool {
-    if op == ReductionOp::Custom {
-        errors.push(
-            Diagnostic::error("user-defined reductions are not supported yet")
-                .with_primary(op_span, "not a built-in reduction operator"),
-        );
-    }
-    op != ReductionOp::Custom
 }
 
 /// A const variable in a clause that makes an uninitialised or written-back copy.
@@ -167,16 +157,13 @@ pub fn region_clauses(
                 }
             }
             (ClauseKind::Reduction, ClauseArgs::Reduction { op, op_span, items }) => {
-                if !is_builtin(*op, *op_span, errors) {
-                    continue;
-                }
                 for item in items {
                     let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
                     if !acts {
                         sharing.insert(v, (Sharing::Shared, item.name_span));
-                    } else if check_reduction_var(cx, v, *op, item.span, item.name_span, errors) {
+                    } else if admits(cx, d, *op, *op_span, item, v, errors) {
                         sharing.insert(v, (Sharing::Reduction(*op), item.name_span));
                     }
                 }
@@ -256,14 +243,11 @@ pub fn data_clauses(
                     items: list,
                 },
             ) => {
-                if !is_builtin(*op, *op_span, errors) {
-                    continue;
-                }
                 for item in list {
                     let Some(v) = item_var(cx, d, function, item, errors) else {
                         continue;
                     };
-                    if check_reduction_var(cx, v, *op, item.span, item.name_span, errors) {
+                    if admits(cx, d, *op, *op_span, item, v, errors) {
                         items.retain(|(o, _, _)| *o != v);
                         items.push((v, Sharing::Reduction(*op), item.name_span));
                     }
@@ -273,6 +257,21 @@ pub fn data_clauses(
         }
     }
     DataClauses { items }
+}
+
+/// The checks of a reduction item: sections and user-defined reductions in `reduction.rs`,
+/// scalars with a built-in operator here.
+fn admits(
+    cx: &Context,
+    d: &Directive,
+    op: ReductionOp,
+    op_span: Span,
+    item: &ListItem,
+    v: VarId,
+    errors: &mut Vec<Diagnostic>,
+) -> bool {
+    super::reduction::admits(cx, d, op, op_span, item, v, errors)
+        .unwrap_or_else(|| check_reduction_var(cx, v, op, item.span, item.name_span, errors))
 }
 
 /// The type checks of a reduction variable; false when it cannot be reduced.
@@ -336,20 +335,6 @@ pub fn check_reduction_var(
         );
     }
     true
-}
-
-/// The identity of a reduction, for a private copy named `name`.
-pub fn reduction_identity(out: &mut Out, op: ReductionOp, name: &str) -> String {
-    if matches!(op, ReductionOp::Max | ReductionOp::Min) {
-        out.needs_minmax_identities = true;
-    }
-    match op {
-        ReductionOp::Mul | ReductionOp::LogAnd => "1".to_string(),
-        ReductionOp::BitAnd => format!("~(__typeof__({name}))0"),
-        ReductionOp::Max => format!("__CAPE_LOWEST({name})"),
-        ReductionOp::Min => format!("__CAPE_HIGHEST({name})"),
-        _ => "0".to_string(),
-    }
 }
 
 /// Generates a reduction's combine function (declared before, defined after the user function)

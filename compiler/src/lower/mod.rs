@@ -9,6 +9,7 @@ pub mod builtin_atomic;
 pub mod common;
 pub mod constructs;
 pub mod cooperative;
+pub mod critical;
 pub mod data_sharing;
 pub mod device;
 pub mod nesting;
@@ -17,6 +18,7 @@ pub mod ordered;
 pub mod parallel;
 pub mod placement;
 pub mod read_only;
+pub mod reduction;
 pub mod single;
 pub mod task;
 pub mod task_recursion;
@@ -336,7 +338,27 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             (&extents, &mut replaced),
             &mut edits,
             pair.span,
-            |out| atomic::lower_lock_pair(cx, out, pair, env),
+            |out| {
+                if pair.mergeable {
+                    atomic::lower_lock_pair(cx, out, pair, env)
+                } else {
+                    critical::lower_lock_pair(cx, out, pair, env)
+                }
+            },
+        );
+    }
+    for item in in_span(&cx.program.items, span, |i| i.span.start) {
+        let Some(test) = item.statement.and_then(|s| critical::test_pair(cx, s)) else {
+            continue;
+        };
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            test.span,
+            |out| critical::lower_test_pair(cx, out, &test, env),
         );
     }
     let updates = cx
@@ -644,9 +666,13 @@ fn lower_directive(
             return None;
         }
         DeclareReduction => {
-            out.errors
-                .push(unsupported(d, "user-defined reductions are not supported"));
-            return None;
+            if let Err(e) = reduction::check_declaration(cx, d) {
+                out.errors.push(e);
+                return None;
+            }
+            return standalone(comment(
+                "declare reduction: combined where a reduction clause names it",
+            ));
         }
         _ => {
             out.errors
@@ -707,6 +733,7 @@ fn lower_directive(
                 }
             })
         }
+        Critical => critical::lower(cx, out, d, stmt, env),
         _ => atomic::lower(cx, out, d, stmt, env),
     };
     match result {

@@ -434,6 +434,13 @@ fn render_region(
                 &[("of", &of), ("var", name), ("field", &field)],
             ))?),
             Sharing::Reduction(op) => {
+                // sections and user-defined reductions
+                if let Some(copies) = super::reduction::copies(cx, out, d, v, &of, &inner_env) {
+                    let (init, combine) = copies?;
+                    privates.push_str(&init);
+                    reductions.push_str(&combine);
+                    continue;
+                }
                 privates.push_str(&one(render(
                     PARALLEL,
                     "reduction_init",

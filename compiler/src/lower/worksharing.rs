@@ -78,6 +78,13 @@ fn privatise(
                     ))?)
                 }
                 Sharing::Reduction(op) => {
+                    // sections and user-defined reductions
+                    if let Some(copies) = super::reduction::copies(cx, out, d, v, &of_copy, env) {
+                        let (init, combine) = copies?;
+                        p.privates.push_str(&init);
+                        p.reductions.push_str(&combine);
+                        continue;
+                    }
                     p.privates.push_str(&one(render(
                         WORKSHARING,
                         "reduction_init",

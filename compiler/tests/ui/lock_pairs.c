@@ -22,3 +22,19 @@ int main(void)
     }
     return total;
 }
+
+int omp_test_lock(omp_lock_t *);
+int tested;
+
+void try_lock(omp_lock_t *lock)
+{
+#pragma omp parallel
+    {
+        if (omp_test_lock(lock)) {
+            tested++;
+            omp_unset_lock(lock);
+        } else {
+            tested += 0;
+        }
+    }
+}

@@ -216,10 +216,12 @@ static void __cape_fn_1(void *__cape_arg)
                 { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hits[i % 4]), sizeof(hits[i % 4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hits[i % 4], __cape_v)); }
                 { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __cape_atomic_apply(&(best), sizeof(best), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(best, __cape_v)); }
     }
-                    omp_set_lock(&(*__cape_shared_lock));
-                    if (total < 3)
-                        total = 0;
-                    omp_unset_lock(&(*__cape_shared_lock));
+                    { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
+                __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
+    if (total < 3)
+                        (*(__typeof__(&(total)))__cape_critical_store(&(total), sizeof(total)))= 0;
+                __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
+    }
                 }
             }
         __cape_loop_end(&__cape_l, 1);
@@ -228,6 +230,56 @@ static void __cape_fn_1(void *__cape_arg)
 }
 
 
+int omp_test_lock(omp_lock_t *);
+int tested;
+
+/* capecc: data of the #pragma omp parallel at lock_pairs.c:31 */
+struct __cape_data_2 {
+    void *lock;
+};
+static void __cape_fn_2(void *__cape_arg);
+void try_lock(omp_lock_t *lock)
+{
+    {
+        /* capecc: #pragma omp parallel at lock_pairs.c:31 */
+        {
+            /* the shared objects the region uses, named in the runtime's reports */
+            const struct __cape_object __cape_objects_2[] = {
+            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t *lock", "lock_pairs.c:29" },
+            };
+            __cape_region_objects("parallel at lock_pairs.c:31", __cape_objects_2, 1);
+        }
+        struct __cape_data_2 __cape_data = {
+            .lock = (void *)&lock,
+        };
+        __cape_parallel(__cape_fn_2, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+}
+
+/* capecc: #pragma omp parallel at lock_pairs.c:31 */
+static void __cape_fn_2(void *__cape_arg)
+{
+    struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
+    omp_lock_t *(*__cape_shared_lock) = __cape_d->lock;
+    __typeof__(*__cape_shared_lock) __cape_value_lock = *__cape_shared_lock; /* the region only reads it */
+    {
+        /* capecc: a lock test at lock_pairs.c:33: the block runs under a lock shared by the ranks */
+if (__cape_lock_test((void *)(__cape_value_lock), 0))
+{
+            (*(__typeof__(&(tested)))__cape_critical_store(&(tested), sizeof(tested)))++;
+            omp_unset_lock(__cape_value_lock);
+        }
+else
+{
+            tested += 0;
+        }
+    }
+}
+
+/* capecc: this file has critical sections under locks shared by the ranks */
+static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
+
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
 {
@@ -235,8 +287,9 @@ __attribute__((constructor)) static void __cape_file_objects(void)
         { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "int total", "lock_pairs.c:4" },
         { (const void *)&hits, sizeof hits, { sizeof (hits)[0], 0, 0 }, 0, "hits", "int hits[4]", "lock_pairs.c:4" },
         { (const void *)&best, sizeof best, { 0, 0, 0 }, 0, "best", "double best", "lock_pairs.c:5" },
+        { (const void *)&tested, sizeof tested, { 0, 0, 0 }, 0, "tested", "int tested", "lock_pairs.c:27" },
     };
-    __cape_objects(__cape_file_objects_table, 3);
+    __cape_objects(__cape_file_objects_table, 4);
 }
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

@@ -1,5 +1,6 @@
-/* a lock inside a parallel region around anything but mergeable updates (here a test of the
-   protected value) cannot be reproduced by processes: a clear runtime error, not a wrong answer */
+/* a lock inside a parallel region whose set and unset are not a pair in one block (here the
+   set is the body of an `if`) cannot be followed by the compiler: a clear runtime error, not
+   a wrong answer */
 // expect-runtime-error: omp_set_lock
 #include <omp.h>
 #include <stdio.h>
@@ -12,9 +13,9 @@ int main(void)
     omp_init_lock(&lock);
 #pragma omp parallel
     {
-        omp_set_lock(&lock);
-        if (total < 3)
-            total += 1;
+        if (omp_get_thread_num() >= 0)
+            omp_set_lock(&lock);
+        total += 1;
         omp_unset_lock(&lock);
     }
     omp_destroy_lock(&lock);

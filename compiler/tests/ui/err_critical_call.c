@@ -1,12 +1,13 @@
 #include <stdio.h>
 int total;
+void bump(int *p) { *p += 1; }
 int main(void)
 {
 #pragma omp parallel
     {
 #pragma omp critical
         {
-            total += 1;
+            bump(&total);
             printf("%d\n", total);
         }
     }

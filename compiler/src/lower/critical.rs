@@ -1,0 +1,478 @@
+//! `critical` sections that are not one mergeable update, and OpenMP lock pairs around any
+//! code. Two lowerings:
+//!
+//! - a body made only of mergeable updates, also inside `for` loops (the NAS EP benchmark's
+//!   `critical { for (i...) q[i] += qq[i]; sx += sxx; }`), is a reduction: each update becomes
+//!   `__cape_atomic_update`, the loops stay;
+//! - any other body runs under a cross-rank lock (`__cape_critical_begin/end`, or
+//!   `__cape_lock_set/unset` for a lock pair): every store of the section reports its address
+//!   first (`__cape_critical_store`), so that the runtime carries the written bytes to the next
+//!   holder and orders them by the lock at the join (capert's `region/lock.rs`). A call to a
+//!   function whose stores the compiler cannot see is refused at the call.
+
+use lang_c::ast::{
+    BinaryOperatorExpression, BlockItem, CallExpression, Expression, Statement, UnaryOperator,
+    UnaryOperatorExpression,
+};
+use lang_c::span::Node;
+use lang_c::visit::{self, Visit};
+
+use super::atomic::{render_update, updates_of, LockPair, Update};
+use super::common::is_assignment;
+use super::write_scope::writes_nothing;
+use super::{emit_edits, span_of, Context, Env, Out};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::Directive;
+use crate::emit::{apply_in, Edit};
+use crate::template::{render, CRITICAL};
+
+/// Functions a section may call although they write memory: the allocator (blocks a section
+/// allocates come from a heap every rank shares while it holds the lock).
+const ALLOCATORS: &[&str] = &["malloc", "calloc", "free"];
+
+/// The lock routines a section may call (a nest lock set again inside its own pair, the
+/// unset that ends a lock test's block; other uses are refused at run time).
+const LOCK_CALLS: &[&str] = &[
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_test_nest_lock",
+];
+
+/// The mergeable updates of a body that may hold `for` loops of them: (statement, update).
+fn loop_updates(
+    cx: &Context,
+    s: &Node<Statement>,
+    found: &mut Vec<(Span, Update)>,
+) -> Result<(), Span> {
+    match &s.node {
+        Statement::Compound(items) => {
+            for item in items {
+                match &item.node {
+                    BlockItem::Statement(inner) => loop_updates(cx, inner, found)?,
+                    _ => return Err(span_of(item.span)),
+                }
+            }
+            Ok(())
+        }
+        Statement::For(f) => loop_updates(cx, &f.node.statement, found),
+        _ => {
+            let mut one = Vec::new();
+            updates_of(cx, s, true, &mut one)?;
+            let at = super::statement_span(cx, s.span);
+            for u in one {
+                found.push((at, u));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A `critical` body that is a set of mergeable updates with `for` loops: the loops' text with
+/// each update replaced (None when the body is not of that form).
+pub fn lower_update_loops(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Option<Result<String, Vec<Diagnostic>>> {
+    let mut found = Vec::new();
+    if loop_updates(cx, stmt, &mut found).is_err() || found.is_empty() {
+        return None;
+    }
+    let span = span_of(stmt.span);
+    let mut edits = emit_edits(cx, out, span, env);
+    for (at, u) in &found {
+        let text = match render_update(cx, out, u, env) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        edits.retain(|e| !(at.start <= e.span.start && e.span.end <= at.end));
+        edits.push(Edit::replace(*at, format!("{{ {} }}", text.trim())));
+    }
+    out.needs_atomic_prelude = true;
+    let body = match apply_in(cx.source, span, &edits) {
+        Ok(t) => t,
+        Err(e) => return Some(Err(vec![e])),
+    };
+    Some(
+        render(
+            CRITICAL,
+            "update_loops",
+            &[("location", &cx.location(d.span.start)), ("body", &body)],
+        )
+        .map_err(|e| vec![e]),
+    )
+}
+
+/// The stores and calls of a section's body.
+struct Effects {
+    /// lvalues stored to (outermost first)
+    stores: Vec<Span>,
+    /// calls to functions whose stores cannot be followed: (call, name)
+    refused: Vec<(Span, String)>,
+    allocates: bool,
+}
+
+impl<'ast> Visit<'ast> for Effects {
+    fn visit_binary_operator_expression(
+        &mut self,
+        e: &'ast BinaryOperatorExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if is_assignment(&e.operator.node) {
+            self.stores.push(span_of(e.lhs.span));
+        }
+        visit::visit_binary_operator_expression(self, e, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        e: &'ast UnaryOperatorExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        use UnaryOperator::*;
+        if matches!(
+            e.operator.node,
+            PreIncrement | PreDecrement | PostIncrement | PostDecrement
+        ) {
+            self.stores.push(span_of(e.operand.span));
+        }
+        visit::visit_unary_operator_expression(self, e, span);
+    }
+
+    fn visit_call_expression(&mut self, e: &'ast CallExpression, span: &'ast lang_c::span::Span) {
+        let name = match &e.callee.node {
+            Expression::Identifier(id) => id.node.name.clone(),
+            _ => String::new(),
+        };
+        if ALLOCATORS.contains(&name.as_str()) {
+            self.allocates = true;
+        } else if name.is_empty() || !(writes_nothing(&name) || LOCK_CALLS.contains(&name.as_str())) {
+            self.refused.push((span_of(*span), name));
+        }
+        visit::visit_call_expression(self, e, span);
+    }
+}
+
+fn effects(stmt: &Node<Statement>) -> Effects {
+    let mut e = Effects {
+        stores: Vec::new(),
+        refused: Vec::new(),
+        allocates: false,
+    };
+    e.visit_statement(&stmt.node, &stmt.span);
+    e
+}
+
+/// The body's text with every store reporting its address first; the calls it may not make
+/// are errors at the call.
+fn instrumented(
+    cx: &Context,
+    out: &mut Out,
+    span: Span,
+    stmts: &[&Node<Statement>],
+    construct: Span,
+    what: &str,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut stores = Vec::new();
+    let mut errors = Vec::new();
+    for s in stmts {
+        let e = effects(s);
+        for (call, name) in e.refused {
+            let shown = if name.is_empty() {
+                "this call".to_string()
+            } else {
+                format!("`{name}`")
+            };
+            errors.push(called_in_section(call, &shown, construct, what));
+        }
+        stores.extend(e.stores);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    // outermost lvalues only: an inner store is part of an outer lvalue's text
+    stores.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    let mut outer: Vec<Span> = Vec::new();
+    for s in stores {
+        if outer
+            .last()
+            .is_some_and(|o| o.start <= s.start && s.end <= o.end)
+        {
+            continue;
+        }
+        outer.push(s);
+    }
+    let mut edits = emit_edits(cx, out, span, env);
+    for lvalue in outer {
+        // a store inside a construct lowered on its own keeps that construct's lowering
+        if edits
+            .iter()
+            .any(|e| e.span.start <= lvalue.start && lvalue.end <= e.span.end && e.span != lvalue)
+        {
+            continue;
+        }
+        let text = super::emit_span(cx, out, lvalue, env);
+        let text = text.trim();
+        edits.retain(|e| !(lvalue.start <= e.span.start && e.span.end <= lvalue.end));
+        edits.push(Edit::replace(
+            lvalue,
+            render(CRITICAL, "store", &[("lvalue", text)])
+                .map_err(|e| vec![e])?
+                .trim_end()
+                .to_string(),
+        ));
+    }
+    apply_in(cx.source, span, &edits).map_err(|e| vec![e])
+}
+
+/// The calls and stores of a declaration between a lock pair's calls (its AST is not at hand:
+/// the resolver's uses name the calls; an update inside an initializer is refused).
+fn declaration_effects(cx: &Context, decl: Span, set: Span, errors: &mut Vec<Diagnostic>) {
+    for u in super::uses_in(cx, decl) {
+        if u.binding != crate::resolve::Binding::Other {
+            continue;
+        }
+        let after = cx.source.get(u.span.end..decl.end).unwrap_or("");
+        let allowed = ALLOCATORS.contains(&u.name.as_str()) || writes_nothing(&u.name);
+        if after.trim_start().starts_with('(') && !allowed {
+            errors.push(called_in_section(
+                u.span,
+                &format!("`{}`", u.name),
+                set,
+                "lock pair",
+            ));
+        }
+    }
+    let text = cx.text(decl);
+    let updates = [
+        "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+    ];
+    if updates.iter().any(|op| text.contains(op)) {
+        errors.push(
+            Diagnostic::error("an update inside a declaration between the calls of a lock pair")
+                .with_primary(
+                    decl,
+                    "capecc does not follow stores made in initializers here",
+                )
+                .with_secondary(set, "the lock pair")
+                .with_note("write the update as a statement of its own"),
+        );
+    }
+}
+
+fn called_in_section(call: Span, shown: &str, construct: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(format!(
+        "{shown} is called inside a {what} that runs under a cross-rank lock"
+    ))
+    .with_primary(call, "capecc cannot see what this call stores")
+    .with_secondary(construct, format!("the {what}"))
+    .with_note(
+        "CAPE threads are processes: the bytes a section writes are carried to the next holder \
+         of the lock, so every store must be in the section's own code (calls to math, printing \
+         and `omp_*` functions are fine); move the called code into the section, or make the \
+         section a single update",
+    )
+}
+
+/// The file-end constructor that opens the runtime's lock window (once per file).
+fn note_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
+    let text = render(CRITICAL, "used", &[]).map_err(|e| vec![e])?;
+    if !out.file_end.contains(&text) {
+        out.file_end.push(text);
+    }
+    Ok(())
+}
+
+/// A `critical` section whose body is any code.
+pub fn lower_general(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let span = span_of(stmt.span);
+    let body = instrumented(cx, out, span, &[stmt], d.name_span, "critical section", env)?;
+    note_used(out)?;
+    let name = d.name_arg.clone().unwrap_or_default();
+    render(
+        CRITICAL,
+        "section",
+        &[
+            ("construct", d.kind.name()),
+            ("location", &cx.location(d.span.start)),
+            ("name", &name),
+            ("body", &body),
+        ],
+    )
+    .map_err(|e| vec![e])
+}
+
+/// A lock pair around any code: the set and unset calls become the cross-rank lock's.
+pub fn lower_lock_pair(
+    cx: &Context,
+    out: &mut Out,
+    pair: &LockPair,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for &decl in &pair.decls {
+        declaration_effects(cx, decl, pair.set, &mut errors);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    // from after the set call's statement to the unset call's statement
+    let starts = pair.body.iter().map(|s| span_of(s.span).start);
+    let ends = pair
+        .body
+        .iter()
+        .map(|s| super::statement_span(cx, s.span).end);
+    let start = starts.chain(pair.decls.iter().map(|d| d.start)).min();
+    let end = ends.chain(pair.decls.iter().map(|d| d.end)).max();
+    let body = match (start, end) {
+        (Some(start), Some(end)) => instrumented(
+            cx,
+            out,
+            Span::new(start, end),
+            &pair.body,
+            pair.set,
+            "lock pair",
+            env,
+        )?,
+        _ => String::new(),
+    };
+    note_used(out)?;
+    let lock = super::emit_span(cx, out, pair.arg, env);
+    render(
+        CRITICAL,
+        "lock_pair",
+        &[
+            ("location", &cx.location(pair.span.start)),
+            ("lock", lock.trim()),
+            ("nest", if pair.nest { "1" } else { "0" }),
+            ("body", &body),
+        ],
+    )
+    .map_err(|e| vec![e])
+}
+
+/// `critical`: mergeable updates (also in loops) merge as updates; any other body runs under
+/// a cross-rank lock.
+pub fn lower(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
+        return super::atomic::lower(cx, out, d, stmt, env);
+    }
+    if let Some(done) = lower_update_loops(cx, out, d, stmt, env) {
+        return done;
+    }
+    lower_general(cx, out, d, stmt, env)
+}
+
+/// `if (omp_test_lock(l)) { ...; omp_unset_lock(l); ... } [else ...]` (or the nest-lock test):
+/// the block runs under the cross-rank lock (inside a region the test waits for the lock and
+/// succeeds, which is what a test made when the lock is free would do).
+pub struct TestPair<'a> {
+    /// the `if` statement
+    pub span: Span,
+    test: Span,
+    arg: Span,
+    nest: bool,
+    then: &'a Node<Statement>,
+    otherwise: Option<&'a Node<Statement>>,
+}
+
+/// `name(arg)` as (name, argument).
+fn call_of(e: &Node<Expression>) -> Option<(&str, &Node<Expression>)> {
+    let Expression::Call(call) = &e.node else {
+        return None;
+    };
+    let Expression::Identifier(id) = &call.node.callee.node else {
+        return None;
+    };
+    match call.node.arguments.as_slice() {
+        [arg] => Some((id.node.name.as_str(), arg)),
+        _ => None,
+    }
+}
+
+/// The lock test that statement `s` is, if it is one.
+pub fn test_pair<'a>(cx: &Context, s: &'a Node<Statement>) -> Option<TestPair<'a>> {
+    let Statement::If(i) = &s.node else {
+        return None;
+    };
+    let (name, arg) = call_of(&i.node.condition)?;
+    let (nest, unset) = match name {
+        "omp_test_lock" => (false, "omp_unset_lock"),
+        "omp_test_nest_lock" => (true, "omp_unset_nest_lock"),
+        _ => return None,
+    };
+    let Statement::Compound(items) = &i.node.then_statement.node else {
+        return None;
+    };
+    let text =
+        |x: &Node<Expression>| -> String { cx.text(span_of(x.span)).split_whitespace().collect() };
+    // the unset is a statement of the block (what follows it runs without the lock)
+    let unsets = items.iter().any(|b| match &b.node {
+        BlockItem::Statement(Node {
+            node: Statement::Expression(Some(e)),
+            ..
+        }) => call_of(e).is_some_and(|(n, a)| n == unset && text(a) == text(arg)),
+        _ => false,
+    });
+    if !unsets {
+        return None;
+    }
+    Some(TestPair {
+        span: super::statement_span(cx, s.span),
+        test: span_of(i.node.condition.span),
+        arg: span_of(arg.span),
+        nest,
+        then: &i.node.then_statement,
+        otherwise: i.node.else_statement.as_deref(),
+    })
+}
+
+/// The text that replaces a lock test.
+pub fn lower_test_pair(
+    cx: &Context,
+    out: &mut Out,
+    t: &TestPair,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    let then = span_of(t.then.span);
+    let body = instrumented(cx, out, then, &[t.then], t.test, "lock test", env)?;
+    note_used(out)?;
+    let lock = super::emit_span(cx, out, t.arg, env);
+    let otherwise = match t.otherwise {
+        Some(e) => {
+            let text = super::emit_span(cx, out, super::statement_span(cx, e.span), env);
+            format!("\nelse\n{text}")
+        }
+        None => String::new(),
+    };
+    render(
+        CRITICAL,
+        "lock_test",
+        &[
+            ("location", &cx.location(t.span.start)),
+            ("lock", lock.trim()),
+            ("nest", if t.nest { "1" } else { "0" }),
+            ("body", &body),
+            ("else", &otherwise),
+        ],
+    )
+    .map_err(|e| vec![e])
+}

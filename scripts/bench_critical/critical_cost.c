@@ -1,0 +1,40 @@
+/* Cost of one acquisition of a critical section: N iterations of a parallel for, each taking
+   the lock once. Mode 1: a general section (a read-modify-write sequence, run under the lock
+   the ranks share); mode 2: the same effect as a mergeable update (no lock); mode 0: no
+   critical section at all (the loop's own cost). The kernel time goes to stderr as
+   `kernel_seconds T`, the answer to stdout. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+long counter;
+long sink;
+
+int main(int argc, char **argv)
+{
+    int mode = argc > 1 ? atoi(argv[1]) : 1;
+    long n = argc > 2 ? atol(argv[2]) : 20000;
+    double t0 = omp_get_wtime();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
+        if (mode == 1) {
+#pragma omp critical
+            {
+                long c = counter;
+                counter = c + 1;
+            }
+        } else if (mode == 2) {
+#pragma omp critical
+            counter += 1;
+        } else {
+#pragma omp atomic
+            sink += 0;
+        }
+    }
+    double t = omp_get_wtime() - t0;
+    if (mode == 0)
+        counter = n;
+    printf("%ld\n", counter);
+    fprintf(stderr, "kernel_seconds %.6f\n", t);
+    return 0;
+}
