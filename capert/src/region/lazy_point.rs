@@ -98,8 +98,9 @@ pub(super) fn choose(rt: &mut Runtime, r: &ActiveRegion, site: usize) -> bool {
     if (r.team_size as usize) < rt.size || r.logged.is_some() || r.collect {
         return false;
     }
+    let merged = rt.totals.t_merge + rt.totals.t_inject;
     match rt.comm.as_ref() {
-        Some(comm) => lazy.choose(site, comm),
+        Some(comm) => lazy.choose(site, merged, comm, &mut rt.tracker),
         None => false,
     }
 }
