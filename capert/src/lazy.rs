@@ -222,25 +222,41 @@ impl Engine {
             return Err("one-sided `MPI_Get` waits for the target's next MPI call in this MPI installation (Open MPI's `osc rdma` does not; MPICH does), so a fetch would wait for its home's whole loop".into());
         }
         let pages: Arc<Mutex<HashMap<usize, PageState>>> = Arc::default();
-        let (w, l, p) = (window.clone(), layout.clone(), pages.clone());
-        tracker
-            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
-                let state = lock(&p).get(&page).copied();
-                let state = state
-                    .filter(|s| s.home != NO_HOME)
-                    .ok_or("the page has no home")?;
-                let offset = l
-                    .offset(page, state.buffer)
-                    .ok_or("the page has no served buffer")?;
-                w.get(state.home as usize, offset, out)
-            }))
-            .map_err(|e| e.to_string())?;
-        Ok(Engine {
+        let engine = Engine {
             window,
             layout,
             pages,
             rank: comm.rank() as u32,
-        })
+        };
+        let served = engine.clone_handles();
+        tracker
+            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
+                served.fetch(page, out)
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(engine)
+    }
+
+    fn clone_handles(&self) -> Engine {
+        Engine {
+            window: self.window.clone(),
+            layout: self.layout.clone(),
+            pages: self.pages.clone(),
+            rank: self.rank,
+        }
+    }
+
+    /// Reads the newest version of `page` from its home.
+    fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
+        let state = lock(&self.pages).get(&page).copied();
+        let state = state
+            .filter(|s| s.home != NO_HOME)
+            .ok_or("the page has no home")?;
+        let offset = self
+            .layout
+            .offset(page, state.buffer)
+            .ok_or("the page has no served buffer")?;
+        self.window.get(state.home as usize, offset, out)
     }
 }
 
@@ -328,13 +344,23 @@ impl Lazy {
         }
     }
 
+    /// Reads the newest version of `page` (a page another rank homes) from its home.
+    pub fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
+        match self.engine.as_ref() {
+            Some(e) => e.fetch(page, out),
+            None => Err("the demand-driven merge is not started".into()),
+        }
+    }
+
     /// After the merge point's eager part: the single-writer pages get their new home and
-    /// version (invalidated on the other ranks), the pages merged eagerly lose theirs.
+    /// version (invalidated on the other ranks unless `keep_valid`: the caller fetches them),
+    /// the pages merged eagerly lose theirs.
     pub fn settle(
         &self,
         tracker: &mut Tracker,
         single: &[(usize, u32)],
         several: &[usize],
+        keep_valid: bool,
     ) -> Result<(), String> {
         let Some(e) = self.engine.as_ref() else {
             return Ok(());
@@ -349,7 +375,7 @@ impl Lazy {
                 });
                 state.home = writer;
                 state.buffer ^= 1;
-                if writer != e.rank && !tracker.is_invalid(page) {
+                if writer != e.rank && !keep_valid && !tracker.is_invalid(page) {
                     match runs.last_mut() {
                         Some((_, end)) if *end == page => *end += PAGE_SIZE,
                         _ => runs.push((page, page + PAGE_SIZE)),
