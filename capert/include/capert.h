@@ -280,6 +280,48 @@ ptrdiff_t __cape_pwrite(int fd, const void *buf, size_t count, int64_t offset);
 ptrdiff_t __cape_pread(int fd, void *buf, size_t count, int64_t offset);
 
 /*
+ `writev`, its buffers valid first (`iov` is a `const struct iovec *`).
+ */
+ptrdiff_t __cape_writev(int fd, const void *iov, int iovcnt);
+
+/*
+ `readv`, its buffers valid first (`iov` is a `const struct iovec *`).
+ */
+ptrdiff_t __cape_readv(int fd, const void *iov, int iovcnt);
+
+/*
+ `pwritev`, its buffers valid first.
+ */
+ptrdiff_t __cape_pwritev(int fd, const void *iov, int iovcnt, int64_t offset);
+
+/*
+ `preadv`, its buffers valid first.
+ */
+ptrdiff_t __cape_preadv(int fd, const void *iov, int iovcnt, int64_t offset);
+
+/*
+ `send`, its buffer valid first.
+ */
+ptrdiff_t __cape_send(int fd, const void *buf, size_t len, int flags);
+
+/*
+ `recv`, its buffer valid first.
+ */
+ptrdiff_t __cape_recv(int fd, void *buf, size_t len, int flags);
+
+/*
+ `sendto`, its buffer and address valid first (`addr` is a `const struct sockaddr *`,
+ `addrlen` a `socklen_t`).
+ */
+ptrdiff_t __cape_sendto(int fd, const void *buf, size_t len, int flags, const void *addr, uint32_t addrlen);
+
+/*
+ `recvfrom`, its buffer and address valid first (`addr` is a `struct sockaddr *`,
+ `addrlen` a `socklen_t *`).
+ */
+ptrdiff_t __cape_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, uint32_t *addrlen);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */
