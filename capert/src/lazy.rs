@@ -163,16 +163,26 @@ pub struct LazyCounts {
     pub published: u64,
 }
 
-/// The state of the demand-driven merge on one rank.
+/// The state of the demand-driven merge on one rank: the engine once started (at start-up
+/// with `CAPE_MERGE=lazy`, at the first trial with `auto`).
 pub struct Lazy {
-    window: Arc<PageWindow>,
-    layout: Arc<Layout>,
-    pages: Arc<Mutex<HashMap<usize, PageState>>>,
-    rank: u32,
+    engine: Option<Engine>,
+    /// The eligible memory, for starting the engine.
+    spans: Vec<(usize, usize)>,
     /// `sys::invalid::counters()` when last taken.
     counted: (u64, u64),
     /// `CAPE_MERGE=auto`: the per-region measurements (None: always lazy).
     auto: Option<Auto>,
+    /// `auto` found that the engine cannot start: always eager.
+    unavailable: bool,
+}
+
+/// The served pages, their window and the table of homes.
+struct Engine {
+    window: Arc<PageWindow>,
+    layout: Arc<Layout>,
+    pages: Arc<Mutex<HashMap<usize, PageState>>>,
+    rank: u32,
 }
 
 fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usize, PageState>> {
@@ -181,52 +191,130 @@ fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usiz
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-impl Lazy {
+/// The largest value of each of `mine` over the ranks (every rank calls it).
+fn max_over_ranks(comm: &Comm, mine: [f64; 2]) -> [f64; 2] {
+    let bytes: Vec<u8> = mine.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut max = [0.0f64; 2];
+    for theirs in comm.all_gather_bytes(&bytes) {
+        for (i, m) in max.iter_mut().enumerate() {
+            let v = theirs
+                .get(i * 8..i * 8 + 8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0.0, f64::from_le_bytes);
+            *m = m.max(v);
+        }
+    }
+    max
+}
+
+impl Engine {
     /// Collective: the window over the served buffers of `spans` (the eligible memory), the
-    /// progress check, the fetch thread; `auto`: measure per region whether to use it. `Err`: why the merge stays eager (the same on
-    /// every rank).
-    pub fn start(
+    /// progress check, the fetch thread. `Err`: why the merge stays eager (the same on every
+    /// rank).
+    fn start(
         comm: &Comm,
         tracker: &mut Tracker,
         spans: &[(usize, usize)],
-        auto: bool,
-    ) -> Result<Lazy, String> {
+    ) -> Result<Engine, String> {
         let layout = Arc::new(Layout::new(spans));
         let window = Arc::new(PageWindow::create(comm, layout.len())?);
         if !gets_progress(comm, &window) {
             return Err("one-sided `MPI_Get` waits for the target's next MPI call in this MPI installation (Open MPI's `osc rdma` does not; MPICH does), so a fetch would wait for its home's whole loop".into());
         }
         let pages: Arc<Mutex<HashMap<usize, PageState>>> = Arc::default();
-        let (w, l, p) = (window.clone(), layout.clone(), pages.clone());
-        tracker
-            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
-                let state = lock(&p).get(&page).copied();
-                let state = state
-                    .filter(|s| s.home != NO_HOME)
-                    .ok_or("the page has no home")?;
-                let offset = l
-                    .offset(page, state.buffer)
-                    .ok_or("the page has no served buffer")?;
-                w.get(state.home as usize, offset, out)
-            }))
-            .map_err(|e| e.to_string())?;
-        Ok(Lazy {
+        let engine = Engine {
             window,
             layout,
             pages,
             rank: comm.rank() as u32,
+        };
+        let served = engine.clone_handles();
+        tracker
+            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
+                served.fetch(page, out)
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(engine)
+    }
+
+    fn clone_handles(&self) -> Engine {
+        Engine {
+            window: self.window.clone(),
+            layout: self.layout.clone(),
+            pages: self.pages.clone(),
+            rank: self.rank,
+        }
+    }
+
+    /// Reads the newest version of `page` from its home.
+    fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
+        let state = lock(&self.pages).get(&page).copied();
+        let state = state
+            .filter(|s| s.home != NO_HOME)
+            .ok_or("the page has no home")?;
+        let offset = self
+            .layout
+            .offset(page, state.buffer)
+            .ok_or("the page has no served buffer")?;
+        self.window.get(state.home as usize, offset, out)
+    }
+}
+
+impl Lazy {
+    /// `auto`: measure per region whether to use the demand-driven merge, and start it at
+    /// the first trial; otherwise start it now (collective). `Err`: why the merge stays
+    /// eager (the same on every rank).
+    pub fn start(
+        comm: &Comm,
+        tracker: &mut Tracker,
+        spans: &[(usize, usize)],
+        auto: bool,
+    ) -> Result<Lazy, String> {
+        let engine = if auto {
+            None
+        } else {
+            Some(Engine::start(comm, tracker, spans)?)
+        };
+        Ok(Lazy {
+            engine,
+            spans: spans.to_vec(),
             counted: (0, 0),
             auto: auto.then(Auto::default),
+            unavailable: false,
         })
     }
 
-    /// Does this instance of the region `site` use the demand-driven merge? (Collective in
-    /// `auto` mode: every rank calls it at the begin of every active region of the world.)
-    pub fn choose(&mut self, site: usize, comm: &Comm) -> bool {
-        match self.auto.as_mut() {
-            None => true,
-            Some(auto) => auto.choose(site, comm),
+    /// Does this instance of the region `site` use the demand-driven merge? `merged`: the
+    /// time this rank spent in merges so far. (Collective in `auto` mode: every rank calls it
+    /// at the begin of every active region of the world.)
+    pub fn choose(
+        &mut self,
+        site: usize,
+        merged: std::time::Duration,
+        comm: &Comm,
+        tracker: &mut Tracker,
+    ) -> bool {
+        let Some(auto) = self.auto.as_mut() else {
+            return true;
+        };
+        if self.unavailable
+            || !auto.choose(site, std::time::Instant::now(), merged, &mut |mine| {
+                max_over_ranks(comm, mine)
+            })
+        {
+            return false;
         }
+        if self.engine.is_none() {
+            match Engine::start(comm, tracker, &self.spans) {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    // the eager merge is what `auto` falls back to, without a word
+                    self.unavailable = true;
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Pages fetched and the time waited for them since the last call.
@@ -239,29 +327,47 @@ impl Lazy {
 
     /// May `page` be merged on demand?
     pub fn eligible(&self, page: usize) -> bool {
-        self.layout.offset(page, 0).is_some()
+        self.engine
+            .as_ref()
+            .is_some_and(|e| e.layout.offset(page, 0).is_some())
     }
 
     /// This rank is the single writer of `page`, whose bytes are `bytes`: writes them into
     /// the buffer that does not hold the current version (made current by `settle`).
     pub fn publish(&self, page: usize, bytes: &[u8]) {
-        let buffer = lock(&self.pages).get(&page).map_or(0, |s| s.buffer);
-        if let Some(offset) = self.layout.offset(page, buffer ^ 1) {
-            self.window.publish(offset, bytes);
+        let Some(e) = self.engine.as_ref() else {
+            return;
+        };
+        let buffer = lock(&e.pages).get(&page).map_or(0, |s| s.buffer);
+        if let Some(offset) = e.layout.offset(page, buffer ^ 1) {
+            e.window.publish(offset, bytes);
+        }
+    }
+
+    /// Reads the newest version of `page` (a page another rank homes) from its home.
+    pub fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
+        match self.engine.as_ref() {
+            Some(e) => e.fetch(page, out),
+            None => Err("the demand-driven merge is not started".into()),
         }
     }
 
     /// After the merge point's eager part: the single-writer pages get their new home and
-    /// version (invalidated on the other ranks), the pages merged eagerly lose theirs.
+    /// version (invalidated on the other ranks unless `keep_valid`: the caller fetches them),
+    /// the pages merged eagerly lose theirs.
     pub fn settle(
         &self,
         tracker: &mut Tracker,
         single: &[(usize, u32)],
         several: &[usize],
+        keep_valid: bool,
     ) -> Result<(), String> {
+        let Some(e) = self.engine.as_ref() else {
+            return Ok(());
+        };
         let mut runs: Vec<(usize, usize)> = Vec::new();
         {
-            let mut pages = lock(&self.pages);
+            let mut pages = lock(&e.pages);
             for &(page, writer) in single {
                 let state = pages.entry(page).or_insert(PageState {
                     home: NO_HOME,
@@ -269,7 +375,7 @@ impl Lazy {
                 });
                 state.home = writer;
                 state.buffer ^= 1;
-                if writer != self.rank && !tracker.is_invalid(page) {
+                if writer != e.rank && !keep_valid && !tracker.is_invalid(page) {
                     match runs.last_mut() {
                         Some((_, end)) if *end == page => *end += PAGE_SIZE,
                         _ => runs.push((page, page + PAGE_SIZE)),

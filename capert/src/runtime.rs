@@ -124,7 +124,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
     // the fetch thread of the demand-driven merge calls MPI while the main thread waits
-    let lazy_wanted = cfg.merge != MergeMode::Eager && cfg.ft.is_none();
+    let lazy_wanted = lazy_merge_wanted(&cfg);
     let mut comm = Comm::init(lazy_wanted).unwrap_or_else(|e| fatal(&e));
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
@@ -202,13 +202,11 @@ fn start_lazy(
     tracker: &mut Tracker,
     globals: &[(usize, usize)],
 ) -> Option<crate::lazy::Lazy> {
-    if cfg.merge == MergeMode::Eager || comm.size() == 1 {
+    if !lazy_merge_wanted(cfg) || comm.size() == 1 {
         return None;
     }
     let auto = cfg.merge == MergeMode::Auto;
-    let why = if cfg.ft.is_some() {
-        "the checkpoint log needs every changed byte on rank 0".to_string()
-    } else if !comm.serialized {
+    let why = if !comm.serialized {
         "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
     } else {
         let mut spans = page_hulls(globals);
@@ -225,6 +223,16 @@ fn start_lazy(
         ));
     }
     None
+}
+
+/// May the demand-driven merge run? `lazy` always; `auto` not with a checkpoint log (the
+/// logged lazy merge is only used when asked for: docs/lazy-merge.md says why).
+fn lazy_merge_wanted(cfg: &Config) -> bool {
+    match cfg.merge {
+        MergeMode::Eager => false,
+        MergeMode::Lazy => true,
+        MergeMode::Auto => cfg.ft.is_none(),
+    }
 }
 
 /// Page-aligned hulls of byte ranges, merged where they touch.

@@ -45,7 +45,10 @@ const INPUT_FUNCTIONS: &[&str] = &["getenv"];
 /// Library functions that hand a program buffer to the kernel: the runtime's versions make the
 /// buffer's pages valid first (an invalid page of the demand-driven merge faults in user code,
 /// not in the kernel). `read` is also a stdin name.
-const KERNEL_BUFFER_FUNCTIONS: &[&str] = &["fwrite", "fread", "write", "pwrite", "pread", "read"];
+const KERNEL_BUFFER_FUNCTIONS: &[&str] = &[
+    "fwrite", "fread", "write", "pwrite", "pread", "read", "writev", "readv", "pwritev", "preadv",
+    "send", "recv", "sendto", "recvfrom",
+];
 
 /// Names whose use must first make stdin identical on every rank.
 const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];

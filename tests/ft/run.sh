@@ -8,7 +8,8 @@
 # restart's must. tests/ft/checkpoint_dir.sh (sourced as section 6): the checkpoint directory
 # against other users (as root and as an ordinary user), a full disk, a directory made
 # unwritable mid-run, a hang until --timeout. tests/ft/progs/ftheap.c (section 7): a restart
-# rebuilds the heap blocks of `single`/`master` blocks.
+# rebuilds the heap blocks of `single`/`master` blocks. Section 10: the demand-driven merge
+# (`CAPE_MERGE=lazy`) with the log and a restart.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
@@ -526,6 +527,38 @@ else
 fi
 export CAPE_CHECKPOINT_EVERY=1
 unset CAPE_CHECKPOINT_COMPACT
+
+# --- 10. the demand-driven merge with the log (CAPE_MERGE=lazy) -----------------------------
+# Rank 0 fetches the pages the other ranks publish at once, so the payload holds them. A
+# 256x256 grid (rows of 2 KiB: each rank homes its block of pages); the first run (P = 3) is
+# killed after its 12th line, the restart (P = 2) replays the log and runs the rest lazily.
+d=$OUT/lazy
+mkdir -p "$d"
+lazy_bin=$d/ftl$$
+if ! gcc -O2 -fopenmp -DN=256 "$SRC" -o "$d/ref" || ! "$CAPECC" -O2 -DWITH_CAPE -DN=256 "$SRC" -o "$lazy_bin"; then
+    fail "lazy merge, log and restart" "build failed"
+else
+    OMP_NUM_THREADS=3 "$d/ref" 2000 <"$INPUT" >"$d/ref.out"
+    export CAPE_MERGE=lazy CAPE_STATS=1
+    CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$lazy_bin" 2000 <"$INPUT" >"$d/out1" 2>"$d/err1" &
+    job=$!
+    victim=""
+    wait_lines "$d/out1" 12 && victim=$(kill_random_rank "$(basename "$lazy_bin")")
+    wait $job
+    regions=$(header_word "$d/ck/cape.log" 48)
+    restart "$d/ck" 2 "$lazy_bin" 2000
+    notices=$(sed -n 's/.*stats: total:.* notices=\([0-9]*\).*/\1/p' "$d/ck.err" | awk '{n += $1} END {print n + 0}')
+    unset CAPE_MERGE CAPE_STATS
+    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
+        fail "lazy merge, log and restart" "could not kill a rank mid-run (${regions:-0} regions durable)" "$d/err1"
+    elif [ "$(cat "$d/ck.rc")" != 0 ] || ! cat "$d/out1" "$d/ck.out" | cmp -s "$d/ref.out" -; then
+        fail "lazy merge, log and restart" "restart status $(cat "$d/ck.rc") or output differs" "$d/ck.err"
+    elif [ "$notices" -eq 0 ]; then
+        fail "lazy merge, log and restart" "no page went by notice: the merge was not lazy" "$d/ck.err"
+    else
+        pass "lazy merge, log and restart" "killed $victim after $regions regions, restarted at P=2, $notices notices"
+    fi
+fi
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"

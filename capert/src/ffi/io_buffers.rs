@@ -1,10 +1,13 @@
 //! The C library's calls that hand a program buffer to the kernel (`fwrite`, `fread`,
-//! `write`, `read`, `pwrite`, `pread`): with the demand-driven merge a page of that buffer may
+//! `write`, `read`, `pwrite`, `pread`, `writev`, `readv`, `pwritev`, `preadv`, `send`,
+//! `recv`, `sendto`, `recvfrom`): with the demand-driven merge a page of that buffer may
 //! be invalid, and the kernel does not fault on it as user code does (it fails with `EFAULT`,
 //! or `fwrite` writes a short record). The compiler renames these calls in user code to the
 //! functions here, which fetch the buffer's invalid pages first and then call the library.
 //! Functions that read their buffer in user space first (`fputs`, `puts`, `printf`) need
-//! nothing: that read fetches the pages.
+//! nothing: that read fetches the pages; so do `fgets`, `getline`, `scanf` (the library
+//! copies from its own buffer). Not wrapped: `sendmsg`/`recvmsg`, `mmap`ed file copies,
+//! path names and `MPI_*` calls given a pointer into a page another rank homes.
 
 use super::guard;
 use crate::sys::invalid::validate_range;
@@ -86,5 +89,135 @@ pub extern "C" fn __cape_pread(fd: c_int, buf: *mut c_void, count: size_t, offse
         validate_range(buf as usize, count);
         // SAFETY: the program's own call, arguments unchanged (C's contract for pread).
         unsafe { libc::pread(fd, buf, count, offset) }
+    })
+}
+
+/// Most iovecs a call may pass (Linux's `IOV_MAX`: the kernel refuses more).
+const IOV_MAX: usize = 1024;
+
+/// Makes the `iovcnt` iovecs at `iov` and the buffers they name valid (the array first).
+fn validate_iovecs(iov: *const c_void, iovcnt: c_int) {
+    let n = usize::try_from(iovcnt).unwrap_or(0).min(IOV_MAX);
+    if iov.is_null() || n == 0 {
+        return;
+    }
+    validate_range(iov as usize, n * std::mem::size_of::<libc::iovec>());
+    // SAFETY: the program's array of `iovcnt` iovecs (C's contract for readv/writev), whose
+    // pages are valid now; only read.
+    let iovs = unsafe { std::slice::from_raw_parts(iov as *const libc::iovec, n) };
+    for v in iovs {
+        validate_range(v.iov_base as usize, v.iov_len);
+    }
+}
+
+/// `writev`, its buffers valid first (`iov` is a `const struct iovec *`).
+#[no_mangle]
+pub extern "C" fn __cape_writev(fd: c_int, iov: *const c_void, iovcnt: c_int) -> isize {
+    guard(|| {
+        validate_iovecs(iov, iovcnt);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for writev).
+        unsafe { libc::writev(fd, iov as *const libc::iovec, iovcnt) }
+    })
+}
+
+/// `readv`, its buffers valid first (`iov` is a `const struct iovec *`).
+#[no_mangle]
+pub extern "C" fn __cape_readv(fd: c_int, iov: *const c_void, iovcnt: c_int) -> isize {
+    guard(|| {
+        validate_iovecs(iov, iovcnt);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for readv).
+        unsafe { libc::readv(fd, iov as *const libc::iovec, iovcnt) }
+    })
+}
+
+/// `pwritev`, its buffers valid first.
+#[no_mangle]
+pub extern "C" fn __cape_pwritev(
+    fd: c_int,
+    iov: *const c_void,
+    iovcnt: c_int,
+    offset: i64,
+) -> isize {
+    guard(|| {
+        validate_iovecs(iov, iovcnt);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for pwritev).
+        unsafe { libc::pwritev(fd, iov as *const libc::iovec, iovcnt, offset) }
+    })
+}
+
+/// `preadv`, its buffers valid first.
+#[no_mangle]
+pub extern "C" fn __cape_preadv(
+    fd: c_int,
+    iov: *const c_void,
+    iovcnt: c_int,
+    offset: i64,
+) -> isize {
+    guard(|| {
+        validate_iovecs(iov, iovcnt);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for preadv).
+        unsafe { libc::preadv(fd, iov as *const libc::iovec, iovcnt, offset) }
+    })
+}
+
+/// `send`, its buffer valid first.
+#[no_mangle]
+pub extern "C" fn __cape_send(fd: c_int, buf: *const c_void, len: size_t, flags: c_int) -> isize {
+    guard(|| {
+        validate_range(buf as usize, len);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for send).
+        unsafe { libc::send(fd, buf, len, flags) }
+    })
+}
+
+/// `recv`, its buffer valid first.
+#[no_mangle]
+pub extern "C" fn __cape_recv(fd: c_int, buf: *mut c_void, len: size_t, flags: c_int) -> isize {
+    guard(|| {
+        validate_range(buf as usize, len);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for recv).
+        unsafe { libc::recv(fd, buf, len, flags) }
+    })
+}
+
+/// `sendto`, its buffer and address valid first (`addr` is a `const struct sockaddr *`,
+/// `addrlen` a `socklen_t`).
+#[no_mangle]
+pub extern "C" fn __cape_sendto(
+    fd: c_int,
+    buf: *const c_void,
+    len: size_t,
+    flags: c_int,
+    addr: *const c_void,
+    addrlen: u32,
+) -> isize {
+    guard(|| {
+        validate_range(buf as usize, len);
+        validate_range(addr as usize, addrlen as usize);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for sendto).
+        unsafe { libc::sendto(fd, buf, len, flags, addr as *const libc::sockaddr, addrlen) }
+    })
+}
+
+/// `recvfrom`, its buffer and address valid first (`addr` is a `struct sockaddr *`,
+/// `addrlen` a `socklen_t *`).
+#[no_mangle]
+pub extern "C" fn __cape_recvfrom(
+    fd: c_int,
+    buf: *mut c_void,
+    len: size_t,
+    flags: c_int,
+    addr: *mut c_void,
+    addrlen: *mut u32,
+) -> isize {
+    guard(|| {
+        validate_range(buf as usize, len);
+        validate_range(addrlen as usize, std::mem::size_of::<u32>());
+        if !addr.is_null() && !addrlen.is_null() {
+            // SAFETY: the program's socklen_t, valid now (C's contract for recvfrom).
+            validate_range(addr as usize, unsafe { *addrlen } as usize);
+        }
+        // SAFETY: the program's own call, arguments unchanged (C's contract for recvfrom).
+        unsafe { libc::recvfrom(fd, buf, len, flags, addr as *mut libc::sockaddr, addrlen) }
     })
 }

@@ -1,60 +1,101 @@
-//! `CAPE_MERGE=auto`: per region (its outlined function), the merge that made its runs
-//! faster, measured. A region's instances run eager at first, then lazy, each for three
-//! instances; the time from one instance's begin to the next one's (the region, its merge
-//! points and the sequential code after it, where the fetches the lazy merge causes happen)
-//! is sampled in the steady state of each mode, and the region keeps the lazy merge only if
-//! it was faster than the eager one on every rank by more than the noise margin. A lazy
-//! probe that already took half again as long as the eager runs is stopped at once. The probe
-//! is repeated every `PERIOD` instances, so a changed access pattern is seen.
+//! `CAPE_MERGE=auto`: per region (its outlined function), the merge that made its instances
+//! faster, measured, at a bounded cost. A region runs eagerly until a *trial* of the
+//! demand-driven merge is worth its price: only at checks (the 16th, 32nd, 64th, ...
+//! instance), only when the region has run `MIN_RUN` seconds in all (doubled after every
+//! trial lazy lost, so trials cost a shrinking share of the run) and only when its eager
+//! merges took at least `MIN_SHARE` of its time (all the demand-driven merge can save is
+//! the merge's time). A short program, or one whose merges cost little, never runs a lazy
+//! instance, and never starts the demand-driven merge (window, progress check, fetch thread:
+//! started at the first trial).
 //!
-//! Decisions are collective (an `MPI_Allgather` of the samples at the two decision points),
-//! so every rank takes the same one.
+//! A trial runs up to three instances lazily: the first one (it faults on every page the
+//! eager instance before it published nowhere) stops the trial at once when it took half
+//! again as long as the eager ones; the next two are compared with the last eager ones in
+//! the steady state, and lazy is kept only when it was faster than eager on every rank by
+//! more than the noise margin. A region that kept lazy is measured again at each later check
+//! (three eager instances, then a trial).
+//!
+//! Each sample is the time from one instance's begin to the next one's (the region, its
+//! merge points and the sequential code after it, where the lazy merge's fetches happen).
+//! Decisions are collective (the maximum over the ranks of the samples, gathered only at the
+//! checks and the two decision points of a trial), so every rank takes the same one.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use crate::sys::mpi::Comm;
-
-/// Instances between two probes of a region.
-const PERIOD: u64 = 512;
+/// The first check; later checks at every doubling of the instance count.
+const FIRST_CHECK: u64 = 16;
+/// Seconds a region must have run before its first trial.
+const MIN_RUN: f64 = 2.0;
+/// The share of an eager instance's time its merge must take for a trial.
+const MIN_SHARE: f64 = 0.05;
 /// Lazy must be at least this much faster than eager to be kept.
 const MARGIN: f64 = 0.97;
-/// A first lazy sample this much slower than eager stops the probe.
+/// A first lazy sample this much slower than eager stops the trial.
 const GIVE_UP: f64 = 1.5;
-
-/// What an instance at position `c` of the cycle runs, and which sample the interval that
-/// ends at its begin is (it measures instance `c - 1`, preceded by one in the same mode).
-fn plan(c: u64) -> (Probe, Option<Probe>) {
-    match c {
-        0..=2 => (Probe::Eager, (c == 2).then_some(Probe::Eager)),
-        3 => (Probe::Lazy, Some(Probe::Eager)),
-        4 => (Probe::Lazy, Some(Probe::FirstLazy)),
-        5 => (Probe::Lazy, Some(Probe::Lazy)),
-        6 => (Probe::Decided, Some(Probe::Lazy)),
-        _ => (Probe::Decided, None),
-    }
-}
+/// Samples kept per mode.
+const SAMPLES: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Probe {
+enum Phase {
+    /// Eager until a check lets a trial start.
     Eager,
+    /// Lazy kept; measured again at the next check.
     Lazy,
-    /// The first lazy instance (after an eager one: it fetched nothing yet), only for
-    /// stopping the probe early.
-    FirstLazy,
-    Decided,
+    /// Eager instances (this many begun) that refresh the eager samples before a trial.
+    Refresh(u8),
+    /// Lazy instances begun in a trial.
+    Trial(u8),
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Site {
     /// Instances begun.
     count: u64,
-    last_begin: Option<Instant>,
+    next_check: u64,
+    phase: Phase,
+    /// The mode of the last two instances (last first; true: lazy).
+    modes: [Option<bool>; 2],
+    last_begin: Option<(Instant, Duration)>,
+    /// Seconds of all instances so far, and needed before a trial.
+    run: f64,
+    budget: f64,
+    /// Seconds of eager instances since the last check, and of their merges.
+    eager_run: f64,
+    eager_merge: f64,
     eager: Vec<f64>,
     first_lazy: f64,
     lazy: Vec<f64>,
-    /// The decision of the current cycle (None: still probing).
-    lazy_wins: Option<bool>,
+}
+
+impl Default for Site {
+    fn default() -> Site {
+        Site {
+            count: 0,
+            next_check: FIRST_CHECK,
+            phase: Phase::Eager,
+            modes: [None; 2],
+            last_begin: None,
+            run: 0.0,
+            budget: MIN_RUN,
+            eager_run: 0.0,
+            eager_merge: 0.0,
+            eager: Vec::new(),
+            first_lazy: 0.0,
+            lazy: Vec::new(),
+        }
+    }
+}
+
+fn push(samples: &mut Vec<f64>, v: f64) {
+    if samples.len() == SAMPLES {
+        samples.remove(0);
+    }
+    samples.push(v);
+}
+
+fn min(samples: &[f64]) -> f64 {
+    samples.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
 /// The per-region measurements of one rank.
@@ -63,64 +104,119 @@ pub struct Auto {
     sites: HashMap<usize, Site>,
 }
 
-/// The largest value of `mine` over the ranks (`NaN`-free; every rank calls it).
-fn max_over_ranks(comm: &Comm, mine: [f64; 2]) -> [f64; 2] {
-    let bytes: Vec<u8> = mine.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let mut max = [0.0f64; 2];
-    for theirs in comm.all_gather_bytes(&bytes) {
-        for (i, m) in max.iter_mut().enumerate() {
-            let v = theirs
-                .get(i * 8..i * 8 + 8)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0.0, f64::from_le_bytes);
-            *m = m.max(v);
+impl Auto {
+    /// Called at the begin of every instance of the region `site` on every rank, at `now`,
+    /// with the time this rank spent in merges so far (`merged`): does this instance use
+    /// the demand-driven merge? `max_over_ranks` is collective (called alike on every rank).
+    pub fn choose(
+        &mut self,
+        site: usize,
+        now: Instant,
+        merged: Duration,
+        max_over_ranks: &mut dyn FnMut([f64; 2]) -> [f64; 2],
+    ) -> bool {
+        let s = self.sites.entry(site).or_default();
+        s.count += 1;
+        if let Some((begin, merged_then)) = s.last_begin {
+            s.measure(
+                (now - begin).as_secs_f64(),
+                merged.saturating_sub(merged_then).as_secs_f64(),
+            );
+        }
+        s.last_begin = Some((now, merged));
+        let lazy = s.next_mode(max_over_ranks);
+        s.modes = [Some(lazy), s.modes[0]];
+        lazy
+    }
+}
+
+impl Site {
+    /// The instance before this one took `dt` seconds, `merge` of them in merges.
+    fn measure(&mut self, dt: f64, merge: f64) {
+        self.run += dt;
+        let steady = self.modes[0] == self.modes[1];
+        match self.modes[0] {
+            Some(false) => {
+                self.eager_run += dt;
+                self.eager_merge += merge;
+                if steady {
+                    push(&mut self.eager, dt);
+                }
+            }
+            Some(true) if steady => push(&mut self.lazy, dt),
+            Some(true) => self.first_lazy = dt,
+            None => {}
         }
     }
-    max
-}
 
-fn min(samples: &[f64]) -> f64 {
-    samples.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-impl Auto {
-    /// Called at the begin of every instance of the region `site` on every rank: does this
-    /// instance use the demand-driven merge?
-    pub fn choose(&mut self, site: usize, comm: &Comm) -> bool {
-        let now = Instant::now();
-        let s = self.sites.entry(site).or_default();
-        let c = s.count % PERIOD;
-        s.count += 1;
-        if c == 0 {
-            s.eager.clear();
-            s.lazy.clear();
-            s.lazy_wins = None;
+    fn next_mode(&mut self, max_over_ranks: &mut dyn FnMut([f64; 2]) -> [f64; 2]) -> bool {
+        let check = self.count >= self.next_check;
+        if check {
+            self.next_check *= 2;
         }
-        let (mode, sample) = plan(c);
-        if let (Some(kind), Some(last)) = (sample, s.last_begin) {
-            let dt = (now - last).as_secs_f64();
-            match kind {
-                Probe::Eager => s.eager.push(dt),
-                Probe::FirstLazy => s.first_lazy = dt,
-                _ => s.lazy.push(dt),
+        match self.phase {
+            Phase::Eager if check => {
+                let share = if self.eager_run > 0.0 {
+                    self.eager_merge / self.eager_run
+                } else {
+                    0.0
+                };
+                (self.eager_run, self.eager_merge) = (0.0, 0.0);
+                let [run, share] = max_over_ranks([self.run, share]);
+                if run >= self.budget && share >= MIN_SHARE {
+                    self.start_trial()
+                } else {
+                    false
+                }
+            }
+            Phase::Eager => false,
+            Phase::Lazy if check => {
+                self.eager.clear();
+                self.phase = Phase::Refresh(1);
+                false
+            }
+            Phase::Lazy => true,
+            Phase::Refresh(n) if n < 3 => {
+                self.phase = Phase::Refresh(n + 1);
+                false
+            }
+            Phase::Refresh(_) => self.start_trial(),
+            Phase::Trial(1) => {
+                let [eager, first] = max_over_ranks([min(&self.eager), self.first_lazy]);
+                if first > GIVE_UP * eager {
+                    self.lazy_lost()
+                } else {
+                    self.phase = Phase::Trial(2);
+                    true
+                }
+            }
+            Phase::Trial(n) if n < 3 => {
+                self.phase = Phase::Trial(n + 1);
+                true
+            }
+            Phase::Trial(_) => {
+                let [eager, lazy] = max_over_ranks([min(&self.eager), min(&self.lazy)]);
+                if lazy < MARGIN * eager {
+                    self.phase = Phase::Lazy;
+                    true
+                } else {
+                    self.lazy_lost()
+                }
             }
         }
-        s.last_begin = Some(now);
-        // the probe's two decision points, both collective
-        if c == 4 && s.lazy_wins.is_none() {
-            let [eager, lazy] = max_over_ranks(comm, [min(&s.eager), s.first_lazy]);
-            if lazy > GIVE_UP * eager {
-                s.lazy_wins = Some(false);
-            }
-        } else if c == 6 && s.lazy_wins.is_none() {
-            let [eager, lazy] = max_over_ranks(comm, [min(&s.eager), min(&s.lazy)]);
-            s.lazy_wins = Some(lazy < MARGIN * eager);
-        }
-        match (mode, s.lazy_wins) {
-            (_, Some(wins)) => wins,
-            (Probe::Lazy, None) => true,
-            _ => false,
-        }
+    }
+
+    fn start_trial(&mut self) -> bool {
+        self.lazy.clear();
+        self.phase = Phase::Trial(1);
+        true
+    }
+
+    /// Back to eager; the next trial waits until the region has run twice as long.
+    fn lazy_lost(&mut self) -> bool {
+        self.budget = 2.0 * self.budget.max(self.run);
+        self.phase = Phase::Eager;
+        false
     }
 }
 
@@ -128,25 +224,70 @@ impl Auto {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_probe_cycle() {
-        let modes: Vec<Probe> = (0..8).map(|c| plan(c).0).collect();
-        use Probe::*;
-        assert_eq!(
-            modes,
-            [Eager, Eager, Eager, Lazy, Lazy, Lazy, Decided, Decided]
-        );
-        // each sample measures an instance preceded by one in the same mode
-        for c in 2..8 {
-            match plan(c).1 {
-                Some(FirstLazy) => assert_eq!((plan(c - 1).0, plan(c - 2).0), (Lazy, Eager)),
-                Some(kind) => {
-                    assert_eq!(plan(c - 1).0, kind, "sample at {c}");
-                    assert_eq!(plan(c - 2).0, kind, "steady state at {c}");
-                }
-                None => {}
+    /// Runs `n` instances of one region on one rank, each taking `eager` or `lazy` seconds
+    /// of which `merge` (eager) in merges; returns the mode of each instance and how many
+    /// collective calls were made.
+    fn run(n: usize, eager: f64, lazy: f64, merge: f64) -> (Vec<bool>, usize) {
+        let mut auto = Auto::default();
+        let start = Instant::now();
+        let (mut t, mut merged, mut collectives) = (0.0, 0.0, 0);
+        let mut modes = Vec::new();
+        for _ in 0..n {
+            let now = start + Duration::from_secs_f64(t);
+            let mut gather = |mine: [f64; 2]| {
+                collectives += 1;
+                mine
+            };
+            let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut gather);
+            modes.push(lazy_now);
+            if lazy_now {
+                t += lazy;
+            } else {
+                t += eager;
+                merged += merge;
             }
         }
-        assert_eq!(plan(1).1, None);
+        (modes, collectives)
+    }
+
+    #[test]
+    fn short_runs_never_try_lazy() {
+        // 100 instances of 10 ms with a merge of half of it: 1 s in all, under MIN_RUN
+        let (modes, collectives) = run(100, 0.010, 0.001, 0.005);
+        assert!(modes.iter().all(|&l| !l));
+        assert_eq!(collectives, 3, "checks at 16, 32, 64 only");
+    }
+
+    #[test]
+    fn cheap_merges_never_try_lazy() {
+        // 10,000 instances of 10 ms, 1 % of it merging
+        let (modes, _) = run(10_000, 0.010, 0.001, 0.0001);
+        assert!(modes.iter().all(|&l| !l));
+    }
+
+    #[test]
+    fn a_faster_lazy_merge_is_kept_and_measured_again() {
+        let (modes, _) = run(2000, 0.010, 0.005, 0.005);
+        let first = modes.iter().position(|&l| l).expect("a trial");
+        assert_eq!(
+            first, 255,
+            "the first check after 2 s of run: the 256th instance"
+        );
+        assert!(modes[first..first + 20].iter().all(|&l| l), "kept");
+        // at the 512th instance: three eager instances, then lazy again
+        assert_eq!(&modes[511..516], &[false, false, false, true, true]);
+        assert!(modes[516..1023].iter().all(|&l| l));
+    }
+
+    #[test]
+    fn a_slower_lazy_merge_costs_a_bounded_share() {
+        for (lazy, trial_len) in [(0.011, 3), (0.020, 1)] {
+            let (modes, _) = run(100_000, 0.010, lazy, 0.005);
+            let lazy_instances = modes.iter().filter(|&&l| l).count();
+            let trials = modes.windows(2).filter(|w| !w[0] && w[1]).count();
+            assert_eq!(lazy_instances, trials * trial_len, "lazy {lazy}");
+            // trials at 2 s, then at least twice the run so far: a handful in 1000 s
+            assert!((1..=10).contains(&trials), "{trials} trials");
+        }
     }
 }

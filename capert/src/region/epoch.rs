@@ -263,7 +263,7 @@ pub(super) fn merge_point(
         );
     }
     if let Some((_, decided)) = &lazy {
-        super::lazy_point::settle(rt, decided)?;
+        super::lazy_point::settle(rt, r, decided)?;
     }
     // the arena pages claimed in the epoch (by the rank that allocated) are now the same
     // everywhere: track them from here on
@@ -287,6 +287,9 @@ pub(super) fn merge_point(
     let world = rt.size;
     if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some() || r.collect) {
         accumulate(r, &merged, &mut applied.targets, id, rt.same_program);
+    }
+    if let Some((_, decided)) = &lazy {
+        super::lazy_point::log_published(rt, r, decided);
     }
     rt.current.t_track += t1 - t0;
     rt.current.t_diff += t2 - t1;

@@ -88,29 +88,81 @@ pub(super) fn notices(
 }
 
 /// At the begin of an active region: do its merge points use the demand-driven merge? Never
-/// for a team smaller than the world or a logged region (the outsiders' broadcast and the
-/// log need every byte on rank 0); otherwise as `CAPE_MERGE` says (`auto`: measured per
-/// region, `crate::lazy::Auto`). The same answer on every rank.
+/// for a team smaller than the world or a region nested in a logged serial one (the
+/// outsiders' broadcast and the serial log need every byte on rank 0; a logged region gets
+/// them on rank 0 through `keeps_every_page`); otherwise as `CAPE_MERGE` says (`auto`:
+/// measured per region, `crate::lazy::Auto`). The same answer on every rank.
 pub(super) fn choose(rt: &mut Runtime, r: &ActiveRegion, site: usize) -> bool {
     let Some(lazy) = rt.lazy.as_mut() else {
         return false;
     };
-    if (r.team_size as usize) < rt.size || r.logged.is_some() || r.collect {
+    if (r.team_size as usize) < rt.size || r.collect {
         return false;
     }
+    let merged = rt.totals.t_merge + rt.totals.t_inject;
     match rt.comm.as_ref() {
-        Some(comm) => lazy.choose(site, comm),
+        Some(comm) => lazy.choose(site, merged, comm, &mut rt.tracker),
         None => false,
     }
 }
 
+/// Does this rank hold every page of a logged region? Rank 0 writes the log (the payload and
+/// the fingerprint need every changed byte), so it fetches the pages the others publish at
+/// once instead of invalidating them.
+fn keeps_every_page(rt: &Runtime, r: &ActiveRegion) -> bool {
+    rt.rank == 0 && r.logged.is_some()
+}
+
 /// After the eager part (inject, records): the new homes, and the pages another rank
-/// published are invalidated here.
-pub(super) fn settle(rt: &mut Runtime, decided: &Decided) -> Result<(), String> {
+/// published are invalidated here (fetched at once where `keeps_every_page`).
+pub(super) fn settle(rt: &mut Runtime, r: &ActiveRegion, decided: &Decided) -> Result<(), String> {
+    let keep = keeps_every_page(rt, r);
     let Some(lazy) = rt.lazy.as_ref() else {
         return Ok(());
     };
-    lazy.settle(&mut rt.tracker, &decided.single, &decided.several)
+    lazy.settle(&mut rt.tracker, &decided.single, &decided.several, keep)?;
+    if !keep {
+        return Ok(());
+    }
+    let me = rt.rank as u32;
+    let others: Vec<usize> = decided
+        .single
+        .iter()
+        .filter(|&&(_, writer)| writer != me)
+        .map(|&(page, _)| page)
+        .collect();
+    rt.tracker
+        .expect_injections(others.iter().map(|&page| (page, PAGE_SIZE)));
+    let mut bytes = vec![0u8; PAGE_SIZE];
+    for &page in &others {
+        lazy.fetch(page, &mut bytes)?;
+        rt.tracker.inject(page, &bytes);
+    }
+    rt.tracker.settle_injected();
+    rt.current.lazy_fetched += others.len() as u64;
+    Ok(())
+}
+
+/// Rank 0 of a logged region, after the epoch's merged runs were accumulated: the pages
+/// published by notice (by any rank) go into the region's payload whole, stamped in this
+/// epoch (their bytes equal the eager merge's result; unchanged bytes rewrite the same
+/// values on replay).
+pub(super) fn log_published(rt: &Runtime, r: &mut ActiveRegion, decided: &Decided) {
+    if !keeps_every_page(rt, r) || decided.single.is_empty() {
+        return;
+    }
+    let mut pages = crate::tickpt::Tickpt::new(0);
+    for &(page, writer) in &decided.single {
+        let stamp = crate::tickpt::Stamp {
+            order: r.epoch << super::epoch::EPOCH_SHIFT,
+            rank: writer,
+        };
+        pages.push(page as u64, stamp, rt.tracker.memory(page));
+    }
+    r.accumulated = Some(match r.accumulated.take() {
+        Some(acc) => crate::merge::merge(&acc, &pages, None),
+        None => pages,
+    });
 }
 
 /// `CAPE_WRITE_SCOPE=check` for the pages this rank published: inside the write scope.

@@ -40,6 +40,8 @@ struct Handoff {
     /// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
     faults: AtomicU64,
     waited_ns: AtomicU64,
+    /// Pages installed ahead of a fault (`Readahead`).
+    ahead: AtomicU64,
 }
 /// Set once by `start_server` (leaked, never freed); the handler only reads the pointer.
 static HANDOFF: AtomicPtr<Handoff> = AtomicPtr::new(std::ptr::null_mut());
@@ -220,6 +222,7 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
         .name("capert-fetch".into())
         .spawn(move || {
             let mut buf = vec![0u8; PAGE_SIZE];
+            let mut readahead = Readahead::default();
             let mut seen = h.requests.load(Ordering::Acquire);
             SERVER_TID.store(gettid(), Ordering::Release);
             let _ = ready_tx.send(());
@@ -231,11 +234,22 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
                 }
                 seen = now;
                 let page = h.request.load(Ordering::Relaxed);
-                if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
-                    eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
-                    // SAFETY: _exit ends the process without running destructors that could
-                    // wait for the faulting thread, which can never continue.
-                    unsafe { libc::_exit(1) };
+                let ahead = readahead.ahead(page);
+                let mut fetch = |page: usize| {
+                    if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
+                        eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
+                        // SAFETY: _exit ends the process without running destructors that
+                        // could wait for the faulting thread, which can never continue.
+                        unsafe { libc::_exit(1) };
+                    }
+                };
+                fetch(page);
+                for k in 1..=ahead {
+                    let next = page + k * PAGE_SIZE;
+                    if is_invalid(next) {
+                        fetch(next);
+                        h.ahead.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
                 h.served.store(now, Ordering::Release);
                 futex_wake(&h.served);
@@ -246,6 +260,42 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
         .map_err(|_| io::Error::other("the fetch thread did not start"))?;
     HANDOFF.store((h as *const Handoff).cast_mut(), Ordering::Release);
     Ok(())
+}
+
+/// Most pages installed ahead of one fault.
+const MAX_AHEAD: usize = 64;
+
+/// Like the kernel's readahead: a fault a little past the pages scanned for the last one
+/// (valid pages between invalid ones are common: a stencil changes a few pages per row), for
+/// the second time in a row or more, also installs the invalid pages among the next ones,
+/// twice as many each time (2, 4, ... `MAX_AHEAD`), so a sequential reader (a checksum over
+/// another rank's block, a copy) pays one fault per window instead of one per page, while a
+/// reader of a few pages (a stencil's halo row) gets at most as many pages again as it read.
+#[derive(Debug, Default)]
+struct Readahead {
+    last_fault: usize,
+    /// The page after the last one scanned.
+    next: usize,
+    /// Sequential faults in a row.
+    sequential: u32,
+}
+
+/// A fault at most this many pages past the scanned ones still counts as sequential.
+const SEQUENTIAL_GAP: usize = 8;
+
+impl Readahead {
+    /// How many pages after the faulting `page` to scan, installing the invalid ones.
+    fn ahead(&mut self, page: usize) -> usize {
+        let near = page > self.last_fault && page <= self.next + SEQUENTIAL_GAP * PAGE_SIZE;
+        self.sequential = if near { self.sequential + 1 } else { 0 };
+        self.last_fault = page;
+        let ahead = match self.sequential {
+            0 | 1 => 0,
+            s => (1usize << (s - 1).min(6)).min(MAX_AHEAD),
+        };
+        self.next = page + (ahead + 1) * PAGE_SIZE;
+        ahead
+    }
 }
 
 /// Writes `bytes` into the invalid page at `page` and its twin, marks it valid and protects
@@ -286,10 +336,46 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Faults served and the time faulting threads waited for them (nanoseconds), since start.
+/// Pages fetched (at a fault, or installed ahead of one) and the time faulting threads
+/// waited for them (nanoseconds), since start.
 pub fn counters() -> (u64, u64) {
-    (
-        handoff().map_or(0, |h| h.faults.load(Ordering::Relaxed)),
-        handoff().map_or(0, |h| h.waited_ns.load(Ordering::Relaxed)),
-    )
+    handoff().map_or((0, 0), |h| {
+        (
+            h.faults.load(Ordering::Relaxed) + h.ahead.load(Ordering::Relaxed),
+            h.waited_ns.load(Ordering::Relaxed),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pages scanned for each fault of `faults` (page numbers).
+    fn scanned(faults: &[usize]) -> Vec<Vec<usize>> {
+        let mut r = Readahead::default();
+        faults
+            .iter()
+            .map(|&f| (f..=f + r.ahead(f * PAGE_SIZE)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn readahead_grows_on_sequential_faults_only() {
+        // a halo row of five invalid pages: three faults, nothing past the row
+        assert_eq!(
+            scanned(&[10, 11, 12]),
+            [vec![10], vec![11], vec![12, 13, 14]]
+        );
+        // a long sequential read: the window doubles up to MAX_AHEAD
+        let long = scanned(&[100, 101, 102, 105, 110, 119, 136, 169, 234, 299]);
+        let sizes: Vec<usize> = long.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [1, 1, 3, 5, 9, 17, 33, 65, 65, 65]);
+        // every fourth page invalid (valid ones between): still sequential
+        let sparse = scanned(&[200, 204, 208, 212]);
+        assert_eq!(sparse[3].len(), 5);
+        // scattered or backward faults: one page each
+        assert!(scanned(&[5, 50, 7, 70, 9]).iter().all(|p| p.len() == 1));
+        assert!(scanned(&[30, 29, 28, 27]).iter().all(|p| p.len() == 1));
+    }
 }

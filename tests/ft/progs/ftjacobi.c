@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef N /* -DN=256: a grid of whole pages per rank (the demand-driven merge's test) */
 #define N 48
+#endif
 
 #ifdef WITH_CAPE /* the capecc build: capert's checkpoint API */
 int cape_checkpoint_now(void);
