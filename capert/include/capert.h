@@ -322,6 +322,45 @@ ptrdiff_t __cape_sendto(int fd, const void *buf, size_t len, int flags, const vo
 ptrdiff_t __cape_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, uint32_t *addrlen);
 
 /*
+ From a constructor of every translated file with a general critical section or lock pair:
+ the lock window is opened at start-up.
+ */
+void __cape_critical_used(void);
+
+/*
+ Start of a `critical` section (`name`: its name, "" when unnamed) whose body is any code.
+ */
+void __cape_critical_begin(const char *name);
+
+/*
+ End of the section `__cape_critical_begin(name)` started.
+ */
+void __cape_critical_end(const char *name);
+
+/*
+ A store of `size` bytes at `addr` inside a section: returns `addr` (the store follows).
+ */
+void *__cape_critical_store(void *addr, size_t size);
+
+/*
+ `omp_set_lock` / `omp_set_nest_lock` (nest != 0) that the compiler paired with an unset
+ around code whose stores it reports: a cross-rank lock inside a region.
+ */
+void __cape_lock_set(uint64_t *lock, int nest);
+
+/*
+ The unset of a `__cape_lock_set` pair.
+ */
+void __cape_lock_unset(uint64_t *lock, int nest);
+
+/*
+ `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
+ condition of a block ending with the unset: inside a region it waits for the lock across
+ ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+ */
+int __cape_lock_test(uint64_t *lock, int nest);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */
@@ -376,6 +415,14 @@ void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_cl
  only. `scope` may be NULL when `count` is 0.
  */
 void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
+
+/*
+ [`__cape_parallel`] for a region whose threads wait for each other through shared flags
+ (a flush or an atomic read in a loop, in the region or a function it calls): every rank
+ runs the whole team as user-level threads that take turns at each spin and barrier, so
+ nothing is merged (region/cooperative.rs).
+ */
+void __cape_parallel_cooperative(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
 
 /*
  Records a reduction: `partial` (`size` bytes) is combined into `shared` with
@@ -437,6 +484,13 @@ int __cape_task_begin(int has_depend);
  The end of a task this thread ran.
  */
 void __cape_task_end(void);
+
+/*
+ Before `__cape_task_end`: the task wrote `size` bytes at `addr`, a local of the function
+ that created it (stack memory that merges do not carry). When the task was spread, the
+ bytes reach every rank at the next merge point; otherwise nothing happens.
+ */
+void __cape_task_result(void *addr, size_t size);
 
 /*
  `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on
