@@ -91,6 +91,10 @@ impl __cape_loop {
         let (kind, chunk) = resolve(s, schedule, chunk);
         let (kind, chunk) = if team <= 1 {
             (CAPE_SCHED_STATIC, 0)
+        } else if s.team.innermost_hybrid() {
+            // several threads per rank: the chunks go round-robin as with `static, chunk`
+            // (the ticket counter lives in thread 0's runtime; the results are the same)
+            (CAPE_SCHED_STATIC, chunk)
         } else {
             (kind, chunk)
         };
