@@ -77,6 +77,7 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
     __typeof__({{of}}) __cape_lin0_{{var}} = *__cape_orig_{{var}}, {{var}};
     long long __cape_linstep_{{var}} = (long long)({{step}});
+    __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
 /*@ linear_iteration */
             {{var}} = (__typeof__({{var}}))(__cape_lin0_{{var}} + (long long)__cape_k * __cape_linstep_{{var}});
 /*@ original */

@@ -50,7 +50,8 @@ pub fn spread(n: u32, world: u32, rank: u32) -> Spread {
 
 /// What a rank's threads share during a region.
 struct RankTeam {
-    /// Ranks in the team.
+    /// This rank (world) and the ranks in the team.
+    rank: usize,
     ranks: u32,
     /// The arena's bounds: the workers tell its blocks from libc's (the arena itself is
     /// thread 0's).
@@ -163,8 +164,12 @@ pub(super) fn run(
     body: impl Fn() + Send + Sync + 'static,
     main: impl FnOnce(),
 ) -> Result<(), String> {
-    let arena = with_state(|s| s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds()));
+    let (rank, arena) = with_state(|s| {
+        let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
+        (s.rank_size().0, arena)
+    });
     let rank_team = Arc::new(RankTeam {
+        rank,
         ranks,
         arena,
         barrier: Barrier::new(count as usize),
@@ -341,7 +346,8 @@ pub fn worker_allocates() {
 /// thread to get here prints it; the job ends with it).
 pub fn refuse(what: &str) -> ! {
     static PRINTED: AtomicBool = AtomicBool::new(false);
-    let rank = with_state(|s| s.rank_size().0);
+    // a worker's own state has no runtime: the rank is its team's
+    let rank = team().map_or_else(|| with_state(|s| s.rank_size().0), |t| t.rank);
     if rank != 0 || PRINTED.swap(true, Ordering::SeqCst) {
         std::thread::sleep(std::time::Duration::from_secs(30));
     }
