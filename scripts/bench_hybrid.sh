@@ -9,6 +9,8 @@
 #    the iterations each rank runs and the bytes it sends per join.
 #
 # usage: scripts/bench_hybrid.sh [speed] [memory] [cluster]   (default: all three)
+# Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
+# put all its threads on that core).
 # environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
 #              BENCH_RT=0 to run without real-time priority (as root the runs get
 #              chrt -f 10, so that other jobs on the machine do not preempt them).
@@ -53,7 +55,7 @@ run() {
     if [ "$how" = gcc ]; then
         got=$(OMP_NUM_THREADS=2 "${rt[@]}" "$OUT/$k-gcc" "${a[@]}")
     else
-        got=$(OMP_NUM_THREADS=${how#*x} mpirun -np "${how%x*}" "${rt[@]}" "$OUT/$k-cape" "${a[@]}")
+        got=$(OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" "${rt[@]}" "$OUT/$k-cape" "${a[@]}")
     fi
     end=$(date +%s.%N)
     if [ "$k" = region ]; then
@@ -94,7 +96,7 @@ speed() {
 memory() {
     echo "== memory: peak resident size of each jacobi rank (KiB)"
     for how in 2x1 2x2 2x4; do
-        OMP_NUM_THREADS=${how#*x} mpirun -np "${how%x*}" /usr/bin/time -f 'maxrss_kib=%M' \
+        OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" /usr/bin/time -f 'maxrss_kib=%M' \
             "$OUT/jacobi-cape" 1000 20 2>&1 >/dev/null | grep -o 'maxrss_kib=[0-9]*' |
             tr '\n' ' ' | sed "s/^/$how: /"
         echo
@@ -105,7 +107,7 @@ cluster() {
     echo "== simulated cluster: jacobi 1000 20, CAPE_MERGE=eager, CAPE_STATS=1"
     printf '%-6s %8s %14s %14s\n' R.T regions sent/rank/join run_bytes/rank
     for how in 2x1 1x2 2x2 4x1 2x3 3x2; do
-        OMP_NUM_THREADS=${how#*x} CAPE_MERGE=eager CAPE_STATS=1 mpirun -np "${how%x*}" \
+        OMP_NUM_THREADS=${how#*x} CAPE_MERGE=eager CAPE_STATS=1 mpirun --bind-to none -np "${how%x*}" \
             "$OUT/jacobi-cape" 1000 20 2>&1 >/dev/null | grep 'stats: total' |
             awk -v how="$how" '{
                 for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
