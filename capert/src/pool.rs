@@ -6,7 +6,7 @@
 //! default: a region's fork and join cost about a microsecond on idle cores, and a thread
 //! that waits long costs no CPU time.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread;
 use std::time::Duration;
@@ -17,10 +17,23 @@ pub type Job = Arc<dyn Fn(u32) + Send + Sync>;
 /// Spins before sleeping (libgomp spins 300 000 times by default). No `sched_yield` in
 /// between: on a loaded machine a yield hands the core away for a whole time slice.
 const SPINS: u32 = 100_000;
+/// With more threads than cores a spinning thread keeps the one it waits for off its core:
+/// spin briefly (libgomp's throttled count).
+const SPINS_OVERSUBSCRIBED: u32 = 1_000;
+
+/// How long `n` threads of this process spin before they sleep.
+fn spins_for(n: usize) -> u32 {
+    let cores = thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores {
+        SPINS_OVERSUBSCRIBED
+    } else {
+        SPINS
+    }
+}
 
 /// Waits until `ready()`; `wake` is notified by whoever makes it true.
-fn wait_until(ready: impl Fn() -> bool, wake: &Wake) {
-    for _ in 0..SPINS {
+fn wait_until(ready: impl Fn() -> bool, wake: &Wake, spins: u32) {
+    for _ in 0..spins {
         if ready() {
             return;
         }
@@ -52,6 +65,7 @@ impl Wake {
 /// A reusable barrier of `n` threads (sense by generation).
 pub struct Barrier {
     n: usize,
+    spins: u32,
     arrived: AtomicUsize,
     generation: AtomicU64,
     wake: Wake,
@@ -61,6 +75,7 @@ impl Barrier {
     pub fn new(n: usize) -> Barrier {
         Barrier {
             n: n.max(1),
+            spins: spins_for(n),
             arrived: AtomicUsize::new(0),
             generation: AtomicU64::new(0),
             wake: Wake::default(),
@@ -80,6 +95,7 @@ impl Barrier {
         wait_until(
             || self.generation.load(Ordering::Acquire) != generation,
             &self.wake,
+            self.spins,
         );
     }
 }
@@ -89,6 +105,8 @@ struct Shared {
     generation: AtomicU64,
     /// The current job and how many threads (the caller included) run it.
     job: Mutex<Option<(Job, u32)>>,
+    /// How long the workers spin for the next job (the last team's size decides).
+    spins: AtomicU32,
     /// Workers still running the current job.
     running: AtomicUsize,
     start: Wake,
@@ -107,6 +125,7 @@ impl Pool {
             shared: Arc::new(Shared {
                 generation: AtomicU64::new(0),
                 job: Mutex::new(None),
+                spins: AtomicU32::new(SPINS),
                 running: AtomicUsize::new(0),
                 start: Wake::default(),
                 done: Wake::default(),
@@ -124,12 +143,14 @@ impl Pool {
         }
         self.ensure_workers(n - 1)?;
         let s = &self.shared;
+        let spins = spins_for(n as usize);
+        s.spins.store(spins, Ordering::Relaxed);
         *s.job.lock().unwrap_or_else(|e| e.into_inner()) = Some((job, n));
         s.running.store(n as usize - 1, Ordering::Release);
         s.generation.fetch_add(1, Ordering::AcqRel);
         s.start.notify();
         main();
-        wait_until(|| s.running.load(Ordering::Acquire) == 0, &s.done);
+        wait_until(|| s.running.load(Ordering::Acquire) == 0, &s.done, spins);
         *s.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(())
     }
@@ -152,7 +173,12 @@ impl Pool {
 
 fn worker(s: &Shared, index: u32, mut seen: u64) {
     loop {
-        wait_until(|| s.generation.load(Ordering::Acquire) != seen, &s.start);
+        let spins = s.spins.load(Ordering::Relaxed);
+        wait_until(
+            || s.generation.load(Ordering::Acquire) != seen,
+            &s.start,
+            spins,
+        );
         seen = s.generation.load(Ordering::Acquire);
         let job = s.job.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let Some((job, n)) = job else { continue };
