@@ -77,6 +77,7 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
     __typeof__({{of}}) __cape_lin0_{{var}} = *__cape_orig_{{var}}, {{var}};
     long long __cape_linstep_{{var}} = (long long)({{step}});
+    __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
 /*@ linear_iteration */
             {{var}} = (__typeof__({{var}}))(__cape_lin0_{{var}} + (long long)__cape_k * __cape_linstep_{{var}});
 /*@ original */
@@ -86,6 +87,10 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
 /*@ firstprivate */
     __typeof__({{of}}) {{var}};
     __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+/*@ firstlastprivate */
+    __typeof__({{of}}) {{var}};
+    __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+    __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
 /*@ lastprivate_out */
         __CAPE_CLAUSE_COPY(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
 /*@ reduction_init */

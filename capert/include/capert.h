@@ -133,6 +133,13 @@ void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*c
 void __cape_barrier(void);
 
 /*
+ A barrier among the threads of this rank only, without a merge (a variable both
+ firstprivate and lastprivate: every thread's copy-in before any copy-out). A no-op with
+ one thread per rank.
+ */
+void __cape_rank_barrier(void);
+
+/*
  The file-scope objects of one translated file (called from a constructor). `objects`:
  `count` entries whose strings are literals.
  */

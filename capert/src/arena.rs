@@ -64,6 +64,11 @@ impl Arena {
         self.heap.contains(addr)
     }
 
+    /// `[base, limit)`: every address the arena may ever hand out.
+    pub fn bounds(&self) -> (usize, usize) {
+        (self.heap.base(), self.heap.limit())
+    }
+
     pub fn base(&self) -> usize {
         self.heap.base()
     }

@@ -12,6 +12,7 @@ pub mod ffi;
 pub mod io;
 pub mod lazy;
 pub mod objects;
+pub mod pool;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;

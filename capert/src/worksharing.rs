@@ -97,6 +97,10 @@ impl __cape_loop {
                 CAPE_SCHED_STATIC,
                 if kind == CAPE_SCHED_DYNAMIC { chunk } else { 0 },
             )
+        } else if s.team.innermost_hybrid() {
+            // several threads per rank: the chunks go round-robin as with `static, chunk`
+            // (the ticket counter lives in thread 0's runtime; the results are the same)
+            (CAPE_SCHED_STATIC, chunk)
         } else {
             (kind, chunk)
         };

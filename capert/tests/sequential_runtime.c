@@ -163,6 +163,7 @@ void __cape_loop_end(__cape_loop *l, int nowait) { (void)l; (void)nowait; }
 
 /* barrier: threads run one after another, so every earlier write is already visible */
 void __cape_barrier(void) {}
+void __cape_rank_barrier(void) {}
 int __cape_single_begin(void) { return thread_id == 0; }
 void __cape_single_end(int nowait) { (void)nowait; }
 int __cape_master_begin(int filter) { return thread_id == filter; }

@@ -3,7 +3,8 @@
 //! capecc under mpirun) with a filter that selects exactly that program, so
 //! `cargo test --release --test e2e -- polybench/2mm` runs one program and a failure names it.
 //!
-//! Environment: `E2E_PROCS` the P list (default run.sh's "1 2 3 4 5 8"), `E2E_FILTER`
+//! Environment: `E2E_PROCS` the P list (default run.sh's "1 2 3 4 5 8"; an entry `RxT` runs
+//! R ranks of T threads against gcc -fopenmp at R*T threads), `E2E_FILTER`
 //! extended regexps (space-separated) narrowing the programs as run.sh's FILTER does,
 //! `E2E_TIMEOUT` passed through to run.sh, `E2E_JOBS` programs run at once (default 1), `CAPECC` the compiler (default: the one this test
 //! target was built with). A missing mpirun or libcapert.a fails every test unless

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # End-to-end tests: every program in tests/e2e/progs/, tests/e2e/polybench/ and examples/ is built twice,
 # with `gcc -O2 -fopenmp` (the reference) and with capecc, then run with P threads
-# and with P MPI ranks; stdout, the exit status and any declared output files must
+# and with P MPI ranks (or, for an entry RxT, with R*T threads and with R ranks of T
+# threads each: `OMP_NUM_THREADS=T mpirun -np R`); stdout, the exit status and any declared output files must
 # be identical. The reference decides what is right, never a stored output; it is
 # itself checked against the program built without OpenMP (plain gcc -O2).
 #
 # usage: tests/e2e/run.sh [--quick] [--procs "1 2 4"] [--ref-only] [--keep] [FILTER...]
 #   --quick     P = 1 3 4 instead of 1 2 3 4 5 8
-#   --procs L   explicit list of P values
+#   --procs L   explicit list of P values; RxT (e.g. 2x3) runs R ranks of T threads
 #   --ref-only  only check the tests themselves: the gcc -fopenmp output must equal
 #               the sequential gcc output for every P (needs no capecc)
 #   --keep      keep the build and run directory (tests/out/e2e) on success
@@ -299,7 +300,10 @@ for p in "${programs[@]}"; do
     fi
     if [ -z "$reason" ] && [ $skip_runs -eq 0 ]; then
         for P in $procs; do
-            OMP_NUM_THREADS=$P run_one "$dir/ref-$P" "$extra" "$base" "$dir/ref"
+            # RxT: R ranks of T threads against gcc -fopenmp with R*T threads
+            ranks=${P%x*} threads=1
+            [[ $P == *x* ]] && threads=${P#*x}
+            OMP_NUM_THREADS=$((ranks * threads)) run_one "$dir/ref-$P" "$extra" "$base" "$dir/ref"
             # the reference must agree with the sequential build and so not depend on P,
             # or the test proves nothing
             if [ -n "$oracle" ] && ! why=$(compare_runs "$oracle" "$dir/ref-$P" "$extra" "$base"); then
@@ -307,7 +311,9 @@ for p in "${programs[@]}"; do
                 break
             fi
             [ $ref_only -eq 1 ] && continue
-            run_one "$dir/cape-$P" "$extra" "$base" "${mpirun[@]}" -np "$P" "$dir/cape"
+            hybrid=()
+            [ "$threads" != 1 ] && hybrid=(env OMP_NUM_THREADS="$threads")
+            run_one "$dir/cape-$P" "$extra" "$base" "${hybrid[@]}" "${mpirun[@]}" -np "$ranks" "$dir/cape"
             if ! why=$(compare_runs "$dir/ref-$P" "$dir/cape-$P" "$extra" "$base"); then
                 reason="P=$P: $why"
                 break

@@ -239,7 +239,7 @@ for k in $(seq "$kills"); do
     fi
 done
 
-# --- 3. restart on P = 1 2 3 4 from a log written at P = 4 ----------------------------------
+# --- 3. restart on P = 1 2 3 4 and on 1x2, 2x2 (R ranks of T threads) from a log written at P = 4
 # The job dies midway (a rank killed after iteration 300 was printed); its output so far
 # followed by the restart's must be the reference.
 d=$OUT/migrate
@@ -263,14 +263,15 @@ else
     pass "log at P=4, killed midway" "killed $victim after $(wc -l <"$d/out1") lines, $(header_word "$d/ck/cape.log" 48) regions durable"
 fi
 # restart from a copy of the log in DIR; stdout and stderr in DIR.out / DIR.err, status in DIR.rc
-restart() { # ckdir, P, binary, args...
-    local ck=$1 p=$2 b=$3
+restart() { # ckdir, P (or RxT: R ranks of T threads), binary, args...
+    local ck=$1 p=${2%x*} t=1 b=$3
+    [[ $2 == *x* ]] && t=${2#*x}
     shift 3
-    CAPE_RESTART=$ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$p" "$b" "$@" <"$INPUT" >"$ck.out" 2>"$ck.err"
+    OMP_NUM_THREADS=$t CAPE_RESTART=$ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$p" "$b" "$@" <"$INPUT" >"$ck.out" 2>"$ck.err"
     echo $? >"$ck.rc"
 }
 if [ $base_ok -eq 1 ]; then
-    for P in 1 2 3 4; do
+    for P in 1 2 3 4 1x2 2x2; do
         cp -r "$d/ck" "$d/ck-p$P"
         restart "$d/ck-p$P" "$P" "$bin"
         if [ "$(cat "$d/ck-p$P.rc")" != 0 ]; then

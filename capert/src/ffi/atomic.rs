@@ -29,6 +29,9 @@ pub extern "C" fn __cape_atomic_fetch_add(
                 ProgramBytes::new(x0 as usize, size),
             )
         };
+        if region::threads::in_rank_team() {
+            region::threads::refuse("`#pragma omp atomic capture`");
+        }
         match with_state(|s| region::constructs::capture_fetch_add(s, x, delta)) {
             Ok((before, earlier)) => {
                 x0.write(&before);
@@ -65,6 +68,10 @@ pub extern "C" fn __cape_atomic_update(
                 Combiner::new(combine, size),
             )
         };
+        if region::threads::atomic_update(target, combine, &bytes) {
+            // several threads in this rank: applied under the rank's lock, logged for the merge
+            return;
+        }
         with_state(|s| region::constructs::atomic_update(s, target, combine, &bytes));
         // user code: run with the state released; not a racy access in check builds
         crate::access_check::paused(|| combine.apply(target, &bytes));

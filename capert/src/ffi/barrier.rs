@@ -9,9 +9,22 @@ use crate::runtime;
 #[no_mangle]
 pub extern "C" fn __cape_barrier() {
     guard(|| {
-        if let Err(e) = with_state(region::constructs::barrier) {
+        // several threads in this rank: they meet first, thread 0 merges with the other ranks
+        let result = region::threads::barrier(|| with_state(region::constructs::barrier))
+            .unwrap_or_else(|| with_state(region::constructs::barrier));
+        if let Err(e) = result {
             runtime::fatal(&e);
         }
         region::cooperative::barrier();
+    })
+}
+
+/// A barrier among the threads of this rank only, without a merge (a variable both
+/// firstprivate and lastprivate: every thread's copy-in before any copy-out). A no-op with
+/// one thread per rank.
+#[no_mangle]
+pub extern "C" fn __cape_rank_barrier() {
+    guard(|| {
+        region::threads::barrier(|| Ok(()));
     })
 }

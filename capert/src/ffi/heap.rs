@@ -2,7 +2,7 @@
 //! see `arena.rs` and `region_heap.rs`.
 
 use super::guard;
-use crate::region::with_state;
+use crate::region::{threads, with_state};
 use crate::region_heap;
 use crate::runtime;
 use crate::sys::heap::Heap;
@@ -21,6 +21,11 @@ enum Owner {
 /// see `region_heap`); libc elsewhere inside a parallel region (ranks allocate differently
 /// there; such memory is private).
 fn allocator() -> Owner {
+    if threads::is_worker() {
+        // the arena is the rank's thread 0's
+        threads::worker_allocates();
+        return Owner::Libc;
+    }
     if with_state(|s| s.rt.is_none()) || !arena_usable() {
         Owner::Libc
     } else {
@@ -30,10 +35,13 @@ fn allocator() -> Owner {
 
 /// The arena may change now: outside active regions, or in a block one rank runs.
 fn arena_usable() -> bool {
-    !crate::arena::in_active_region() || region_heap::owns_arena()
+    !threads::is_worker() && !crate::arena::in_active_region() || region_heap::owns_arena()
 }
 
 fn in_arena(ptr: *mut c_void) -> bool {
+    if threads::is_worker() {
+        return threads::in_arena(ptr as usize);
+    }
     with_state(|s| {
         s.rt.as_ref()
             .is_some_and(|rt| rt.arena.contains(ptr as usize))

@@ -3,7 +3,7 @@
 use super::guard;
 use super::inputs::__cape_stdin_sync;
 use super::start::shut_down;
-use crate::region::{self, RegionOutcome, WriteSpan};
+use crate::region::{self, Body, RegionOutcome, WriteSpan};
 use crate::runtime;
 use std::ffi::{c_int, c_void};
 
@@ -112,9 +112,12 @@ fn run(
     if crate::io::stdin_reader() && !crate::arena::in_active_region() {
         __cape_stdin_sync();
     }
+    let body = Body {
+        func,
+        data: data as usize,
+    };
     finish(region::parallel(
-        || func(data),
-        func as usize,
+        body,
         num_threads,
         if_clause != 0,
         stack_pointer as usize,

@@ -29,6 +29,11 @@ pub extern "C" fn __cape_reduce(
                 Combiner::new(combine, size),
             )
         };
+        if region::threads::in_rank_team() {
+            // thread 0 of the rank takes it at the merge point
+            region::threads::reduce(shared, combine, bytes);
+            return;
+        }
         let now = with_state(|s| region::constructs::reduce(s, shared, combine, bytes));
         if let Some(partial) = now {
             // a team of one: user code, run with the state released

@@ -32,13 +32,22 @@ pub extern "C" fn __cape_single_end(nowait: c_int) {
 /// thread runs the block, then calls `__cape_master_end`), 0 on the others. No barrier.
 #[no_mangle]
 pub extern "C" fn __cape_master_begin(filter: c_int) -> c_int {
-    guard(|| with_state(|s| region::constructs::master_begin(s, filter)) as c_int)
+    guard(|| {
+        let runs = with_state(|s| region::constructs::master_begin(s, filter));
+        if runs {
+            region::threads::set_in_block(true);
+        }
+        runs as c_int
+    })
 }
 
 /// End of a `master`/`masked` block, on the thread that ran it.
 #[no_mangle]
 pub extern "C" fn __cape_master_end() {
-    guard(|| with_state(|s| region::constructs::master_end(s)))
+    guard(|| {
+        region::threads::set_in_block(false);
+        with_state(|s| region::constructs::master_end(s))
+    })
 }
 
 /// `copyprivate`: every thread of the team calls it after the single block for each listed
@@ -52,11 +61,12 @@ pub extern "C" fn __cape_copyprivate(addr: *mut c_void, size: usize) {
         }
         // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes.
         let var = unsafe { crate::sys::raw::ProgramBytes::new(addr as usize, size) };
-        with_state(|s| {
-            if let Err(e) = region::cooperative::refuse_copyprivate(s) {
-                runtime::fatal(&e);
-            }
-            region::constructs::copyprivate(s, var)
-        })
+        with_state(region::cooperative::refuse_copyprivate).unwrap_or_else(|e| runtime::fatal(&e));
+        let done = region::threads::copyprivate(var, |var| {
+            with_state(|s| region::constructs::copyprivate(s, var))
+        });
+        if done.is_none() {
+            with_state(|s| region::constructs::copyprivate(s, var))
+        }
     })
 }

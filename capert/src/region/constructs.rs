@@ -45,7 +45,7 @@ pub fn merge_now(s: &mut State) -> Result<(), String> {
 pub fn single_begin(s: &State) -> bool {
     let t = &s.team;
     let runs = t.levels.last().is_none_or(|l| l.thread_num == 0);
-    if runs && t.levels.last().is_some_and(|l| l.active) {
+    if runs && t.levels.last().is_some_and(|l| l.active) && owns_heap_blocks() {
         crate::region_heap::block_begin(t.levels.len());
     }
     runs
@@ -55,14 +55,22 @@ pub fn single_begin(s: &State) -> bool {
 pub fn single_end(s: &mut State) {
     super::tasks::single_end(s);
     s.team.worksharing_end();
-    crate::region_heap::block_end(s.team.levels.len());
+    if owns_heap_blocks() {
+        crate::region_heap::block_end(s.team.levels.len());
+    }
+}
+
+/// The arena's owner of a `single`/`master` block is a rank's thread 0: the other threads of
+/// a rank (region/threads.rs) allocate from libc and must not end the block of their thread 0.
+fn owns_heap_blocks() -> bool {
+    !super::threads::is_worker()
 }
 
 /// `__cape_master_begin`: this thread runs a `master`/`masked` block with this filter.
 pub fn master_begin(s: &State, filter: i32) -> bool {
     let t = &s.team;
     let runs = t.omp_thread_num() == filter;
-    if runs && t.levels.last().is_some_and(|l| l.active) {
+    if runs && t.levels.last().is_some_and(|l| l.active) && owns_heap_blocks() {
         crate::region_heap::block_begin(t.levels.len());
     }
     runs
@@ -70,13 +78,15 @@ pub fn master_begin(s: &State, filter: i32) -> bool {
 
 /// `__cape_master_end`: the thread that ran the block leaves it.
 pub fn master_end(s: &State) {
-    crate::region_heap::block_end(s.team.levels.len());
+    if owns_heap_blocks() {
+        crate::region_heap::block_end(s.team.levels.len());
+    }
 }
 
 /// `__cape_copyprivate`: team rank 0's value of `var` on every rank of the team.
 pub fn copyprivate(s: &State, var: ProgramBytes) {
     let team_size = match s.team.levels.last() {
-        Some(l) if l.active => l.team_size,
+        Some(l) if l.active => l.ranks,
         _ => return,
     };
     let mut bytes = var.read();
@@ -113,7 +123,7 @@ pub fn reduce(
 
 /// `[addr, addr + len)` is shared memory of an active region in progress (so updates of it are
 /// merged, not just applied).
-fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
+pub(super) fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
     let t = &s.team;
     let sp = match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
         (true, Some(r)) => r.sp,

@@ -81,35 +81,24 @@ pub fn parallel(
         if !if_clause || s.team.levels.iter().any(|l| l.active) || in_cooperative(s) {
             return 1;
         }
-        let default = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
-        let requested = if num_threads > 0 {
+        // every rank runs the whole team, so its size is not bounded by the ranks
+        if num_threads > 0 {
             num_threads as u32
         } else {
-            s.team
-                .num_threads
-                .or(default)
-                .unwrap_or(s.rank_size().1 as u32)
-        };
-        requested.min(s.rank_size().1 as u32).max(1)
+            super::team::default_team_size(s)
+        }
     });
+    // a team of one thread per rank to the region protocol (numbering, checkpoint log,
+    // replay): the user-level threads share it
     if size <= 1 {
-        return super::parallel(run, site, num_threads, if_clause, sp, None);
+        let once = |_| {
+            run();
+            Ok(())
+        };
+        return super::parallel_running(site, once, 1, false, sp, None);
     }
-    let mut failure = None;
-    // a team of one to the region protocol (numbering, checkpoint log, replay), which the
-    // threads then share
-    let outcome = super::parallel(
-        || failure = run_team(run, size).err(),
-        site,
-        1,
-        true,
-        sp,
-        None,
-    )?;
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(outcome),
-    }
+    let team = |_| run_team(run, size);
+    super::parallel_running(site, team, 1, true, sp, None)
 }
 
 fn run_team(run: &dyn Fn(), size: u32) -> Result<(), String> {

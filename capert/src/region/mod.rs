@@ -37,6 +37,7 @@ mod state;
 pub mod tasks;
 pub mod team;
 pub mod threadprivate;
+pub mod threads;
 
 pub use scope::WriteSpan;
 pub use state::{try_with_state, with_state, State};
@@ -136,22 +137,81 @@ pub enum RegionOutcome {
 enum Plan {
     /// Replayed from the checkpoint log: not run.
     Replayed,
-    /// A team of one (every rank runs it identically); `logged`: its number in the log.
-    Serial { logged: Option<u64> },
+    /// A team of one rank (every rank runs it identically); `logged`: its number in the
+    /// log; `threads`: the threads of a team that one rank runs alone (one rank in the world).
+    Serial {
+        logged: Option<u64>,
+        threads: Option<Threads>,
+    },
     /// An active team; `outer_serial_sp`: nested in a logged team-of-one region.
     Active {
         in_team: bool,
         outer_serial_sp: Option<usize>,
+        threads: Option<Threads>,
     },
 }
 
-/// `__cape_parallel`. `run` calls the outlined function (user code): the state is borrowed
+/// This rank's threads of a team with several threads in some rank.
+struct Threads {
+    count: u32,
+    base: u32,
+    ranks: u32,
+    snapshot: threads::WorkerTeam,
+}
+
+/// The region's body: the outlined function and its argument (an address, for the threads).
+#[derive(Clone, Copy)]
+pub struct Body {
+    pub func: extern "C" fn(*mut std::ffi::c_void),
+    pub data: usize,
+}
+
+impl Body {
+    fn call(self) {
+        (self.func)(self.data as *mut std::ffi::c_void)
+    }
+}
+
+/// Runs `body` on this rank's threads of the team (just here without `threads`).
+fn run_body(body: Body, threads: Option<Threads>) -> Result<(), String> {
+    match threads {
+        Some(t) if t.count > 1 => threads::run(
+            t.count,
+            t.base,
+            t.ranks,
+            t.snapshot,
+            move || body.call(),
+            || body.call(),
+        ),
+        _ => {
+            body.call();
+            Ok(())
+        }
+    }
+}
+
+/// `__cape_parallel`. `body` is the outlined function (user code): the state is borrowed
 /// before and after it, never across it. `scope`: the compiler's write scope of the region
-/// (None: it may write anywhere). `site`: the outlined function, which identifies the region
-/// for `CAPE_MERGE=auto`.
+/// (None: it may write anywhere). The outlined function identifies the region for
+/// `CAPE_MERGE=auto`.
 pub fn parallel(
-    run: impl FnOnce(),
+    body: Body,
+    num_threads: i32,
+    if_clause: bool,
+    sp: usize,
+    scope: Option<&[WriteSpan]>,
+) -> Result<RegionOutcome, String> {
+    let site = body.func as usize;
+    let run = move |threads| run_body(body, threads);
+    parallel_running(site, run, num_threads, if_clause, sp, scope)
+}
+
+/// [`parallel`] with the rank's share given as code: `run(threads)` runs it on this rank's
+/// threads of the team (a closure that cannot run on several threads must be given a team
+/// of one thread per rank).
+fn parallel_running(
     site: usize,
+    run: impl FnOnce(Option<Threads>) -> Result<(), String>,
     num_threads: i32,
     if_clause: bool,
     sp: usize,
@@ -159,16 +219,17 @@ pub fn parallel(
 ) -> Result<RegionOutcome, String> {
     match with_state(|s| start(s, site, num_threads, if_clause, sp, scope))? {
         Plan::Replayed => Ok(RegionOutcome::Done),
-        Plan::Serial { logged } => {
-            run();
+        Plan::Serial { logged, threads } => {
+            run(threads)?;
             with_state(|s| finish_serial(s, sp, logged))
         }
         Plan::Active {
             in_team,
             outer_serial_sp,
+            threads,
         } => {
             if in_team {
-                run();
+                run(threads)?;
             }
             with_state(|s| finish_active(s, outer_serial_sp))
         }
@@ -184,7 +245,8 @@ fn start(
     scope: Option<&[WriteSpan]>,
 ) -> Result<Plan, String> {
     let (rank, size) = s.rank_size();
-    let default_threads = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
+    let default_team = team::default_team_size(s);
+    let threads_allowed = threads::allowed(s);
     // Checkpointing numbers every top-level region, whatever its team size, so that the
     // numbering does not depend on the rank count.
     let numbered = match s.rt.as_mut().and_then(|rt| rt.ft.as_mut()) {
@@ -202,15 +264,34 @@ fn start(
     let requested = if num_threads > 0 {
         num_threads as u32
     } else {
-        t.num_threads.or(default_threads).unwrap_or(size as u32)
+        default_team
     };
-    let team_size = requested.min(size as u32).max(1);
-    if !if_clause || nested || team_size == 1 {
+    let requested = if threads_allowed {
+        requested
+    } else {
+        requested.min(size as u32)
+    };
+    let spread = threads::spread(requested, size as u32, rank as u32);
+    let team_size = spread.ranks;
+    if !if_clause || nested || requested == 1 || team_size == 1 {
+        // one rank runs the team: alone (the world is one rank) or a team of one thread
+        let alone = if_clause && !nested && requested > 1;
         t.levels.push(Level {
             thread_num: 0,
-            team_size: 1,
-            active: false,
+            team_size: if alone { requested } else { 1 },
+            ranks: 1,
+            active: alone,
         });
+        let threads = if alone {
+            Some(Threads {
+                count: requested,
+                base: 0,
+                ranks: 1,
+                snapshot: threads::WorkerTeam::of(s),
+            })
+        } else {
+            None
+        };
         if let Some(k) = numbered {
             if let Some(rt) = s.rt.as_mut() {
                 serial_begin(rt, sp, k)?;
@@ -219,16 +300,31 @@ fn start(
             set_in_active_region(true);
             s.logged_serial = Some(LoggedSerial { sp, change: None });
         }
-        return Ok(Plan::Serial { logged: numbered });
+        return Ok(Plan::Serial {
+            logged: numbered,
+            threads,
+        });
     }
-    let in_team = (rank as u32) < team_size;
+    let in_team = spread.count > 0;
     t.levels.push(Level {
-        thread_num: rank as u32,
-        team_size,
+        thread_num: spread.base,
+        team_size: requested,
+        ranks: team_size,
         active: true,
     });
+    let threads = if requested > team_size {
+        Some(Threads {
+            count: spread.count,
+            base: spread.base,
+            ranks: team_size,
+            snapshot: threads::WorkerTeam::of(s),
+        })
+    } else {
+        None
+    };
     let mut active = ActiveRegion::new(sp, team_size, in_team);
     active.logged = numbered;
+    let hybrid = threads.is_some();
     let outer_serial_sp = s.logged_serial.as_ref().map(|l| l.sp);
     active.collect = outer_serial_sp.is_some();
     s.team.region = Some(active);
@@ -238,7 +334,14 @@ fn start(
         }
         begin(rt, &mut s.threadprivates, sp, team_size, numbered, scope)?;
         if let Some(region) = s.team.region.as_mut() {
-            region.lazy = lazy_point::choose(rt, region, site);
+            // several threads in a rank: eager, on valid pages only (a page the fetch thread
+            // installs for one thread must not be touched by another meanwhile)
+            region.lazy = if hybrid {
+                threads::validate_shared(rt, sp);
+                false
+            } else {
+                lazy_point::choose(rt, region, site)
+            };
         }
         checks::region_begin(rt, &s.threadprivates, sp, in_team);
     }
@@ -246,6 +349,7 @@ fn start(
     Ok(Plan::Active {
         in_team,
         outer_serial_sp,
+        threads,
     })
 }
 

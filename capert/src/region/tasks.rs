@@ -36,7 +36,8 @@ impl Spread {
 pub fn single_begin(s: &mut State) -> bool {
     let level = s.team.levels.len();
     match s.team.levels.last() {
-        Some(l) if l.active => {
+        // with several threads per rank the block runs on thread 0 with its tasks
+        Some(l) if l.active && l.ranks == l.team_size => {
             s.team.spread = Spread {
                 level: Some(level),
                 ..Spread::new()

@@ -8,6 +8,9 @@ use crate::sys::mpi::COUNTER_SLOTS;
 pub(super) struct Level {
     pub(super) thread_num: u32,
     pub(super) team_size: u32,
+    /// Ranks that run the team's threads (fewer than `team_size` with several threads per
+    /// rank, region/threads.rs).
+    pub(super) ranks: u32,
     pub(super) active: bool,
 }
 
@@ -129,6 +132,14 @@ impl Team {
         }
     }
 
+    /// The innermost region runs several threads in some rank (its loops' dynamic and guided
+    /// schedules then hand out chunks statically, the same on every rank).
+    pub fn innermost_hybrid(&self) -> bool {
+        self.levels
+            .last()
+            .is_some_and(|l| l.active && l.team_size > l.ranks)
+    }
+
     /// Inside a region of more than one rank (where locks cannot exclude across processes).
     pub fn in_team_region(&self) -> bool {
         self.levels.iter().any(|l| l.active)
@@ -143,8 +154,10 @@ impl Team {
 
     /// A loop of this rank ran iteration `iter` (for the epoch's stamp).
     pub fn note_iteration(&mut self, iter: u64) {
-        if let Some(r) = self.region.as_mut() {
-            r.max_iter = Some(r.max_iter.map_or(iter, |m| m.max(iter)));
+        match self.region.as_mut() {
+            Some(r) => r.max_iter = Some(r.max_iter.map_or(iter, |m| m.max(iter))),
+            // a worker thread of the rank: its thread 0 takes it at the merge point
+            None => super::threads::note_iteration(iter),
         }
     }
 
@@ -245,10 +258,19 @@ pub fn runtime_schedule(s: &State) -> (i32, i32) {
     s.team.schedule.or(env).unwrap_or((1, 0))
 }
 
-pub fn omp_max_threads(s: &State) -> i32 {
+/// The default team: `omp_set_num_threads`, else `OMP_NUM_THREADS` threads in every rank
+/// (one when unset).
+pub fn default_team_size(s: &State) -> u32 {
     let size = s.rank_size().1 as u32;
-    let env = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads);
-    s.team.num_threads.or(env).unwrap_or(size).min(size).max(1) as i32
+    let per_rank = s.rt.as_ref().and_then(|rt| rt.cfg.num_threads).unwrap_or(1);
+    s.team
+        .num_threads
+        .unwrap_or(size.saturating_mul(per_rank))
+        .max(1)
+}
+
+pub fn omp_max_threads(s: &State) -> i32 {
+    default_team_size(s).min(i32::MAX as u32) as i32
 }
 
 pub fn omp_num_procs(s: &State) -> i32 {

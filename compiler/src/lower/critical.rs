@@ -151,7 +151,8 @@ impl<'ast> Visit<'ast> for Effects {
         };
         if ALLOCATORS.contains(&name.as_str()) {
             self.allocates = true;
-        } else if name.is_empty() || !(writes_nothing(&name) || LOCK_CALLS.contains(&name.as_str())) {
+        } else if name.is_empty() || !(writes_nothing(&name) || LOCK_CALLS.contains(&name.as_str()))
+        {
             self.refused.push((span_of(*span), name));
         }
         visit::visit_call_expression(self, e, span);

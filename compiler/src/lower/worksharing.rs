@@ -70,13 +70,17 @@ fn privatise(
                     "private",
                     &[("of", &of_copy), ("var", name)],
                 ))?),
-                Sharing::Firstprivate | Sharing::FirstLastprivate => {
-                    p.privates.push_str(&one(render(
-                        WORKSHARING,
-                        "firstprivate",
-                        &[("of", &of_copy), ("var", name)],
-                    ))?)
-                }
+                Sharing::Firstprivate => p.privates.push_str(&one(render(
+                    WORKSHARING,
+                    "firstprivate",
+                    &[("of", &of_copy), ("var", name)],
+                ))?),
+                // threads of one rank share the original: copy-ins wait for each other
+                Sharing::FirstLastprivate => p.privates.push_str(&one(render(
+                    WORKSHARING,
+                    "firstlastprivate",
+                    &[("of", &of_copy), ("var", name)],
+                ))?),
                 Sharing::Reduction(op) => {
                     // sections and user-defined reductions
                     if let Some(copies) = super::reduction::copies(cx, out, d, v, &of_copy, env) {

@@ -87,9 +87,11 @@ static void __cape_fn_1(void *__cape_arg)
         __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
         __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
         long long __cape_linstep_j = (long long)(2);
+        __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
         __typeof__((*__cape_shared_p)) *__cape_orig_p = &(*__cape_shared_p);
         __typeof__((*__cape_shared_p)) __cape_lin0_p = *__cape_orig_p, p;
         long long __cape_linstep_p = (long long)(1);
+        __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
         int i;
         __typeof__(i) __cape_lb0 = (0);
         __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
@@ -136,6 +138,7 @@ static void __cape_fn_2(void *__cape_arg)
             __typeof__((*__cape_shared_j)) *__cape_orig_j = &(*__cape_shared_j);
             __typeof__((*__cape_shared_j)) __cape_lin0_j = *__cape_orig_j, j;
             long long __cape_linstep_j = (long long)((*__cape_shared_n));
+            __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
             int i;
             __typeof__(i) __cape_lb0 = (0);
             __typeof__(__cape_lb0 + ((10))) __cape_ub0 = (10);

@@ -1,0 +1,391 @@
+//! Hybrid execution: several OpenMP threads in one rank (`OMP_NUM_THREADS=T`, or
+//! `num_threads(n)` above the rank count). A team of n threads over R ranks gives rank r the
+//! threads `base(r) .. base(r) + count(r)` (n = R*T: thread t of rank r is r*T + t), so the
+//! static schedule gives each rank one contiguous block and the merges between ranks stay
+//! as they are. The rank's thread 0 (the thread that runs the program) owns the runtime
+//! state and does every merge; the other threads run the region's body with a state of
+//! their own that holds only their team level. What they hand to the rank (reduction
+//! partials, atomic updates, the largest iteration they ran) waits in the rank team until
+//! thread 0 takes it at the next merge point, which all threads of the rank reach first
+//! (a barrier among them before and after the merge).
+
+use super::records::Record;
+use super::team::Level;
+use super::{with_state, State};
+use crate::pool::{self, Barrier};
+use crate::sys::raw::{Combiner, ProgramBytes};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// How a team is spread over the ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spread {
+    /// Ranks that run threads of the team.
+    pub ranks: u32,
+    /// This rank's first OpenMP thread number and thread count (0 threads: not in the team).
+    pub base: u32,
+    pub count: u32,
+}
+
+/// A team of `n` threads over `world` ranks, seen from `rank`: the first min(n, world) ranks
+/// take the threads in blocks whose sizes differ by at most one.
+pub fn spread(n: u32, world: u32, rank: u32) -> Spread {
+    let ranks = n.min(world).max(1);
+    let (q, rem) = (n / ranks, n % ranks);
+    if rank >= ranks {
+        return Spread {
+            ranks,
+            base: n,
+            count: 0,
+        };
+    }
+    Spread {
+        ranks,
+        base: rank * q + rank.min(rem),
+        count: q + u32::from(rank < rem),
+    }
+}
+
+/// What a rank's threads share during a region.
+struct RankTeam {
+    /// This rank (world) and the ranks in the team.
+    rank: usize,
+    ranks: u32,
+    /// The arena's bounds: the workers tell its blocks from libc's (the arena itself is
+    /// thread 0's).
+    arena: (usize, usize),
+    barrier: Barrier,
+    /// Largest loop iteration a worker ran in the epoch (u64::MAX: none).
+    max_iter: AtomicU64,
+    pending: Mutex<Pending>,
+    /// copyprivate: thread 0's bytes for the others.
+    copy: Mutex<Vec<u8>>,
+}
+
+/// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
+#[derive(Default)]
+struct Pending {
+    reductions: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
+    /// atomic updates: target, combiner, operand; `before`: each target's value before the
+    /// rank's first update of it in the epoch.
+    updates: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
+    before: HashMap<usize, Vec<u8>>,
+}
+
+thread_local! {
+    /// This thread's index in its rank's team (0: the rank's own thread).
+    static LOCAL: Cell<u32> = const { Cell::new(0) };
+    /// The rank team of the region this thread runs, if its rank runs several threads.
+    static TEAM: RefCell<Option<Arc<RankTeam>>> = const { RefCell::new(None) };
+    /// A worker runs a `masked` block.
+    static IN_BLOCK: Cell<bool> = const { Cell::new(false) };
+}
+
+fn team() -> Option<Arc<RankTeam>> {
+    TEAM.with(|t| t.borrow().clone())
+}
+
+/// This thread runs a region together with other threads of its rank.
+pub fn in_rank_team() -> bool {
+    TEAM.with(|t| t.borrow().is_some())
+}
+
+/// A thread of the rank other than its thread 0, inside a region.
+pub fn is_worker() -> bool {
+    in_rank_team() && LOCAL.with(Cell::get) != 0
+}
+
+/// A team level's snapshot for the workers: the levels of thread 0 with the innermost one's
+/// thread number replaced, and the ICVs a worker reads.
+#[derive(Clone)]
+pub(super) struct WorkerTeam {
+    levels: Vec<Level>,
+    schedule: (i32, i32),
+    /// `omp_get_max_threads()` of thread 0
+    max_threads: u32,
+}
+
+impl WorkerTeam {
+    pub(super) fn of(s: &State) -> WorkerTeam {
+        WorkerTeam {
+            levels: s.team.levels.clone(),
+            schedule: super::team::runtime_schedule(s),
+            max_threads: super::team::default_team_size(s),
+        }
+    }
+}
+
+/// Whether a team may run several threads in a rank. Not with the mprotect tracker (its
+/// fault handler copies a page's twin while another thread could already write the page)
+/// nor with `threadprivate` variables (one copy per process): teams then stay one thread per
+/// rank as before (`num_threads(n)` is capped at the rank count), and `OMP_NUM_THREADS` > 1
+/// is refused with one line.
+pub(super) fn allowed(s: &State) -> bool {
+    let Some(rt) = s.rt.as_ref() else {
+        return true;
+    };
+    let why = if rt.tracker.kind() == crate::track::TrackerKind::Mprotect {
+        "several threads per rank need the uffd tracker, but this run uses the mprotect one \
+         (`CAPE_TRACKER=mprotect`, or a kernel without userfaultfd write protection)"
+    } else if !s.threadprivates.is_empty() {
+        "`threadprivate` variables are not supported with several threads per rank yet"
+    } else {
+        return true;
+    };
+    if rt.cfg.num_threads.is_some_and(|t| t > 1) {
+        crate::runtime::fatal_at_merge(
+            rt.rank,
+            &format!("{why}: unset `OMP_NUM_THREADS` (one thread per rank)"),
+        );
+    }
+    false
+}
+
+/// Before a region with several threads in a rank: every invalid page of the demand-driven
+/// merge in shared memory is fetched (the region then merges eagerly).
+pub(super) fn validate_shared(rt: &crate::runtime::Runtime, sp: usize) {
+    if rt.lazy.is_none() {
+        return;
+    }
+    for (lo, hi) in super::epoch::shared_ranges(rt, sp) {
+        crate::sys::invalid::validate_range(lo, hi - lo);
+    }
+}
+
+/// Runs the region's body on `count` threads of this rank: `body(0)` here, `body(t)` on the
+/// pool's threads with their own team state from `snapshot`; returns when all are done.
+pub(super) fn run(
+    count: u32,
+    base: u32,
+    ranks: u32,
+    snapshot: WorkerTeam,
+    body: impl Fn() + Send + Sync + 'static,
+    main: impl FnOnce(),
+) -> Result<(), String> {
+    let (rank, arena) = with_state(|s| {
+        let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
+        (s.rank_size().0, arena)
+    });
+    let rank_team = Arc::new(RankTeam {
+        rank,
+        ranks,
+        arena,
+        barrier: Barrier::new(count as usize),
+        max_iter: AtomicU64::new(u64::MAX),
+        pending: Mutex::new(Pending::default()),
+        copy: Mutex::new(Vec::new()),
+    });
+    let worker_team = Arc::clone(&rank_team);
+    let job: pool::Job = Arc::new(move |t| {
+        enter(&worker_team, t);
+        with_state(|s| {
+            s.team.levels = snapshot.levels.clone();
+            if let Some(l) = s.team.levels.last_mut() {
+                l.thread_num = base + t;
+            }
+            s.team.schedule = Some(snapshot.schedule);
+            s.team.num_threads = Some(snapshot.max_threads);
+        });
+        body();
+        with_state(|s| {
+            s.team.levels.clear();
+            s.team.schedule = None;
+            s.team.num_threads = None;
+            s.team.worksharing = None;
+            s.team.ordered = None;
+        });
+        leave();
+    });
+    enter(&rank_team, 0);
+    let result = pool::pool().run(count, job, main);
+    leave();
+    // the workers are done: what they left is thread 0's to merge
+    with_state(|s| take_pending(s, &rank_team));
+    result
+}
+
+fn enter(team: &Arc<RankTeam>, local: u32) {
+    LOCAL.with(|l| l.set(local));
+    TEAM.with(|t| *t.borrow_mut() = Some(Arc::clone(team)));
+}
+
+fn leave() {
+    LOCAL.with(|l| l.set(0));
+    TEAM.with(|t| *t.borrow_mut() = None);
+}
+
+/// A worker ran loop iteration `iter`.
+pub(super) fn note_iteration(iter: u64) {
+    if let Some(t) = team() {
+        t.max_iter
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |m| {
+                Some(if m == u64::MAX { iter } else { m.max(iter) })
+            })
+            .ok();
+    }
+}
+
+fn lock(team: &RankTeam) -> MutexGuard<'_, Pending> {
+    team.pending.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `__cape_reduce` on any thread of a rank team: kept for thread 0's next merge point.
+/// False outside a rank team.
+pub fn reduce(shared: ProgramBytes, combiner: Combiner, partial: Vec<u8>) -> bool {
+    let Some(t) = team() else { return false };
+    lock(&t).reductions.push((shared, combiner, partial));
+    true
+}
+
+/// `__cape_atomic_update` on any thread of a rank team: applied now under the rank's lock
+/// (what libgomp's atomic costs), logged for the merge between ranks. False outside a rank
+/// team.
+pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -> bool {
+    let Some(t) = team() else { return false };
+    let mut pending = lock(&t);
+    pending
+        .before
+        .entry(target.addr())
+        .or_insert_with(|| target.read());
+    pending.updates.push((target, combiner, operand.to_vec()));
+    // user code under the lock: the update must not interleave with another thread's
+    crate::access_check::paused(|| combiner.apply(target, operand));
+    true
+}
+
+/// Thread 0 takes what the workers left: reductions become records of the region (or,
+/// without an active region between ranks, are combined now), atomic updates are logged
+/// as thread 0's own would have been.
+fn take_pending(s: &mut State, t: &RankTeam) {
+    let pending = std::mem::take(&mut *lock(t));
+    let worker_iter = t.max_iter.swap(u64::MAX, Ordering::AcqRel);
+    if worker_iter != u64::MAX {
+        s.team.note_iteration(worker_iter);
+    }
+    for (target, combiner, operand) in pending.updates {
+        let addr = target.addr();
+        if !super::constructs::is_shared_in_active_region(s, addr, operand.len()) {
+            continue;
+        }
+        if let Some(r) = s.team.region.as_mut() {
+            if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
+                slot.insert(pending.before.get(&addr).cloned().unwrap_or_default());
+                r.excluded.push((addr, addr + operand.len()));
+            }
+            r.records.push(Record::Combine {
+                target: addr,
+                combiner: combiner.address(),
+                operand,
+            });
+        }
+    }
+    for (shared, combiner, partial) in pending.reductions {
+        if let Some(now) = super::constructs::reduce(s, shared, combiner, partial) {
+            // no merge between ranks: combined here, the workers are waiting or done
+            combiner.apply(shared, &now);
+        }
+    }
+}
+
+/// A barrier of a rank team: all its threads arrive, thread 0 takes what the workers left
+/// and runs `merge` (the merge point between ranks), then all leave together. Returns
+/// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team.
+pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), String>> {
+    let t = team()?;
+    t.barrier.wait();
+    let mut result = Ok(());
+    if LOCAL.with(Cell::get) == 0 {
+        with_state(|s| take_pending(s, &t));
+        result = merge();
+    }
+    t.barrier.wait();
+    Some(result)
+}
+
+/// `copyprivate` in a rank team: thread 0 gets the value from the team (`broadcast`, the
+/// exchange between ranks) and hands it to the other threads of the rank. None outside a
+/// rank team.
+pub fn copyprivate(var: ProgramBytes, broadcast: impl FnOnce(ProgramBytes)) -> Option<()> {
+    let t = team()?;
+    t.barrier.wait();
+    if LOCAL.with(Cell::get) == 0 {
+        broadcast(var);
+        *t.copy.lock().unwrap_or_else(|e| e.into_inner()) = var.read();
+    }
+    t.barrier.wait();
+    if LOCAL.with(Cell::get) != 0 {
+        var.write(&t.copy.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+    t.barrier.wait();
+    Some(())
+}
+
+/// A worker's heap call on `addr`: is it an arena block (thread 0's allocator)?
+pub fn in_arena(addr: usize) -> bool {
+    team().is_some_and(|t| addr >= t.arena.0 && addr < t.arena.1)
+}
+
+/// A worker starts or ends a `masked` block it runs.
+pub fn set_in_block(on: bool) {
+    if is_worker() {
+        IN_BLOCK.with(|b| b.set(on));
+    }
+}
+
+/// A worker allocates: from libc (its memory stays in this rank), refused inside a `masked`
+/// block of a team of several ranks, whose allocations the other ranks must see.
+pub fn worker_allocates() {
+    if IN_BLOCK.with(Cell::get) && team().is_some_and(|t| t.ranks > 1) {
+        refuse("memory allocation in a `masked` block run by a thread other than its rank's first");
+    }
+}
+
+/// A construct hybrid mode does not run yet: one `capert: error:` line (world rank 0's first
+/// thread to get here prints it; the job ends with it).
+pub fn refuse(what: &str) -> ! {
+    static PRINTED: AtomicBool = AtomicBool::new(false);
+    // a worker's own state has no runtime: the rank is its team's
+    let rank = team().map_or_else(|| with_state(|s| s.rank_size().0), |t| t.rank);
+    if rank != 0 || PRINTED.swap(true, Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    }
+    crate::runtime::fatal(&format!(
+        "{what} is not supported with several threads per rank yet: run one thread per rank \
+         (unset `OMP_NUM_THREADS`, no `num_threads(n)` above the rank count)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_spread_in_blocks() {
+        // R*T threads: thread t of rank r is r*T + t
+        for (r, base) in [(0, 0), (1, 3), (2, 6)] {
+            assert_eq!(
+                spread(9, 3, r),
+                Spread {
+                    ranks: 3,
+                    base,
+                    count: 3
+                }
+            );
+        }
+        // 10 threads over 4 ranks: 3 3 2 2
+        let counts: Vec<_> = (0..4).map(|r| spread(10, 4, r).count).collect();
+        assert_eq!(counts, [3, 3, 2, 2]);
+        assert_eq!(spread(10, 4, 2).base, 6);
+        // fewer threads than ranks: one each, the rest outside
+        assert_eq!(spread(2, 4, 1).count, 1);
+        assert_eq!(spread(2, 4, 3).count, 0);
+        for n in 1..20 {
+            for world in 1..6 {
+                let total: u32 = (0..world).map(|r| spread(n, world, r).count).sum();
+                assert_eq!(total, n);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Hybrid execution (R ranks of T threads each, docs/hybrid.md), not a test. Three parts:
+# 1. speed: matmul, jacobi, pi and the fixed cost of an empty region
+#    (bench_region/region_cost.c) built with gcc -fopenmp (2 threads) and with capecc, run at
+#    (R, T) = (1, 2) and (2, 1); the runs alternate in one script run, medians are printed
+#    with the ratio to gcc. Every kernel's output is checked against the sequential build.
+# 2. memory: the peak resident size of each rank of jacobi at (2, 1), (2, 2) and (2, 4).
+# 3. a simulated cluster: jacobi with CAPE_STATS=1 and the eager merge at several (R, T):
+#    the iterations each rank runs and the bytes it sends per join.
+#
+# usage: scripts/bench_hybrid.sh [speed] [memory] [cluster]   (default: all three)
+# Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
+# put all its threads on that core).
+# environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
+#              BENCH_RT=0 to run without real-time priority (as root the runs get
+#              chrt -f 10, so that other jobs on the machine do not preempt them).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+source scripts/env.sh
+unset OMP_NUM_THREADS CAPE_STATS CAPE_MERGE
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+CAPECC=${CAPECC:-$ROOT/target/release/capecc}
+REPS=${BENCH_REPS:-5}
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(speed memory cluster)
+rt=()
+[ "$(id -u)" = 0 ] && [ "${BENCH_RT:-1}" != 0 ] && rt=(chrt -f 10)
+OUT=$ROOT/bench-out/hybrid
+mkdir -p "$OUT"
+[ -x "$CAPECC" ] || cargo build --release -q
+
+declare -A args=([matmul]="1500" [jacobi]="2000 100" [pi]="1000000000" [region]="1 0 3000")
+declare -A src=([matmul]=examples/matmul.c [jacobi]=examples/jacobi.c [pi]=examples/pi.c
+    [region]=scripts/bench_region/region_cost.c)
+for k in "${!src[@]}"; do
+    gcc -O2 -fopenmp "${src[$k]}" -o "$OUT/$k-gcc" -lm
+    gcc -O2 -Wno-unknown-pragmas "${src[$k]}" -o "$OUT/$k-seq" -lm 2>/dev/null || true
+    "$CAPECC" -O2 "${src[$k]}" -o "$OUT/$k-cape" -lm
+done
+
+median() {
+    sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
+}
+
+# run KERNEL HOW: prints the wall time in seconds (region: the median region time in us);
+# HOW is gcc (2 threads) or RxT
+run() {
+    local k=$1 how=$2 start end got
+    read -r -a a <<<"${args[$k]}"
+    start=$(date +%s.%N)
+    if [ "$how" = gcc ]; then
+        got=$(OMP_NUM_THREADS=2 "${rt[@]}" "$OUT/$k-gcc" "${a[@]}")
+    else
+        got=$(OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" "${rt[@]}" "$OUT/$k-cape" "${a[@]}")
+    fi
+    end=$(date +%s.%N)
+    if [ "$k" = region ]; then
+        echo "$got" | sed -n 's/.*median_us \([0-9.]*\).*/\1/p' | head -n 1
+        return
+    fi
+    if [ "$got" != "$(cat "$OUT/$k.expected")" ]; then
+        echo "bench_hybrid.sh: $k ($how) printed another answer than the sequential build" >&2
+        exit 1
+    fi
+    awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+}
+
+speed() {
+    echo "== speed: gcc -fopenmp at 2 threads vs capecc at (R, T) = (1, 2) and (2, 1)"
+    echo "load before: $(uptime)"
+    printf '%-8s %10s %10s %10s %9s %9s\n' kernel gcc-2 cape-1x2 cape-2x1 1x2/gcc 2x1/gcc
+    for k in matmul jacobi pi region; do
+        read -r -a a <<<"${args[$k]}"
+        [ "$k" = region ] || "$OUT/$k-seq" "${a[@]}" >"$OUT/$k.expected"
+        declare -a tg=() t12=() t21=()
+        for ((r = 0; r < REPS; r++)); do
+            tg+=("$(run "$k" gcc)")
+            t12+=("$(run "$k" 1x2)")
+            t21+=("$(run "$k" 2x1)")
+        done
+        mg=$(printf '%s\n' "${tg[@]}" | median)
+        m12=$(printf '%s\n' "${t12[@]}" | median)
+        m21=$(printf '%s\n' "${t21[@]}" | median)
+        printf '%-8s %10s %10s %10s %9.3f %9.3f\n' "$k" "$mg" "$m12" "$m21" \
+            "$(awk -v a="$m12" -v b="$mg" 'BEGIN { print a / b }')" \
+            "$(awk -v a="$m21" -v b="$mg" 'BEGIN { print a / b }')"
+    done
+    echo "(seconds; region: median microseconds of one empty region)"
+    echo "load after:  $(uptime)"
+}
+
+memory() {
+    echo "== memory: peak resident size of each jacobi rank (KiB)"
+    for how in 2x1 2x2 2x4; do
+        OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" /usr/bin/time -f 'maxrss_kib=%M' \
+            "$OUT/jacobi-cape" 1000 20 2>&1 >/dev/null | grep -o 'maxrss_kib=[0-9]*' |
+            tr '\n' ' ' | sed "s/^/$how: /"
+        echo
+    done
+}
+
+cluster() {
+    echo "== simulated cluster: jacobi 1000 20, CAPE_MERGE=eager, CAPE_STATS=1"
+    printf '%-6s %8s %14s %14s\n' R.T regions sent/rank/join run_bytes/rank
+    for how in 2x1 1x2 2x2 4x1 2x3 3x2; do
+        OMP_NUM_THREADS=${how#*x} CAPE_MERGE=eager CAPE_STATS=1 mpirun --bind-to none -np "${how%x*}" \
+            "$OUT/jacobi-cape" 1000 20 2>&1 >/dev/null | grep 'stats: total' |
+            awk -v how="$how" '{
+                for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+                n++; regions = v["regions"]; sent += v["bytes_sent"]; run += v["run_bytes"]
+            } END {
+                if (n == 0 || regions == 0) { printf "%-6s (no stats: one rank merges nothing)\n", how; exit }
+                printf "%-6s %8d %14d %14d\n", how, regions, sent / n / regions, run / n
+            }'
+    done
+}
+
+for p in "${parts[@]}"; do
+    "$p"
+done
