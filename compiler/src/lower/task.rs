@@ -299,9 +299,12 @@ pub fn spreads_tasks(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> boo
     let task_spans: Vec<Span> = tasks.iter().map(|(_, s)| *s).collect();
     // calls are fine when they are generating code themselves (task_recursion.rs)
     let calls = calls_outside(stmt, &task_spans);
-    if (tasks.is_empty() && calls.is_empty())
-        || !super::task_recursion::generating_calls(cx, &calls)
-    {
+    // without a task construct, only a call of the program's own can create tasks
+    let calls_own = calls.iter().any(|(name, _)| {
+        name.as_deref()
+            .is_some_and(|n| cx.program.functions.iter().any(|f| f.name == n))
+    });
+    if (tasks.is_empty() && !calls_own) || !super::task_recursion::generating_calls(cx, &calls) {
         return false;
     }
     let allocates = calls_outside(stmt, &[])
