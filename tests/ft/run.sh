@@ -524,6 +524,41 @@ else
         fi
     done
 fi
+
+# --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
+# tests/ft/progs/ftrunning.c adds a grid point to a running sum after every sweep and counts
+# warm sweeps, in locals of main that no region writes. A P = 3 run is killed after a snapshot;
+# restarts at P = 3 and 2 re-run the sequential code against an earlier state of the grid and
+# must still print the values of the undisturbed run (the snapshot restores every user frame
+# and the callee-saved registers at the region call).
+d=$OUT/exact
+mkdir -p "$d"
+if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ref" ||
+    ! "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ftx$$"; then
+    fail "exact snapshot" "build failed"
+else
+    OMP_NUM_THREADS=2 "$d/ref" 2000 >"$d/ref.out"
+    bin=$d/ftx$$
+    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" 2000 >"$d/out1" 2>"$d/err1" &
+    job=$!
+    victim=""
+    wait_lines "$d/out1" 10 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
+    wait $job
+    regions=$(header_word "$d/mid/cape.log" 48)
+    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ "$(wc -l <"$d/out1")" -ge 41 ]; then
+        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+    else
+        for P in 3 2; do
+            cp -r "$d/mid" "$d/mid-p$P"
+            restart "$d/mid-p$P" "$P" "$bin" 2000
+            if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$d/ref.out" -; then
+                fail "exact snapshot, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
+            else
+                pass "exact snapshot, restart at P=$P" "locals of main restored from region $regions, killed $victim"
+            fi
+        done
+    fi
+fi
 export CAPE_CHECKPOINT_EVERY=1
 unset CAPE_CHECKPOINT_COMPACT
 

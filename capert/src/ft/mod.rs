@@ -7,6 +7,7 @@
 //! regions (injects them instead of running them) and continues from the first one not logged.
 
 pub mod auth;
+pub mod exact;
 pub mod fingerprint;
 pub mod inputs;
 pub use cape_format::log;
@@ -20,7 +21,7 @@ use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::sys::mpi::Comm;
 use crate::tickpt::Tickpt;
 use auth::{Job, LogKey};
-use cape_format::log_compact::{control_step, Snapshot};
+use cape_format::log_compact::{control_step, CallState, Snapshot};
 use fingerprint::Fingerprint;
 use log::{Entry, Header, Inputs};
 use log_file::LogFile;
@@ -146,6 +147,15 @@ pub struct Ft {
     last_flush: Instant,
     /// `cape_checkpoint_now` inside a region: make the batch durable at the region's end.
     requested: bool,
+}
+
+/// A snapshot rank 0 took at a logged region's end: the image of the shared state, the
+/// region's stack pointer, how long taking it took, and the user's control state.
+pub struct Taken {
+    pub image: Tickpt,
+    pub sp: usize,
+    pub copy: Duration,
+    pub call: CallState,
 }
 
 /// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after this long, the next ones after
@@ -428,6 +438,23 @@ impl Ft {
         Ok((&s.image, s.output))
     }
 
+    /// Rank 0 at the snapshot's region in a replay: the user's control state to resume with,
+    /// once the region call in progress (`now`) is the one the snapshot was taken at and its
+    /// stack image ends at `top`.
+    pub fn replay_call(
+        &self,
+        now: Option<crate::sys::region_call::CallSite>,
+        top: usize,
+    ) -> Result<&CallState, String> {
+        let s = self
+            .snapshot
+            .as_ref()
+            .ok_or("internal error: the log's snapshot is missing")?;
+        let dir = self.dir.display().to_string();
+        exact::check(&s.call, now, top, s.region, &dir)?;
+        Ok(&s.call)
+    }
+
     /// Rank 0: whether a logged region's end is the time for a snapshot of the shared state
     /// (`shared_bytes` long): when the log grew since the last one by as much as the
     /// compacted log holds (the image and about `THINNED_BYTES` per region before it), so
@@ -502,13 +529,8 @@ impl Ft {
     }
 
     /// Rank 0: the logged region in progress ended with this net change (and, when
-    /// `snapshot_due` said so, the image of the shared state after it, its stack pointer and
-    /// how long taking it took).
-    pub fn end_logged(
-        &mut self,
-        change: Tickpt,
-        image: Option<(Tickpt, usize, Duration)>,
-    ) -> Result<(), String> {
+    /// `snapshot_due` said so, the snapshot taken after it).
+    pub fn end_logged(&mut self, change: Tickpt, image: Option<Taken>) -> Result<(), String> {
         let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
         };
@@ -525,7 +547,13 @@ impl Ft {
             change,
         });
         let due = self.batch_due(0) && !self.snapshots_only;
-        if let Some((image, sp, copy)) = image {
+        if let Some(Taken {
+            image,
+            sp,
+            copy,
+            call,
+        }) = image
+        {
             self.next_interval(copy);
             if !self.snapshots_only {
                 self.hand_over()?;
@@ -540,6 +568,7 @@ impl Ft {
                 control: self.control,
                 sp: sp as u64,
                 output: output::counts(),
+                call,
                 image,
             };
             if let Some(w) = self.writer.as_ref() {

@@ -7,7 +7,7 @@
 
 use super::log::{Entry, Inputs};
 use crate::tickpt::Tickpt;
-use cape_format::log_compact::Snapshot;
+use cape_format::log_compact::{CallState, Snapshot};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -29,6 +29,7 @@ pub struct SnapshotJob {
     pub control: u64,
     pub sp: u64,
     pub output: [u64; 2],
+    pub call: CallState,
     pub image: Tickpt,
 }
 
@@ -247,6 +248,7 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<(u64, bool), 
                     control: s.control,
                     sp: s.sp,
                     output: s.output,
+                    call: s.call,
                     image: s.image.encode(),
                 };
                 sink.compact(std::mem::take(&mut entries), snapshot)?;
@@ -304,6 +306,7 @@ mod tests {
             control: 0,
             sp: 0,
             output: [0, 0],
+            call: CallState::default(),
             image: Tickpt::new(0),
         })
     }
