@@ -36,11 +36,15 @@ pub fn capture(top: usize, read: impl FnOnce(usize, &mut [u8])) -> Option<CallSt
 
 /// Rank 0 in a replay, at the snapshot's region: the recorded control state applies to the
 /// region call in progress only if it is the same call (same stack pointer and return
-/// address) and the stack image covers exactly the user stack from there to `top`.
+/// address), its stack image covers exactly the user stack from there to `top`, and it puts
+/// no other code address than this run has anywhere (`now_stack`: the user stack now from the
+/// call's return address; `code`: the executable's code, at the same address in every run):
+/// a forged return address or function pointer in a frame is refused like a forged region.
 pub fn check(
     call: &CallState,
-    now: Option<CallSite>,
+    now: Option<(CallSite, &[u8])>,
     top: usize,
+    code: (usize, usize),
     region: u64,
     dir: &str,
 ) -> Result<(), String> {
@@ -49,7 +53,7 @@ pub fn check(
             "the snapshot of parallel region {region} in the log in {dir} {why}: the log is damaged or was forged; restart from the start, `CAPE_CHECKPOINT={dir}`"
         ))
     };
-    let Some(now) = now else {
+    let Some((now, now_stack)) = now else {
         return refuse("cannot be resumed here: no region call is in progress");
     };
     if call.entry_sp != now.entry_sp as u64 || call.return_address != now.return_address {
@@ -58,8 +62,30 @@ pub fn check(
             call.entry_sp, call.return_address, now.entry_sp, now.return_address
         ));
     }
-    if call.entry_sp + 8 + call.stack.len() as u64 != top as u64 {
+    if call.entry_sp + 8 + call.stack.len() as u64 != top as u64
+        || now_stack.len() != call.stack.len()
+    {
         return refuse("holds a stack image that does not end at the top of the user stack");
+    }
+    let is_code = |w: u64| (code.0 as u64..code.1 as u64).contains(&w);
+    let words = |b: &[u8]| -> Vec<u64> {
+        b.chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect()
+    };
+    let stack = words(&call.stack).into_iter().zip(words(now_stack));
+    let slots = (0..).map(|i| format!("the stack slot at {:#x}", call.entry_sp + 8 + 8 * i));
+    let regs = call.regs.iter().copied().zip(now.regs);
+    let names = ["rbx", "rbp", "r12", "r13", "r14", "r15"].map(String::from);
+    for ((old, new), place) in stack
+        .chain(regs)
+        .zip(slots.take(call.stack.len() / 8).chain(names))
+    {
+        if old != new && (is_code(old) || is_code(new)) {
+            return refuse(&format!(
+                "puts the code address {old:#x} in {place}, where this run has {new:#x}"
+            ));
+        }
     }
     Ok(())
 }
@@ -205,18 +231,31 @@ mod tests {
             regs: [0; 6],
             fp_control: 0,
         };
-        assert!(check(&c, Some(now), 0x1018, 3, "d").is_ok());
-        assert!(check(&c, Some(now), 0x1028, 3, "d")
-            .unwrap_err()
-            .contains("top of the user stack"));
+        let code = (0x40_0000, 0x50_0000);
+        let same = c.stack.clone();
+        let ok = |c: &CallState, now, top| check(c, Some((now, &same[..])), top, code, 3, "d");
+        assert!(ok(&c, now, 0x1018).is_ok());
+        let e = ok(&c, now, 0x1028).unwrap_err();
+        assert!(e.contains("top of the user stack"), "{e}");
         let other = CallSite {
             return_address: 0x40_0008,
             ..now
         };
-        assert!(check(&c, Some(other), 0x1018, 3, "d")
-            .unwrap_err()
-            .contains("another region call"));
-        assert!(check(&c, None, 0x1018, 3, "d").is_err());
+        let e = ok(&c, other, 0x1018).unwrap_err();
+        assert!(e.contains("another region call"), "{e}");
+        assert!(check(&c, None, 0x1018, code, 3, "d").is_err());
+        // a return address in a frame, or a register, changed to another code address
+        let mut forged = c.clone();
+        forged.stack[8..16].copy_from_slice(&0x40_1234u64.to_le_bytes());
+        let e = ok(&forged, now, 0x1018).unwrap_err();
+        assert!(
+            e.contains("code address 0x401234 in the stack slot at 0x1010"),
+            "{e}"
+        );
+        let mut forged = c.clone();
+        forged.regs[1] = 0x40_0010;
+        let e = ok(&forged, now, 0x1018).unwrap_err();
+        assert!(e.contains("in rbp"), "{e}");
     }
 
     #[test]

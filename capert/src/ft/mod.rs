@@ -439,11 +439,11 @@ impl Ft {
     }
 
     /// Rank 0 at the snapshot's region in a replay: the user's control state to resume with,
-    /// once the region call in progress (`now`) is the one the snapshot was taken at and its
-    /// stack image ends at `top`.
+    /// once `exact::check` accepted it for the region call in progress (`now`, with the user
+    /// stack now from its return address to `top`).
     pub fn replay_call(
         &self,
-        now: Option<crate::sys::region_call::CallSite>,
+        now: Option<(crate::sys::region_call::CallSite, &[u8])>,
         top: usize,
     ) -> Result<&CallState, String> {
         let s = self
@@ -451,7 +451,8 @@ impl Ft {
             .as_ref()
             .ok_or("internal error: the log's snapshot is missing")?;
         let dir = self.dir.display().to_string();
-        exact::check(&s.call, now, top, s.region, &dir)?;
+        let code = crate::sys::bounds::executable_code();
+        exact::check(&s.call, now, top, code, s.region, &dir)?;
         Ok(&s.call)
     }
 

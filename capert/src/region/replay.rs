@@ -110,9 +110,18 @@ fn user_top(rt: &Runtime) -> usize {
 fn resume_call(rt: &mut Runtime, k: u64) -> Result<(), String> {
     let top = user_top(rt);
     let now = region_call::current();
+    let now_stack = |rt: &Runtime, entry_sp: usize| {
+        let from = (entry_sp + 8).min(top);
+        let mut bytes = vec![0u8; top - from];
+        if rt.tracker.contains(from) {
+            crate::region_heap::read(rt, from, &mut bytes);
+        }
+        bytes
+    };
     let mut msg = Vec::new();
     if let (0, Some(ft)) = (rt.rank, rt.ft.as_ref()) {
-        msg = match ft.replay_call(now, top) {
+        let stack = now.map(|n| now_stack(rt, n.entry_sp)).unwrap_or_default();
+        msg = match ft.replay_call(now.map(|n| (n, &stack[..])), top) {
             Ok(call) => [&[0u8][..], &exact::encode(call)].concat(),
             Err(e) => [&[1u8][..], e.as_bytes()].concat(),
         };
@@ -131,19 +140,14 @@ fn resume_call(rt: &mut Runtime, k: u64) -> Result<(), String> {
         .ok_or_else(|| {
             format!("internal error: region {k} resumes at another call than rank 0's")
         })?;
-    let mut now_stack = vec![0u8; recorded.stack.len()];
-    crate::region_heap::read(rt, from, &mut now_stack);
+    let stack = now_stack(rt, now.entry_sp);
     let (base, limit) = (rt.arena.base(), rt.arena.limit());
     let mut fixed = rt.globals.clone();
     fixed.extend([(rt.stack_lo, rt.stack_top), (base, limit)]);
     let local = exact::local_mappings(&fixed);
-    let state = exact::resume_state(
-        &recorded,
-        &now_stack,
-        &now,
-        region_call::stack_guard(),
-        |a| exact::within(&local, a),
-    );
+    let state = exact::resume_state(&recorded, &stack, &now, region_call::stack_guard(), |a| {
+        exact::within(&local, a)
+    });
     Program(rt).inject(from, &state.stack);
     region_call::set_registers(state.regs, state.fp_control);
     Ok(())
