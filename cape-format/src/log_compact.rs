@@ -162,6 +162,12 @@ pub fn image(ranges: &[(u64, u64)], mut read: impl FnMut(u64, u64) -> Vec<u8>) -
     t
 }
 
+/// Whether one of `ranges` (sorted, disjoint) holds all of `[start, end)`.
+pub fn covers(ranges: &[(u64, u64)], start: u64, end: u64) -> bool {
+    let i = ranges.partition_point(|&(_, e)| e <= start);
+    ranges.get(i).is_some_and(|&(s, e)| s <= start && end <= e)
+}
+
 /// The address ranges a snapshot image covers (its runs, sorted).
 pub fn covered(image: &Tickpt) -> Vec<(u64, u64)> {
     let mut r: Vec<(u64, u64)> = image.runs().map(|run| (run.addr, run.end())).collect();
@@ -268,6 +274,14 @@ mod tests {
             .collect();
         assert_eq!(runs, [(0x100, 0x20, 1), (0x130, 0x10, 1), (0x400, 8, 3)]);
         assert_eq!(out.region, 3);
+    }
+
+    #[test]
+    fn covered_pages() {
+        let r = [(0x1000, 0x3000), (0x5000, 0x5800)];
+        assert!(covers(&r, 0x1000, 0x2000) && covers(&r, 0x2000, 0x3000));
+        assert!(!covers(&r, 0x2800, 0x3800) && !covers(&r, 0x5000, 0x6000));
+        assert!(!covers(&r, 0x3000, 0x4000) && !covers(&r, 0, 0x1000));
     }
 
     #[test]

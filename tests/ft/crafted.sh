@@ -58,7 +58,7 @@ mkdir -p "$OUT"
 # the user's key of these runs (never in a checkpoint directory)
 export CAPE_KEY_FILE=$OUT/keys/user.key
 # logs of every region (the default snapshot mode makes regions durable only with snapshots)
-export CAPE_CHECKPOINT_EVERY=1
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 echo 3 >"$OUT/in3"
 echo 4 >"$OUT/in4"
 

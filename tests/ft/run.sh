@@ -83,9 +83,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 # the user's key that authenticates the logs: private to these runs, outside every log directory
 export CAPE_KEY_FILE=$OUT/user.key
-# Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`); section 9 checks the
-# default, snapshot mode.
-export CAPE_CHECKPOINT_EVERY=1
+# Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`, no compaction);
+# sections 8 to 10 check compaction and the default, snapshot mode.
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 echo "seed $seed (rerun with --seed $seed)"
 INPUT=$OUT/input
 echo 100 >"$INPUT"
@@ -486,7 +486,7 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
-# --- 9. snapshot mode (opt-in: `auto` or a time; here every 0.02 s: the regions take 0.2 s) ----
+# --- 9. snapshot mode (the default is `auto`; here every 0.02 s: the regions take 0.2 s) ------
 # Regions are logged thinned and become durable with each snapshot: a rank killed after
 # iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
 export CAPE_CHECKPOINT_EVERY=0.02s
@@ -559,8 +559,7 @@ else
         done
     fi
 fi
-export CAPE_CHECKPOINT_EVERY=1
-unset CAPE_CHECKPOINT_COMPACT
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"

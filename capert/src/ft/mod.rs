@@ -158,10 +158,14 @@ pub struct Taken {
     pub call: CallState,
 }
 
-/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after this long, the next ones after
-/// `AUTO_COST_FACTOR` times what the last one cost the job (taking its image, and the
-/// writer's time, which shares the cores), at least `AUTO_FIRST` apart: about 2 % overhead.
+/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after `AUTO_FIRST`, the next ones after
+/// `AUTO_COST_FACTOR` times what taking the last one cost the job (copying its image on rank
+/// 0's critical path: about 2 % overhead), but at least `AUTO_MIN` and at most `AUTO_MAX`
+/// apart, so that a failure loses at most about `AUTO_MAX` of work plus the time to write a
+/// snapshot; and never while the writer still writes the previous one.
 const AUTO_FIRST: Duration = Duration::from_secs(1);
+const AUTO_MIN: Duration = Duration::from_millis(250);
+const AUTO_MAX: Duration = Duration::from_secs(1);
 const AUTO_COST_FACTOR: u32 = 50;
 
 /// What rank 0's start-up found: the log's sink, its entries and snapshot, the output
@@ -468,7 +472,10 @@ impl Ft {
             return true;
         }
         if self.snapshots_only {
-            return self.batch_due(1) || self.requested || crate::sys::ft::signal_requested();
+            let writer_idle = self.writer.as_ref().is_none_or(Background::idle);
+            return (self.batch_due(1) && writer_idle)
+                || self.requested
+                || crate::sys::ft::signal_requested();
         }
         let compacted = shared_bytes + THINNED_BYTES * self.handed as usize;
         self.compact
@@ -522,11 +529,7 @@ impl Ft {
 
     /// `auto`: the interval after a snapshot whose image took `copy` to take.
     fn next_interval(&mut self, copy: Duration) {
-        let written = self
-            .writer
-            .as_ref()
-            .map_or(Duration::ZERO, Background::last_compaction);
-        self.interval = AUTO_FIRST.max((copy + written) * AUTO_COST_FACTOR);
+        self.interval = (copy * AUTO_COST_FACTOR).clamp(AUTO_MIN, AUTO_MAX);
     }
 
     /// Rank 0: the logged region in progress ended with this net change (and, when

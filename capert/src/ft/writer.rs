@@ -11,7 +11,6 @@ use cape_format::log_compact::{CallState, Snapshot};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 /// One logged region as rank 0 hands it over (encoded by the writer).
 pub struct Logged {
@@ -75,8 +74,6 @@ struct Queue {
     closed: bool,
     /// Region ends that waited for the buffer.
     stalls: u64,
-    /// How long the last compaction took.
-    last_compaction: Duration,
 }
 
 struct Shared {
@@ -162,6 +159,12 @@ impl Background {
     }
 
     /// Regions durable in the log.
+    /// Whether nothing is queued or being written.
+    pub fn idle(&self) -> bool {
+        let q = self.shared.lock();
+        q.jobs.is_empty() && !q.busy
+    }
+
     pub fn durable(&self) -> u64 {
         self.shared.lock().durable
     }
@@ -169,11 +172,6 @@ impl Background {
     /// Region ends that waited for the bounded buffer so far.
     pub fn stalls(&self) -> u64 {
         self.shared.lock().stalls
-    }
-
-    /// How long the last compaction took (zero before the first).
-    pub fn last_compaction(&self) -> Duration {
-        self.shared.lock().last_compaction
     }
 }
 
@@ -210,18 +208,12 @@ fn run<S: Sink>(shared: &Shared, mut sink: S) {
             q.jobs.drain(..).collect()
         };
         let bytes: usize = jobs.iter().map(|(_, b)| b).sum();
-        let t0 = Instant::now();
         let result = write(&mut sink, jobs);
         let mut q = shared.lock();
         q.busy = false;
         q.waiting -= bytes.min(q.waiting);
         match result {
-            Ok((n, compacted)) => {
-                q.durable += n;
-                if compacted {
-                    q.last_compaction = t0.elapsed();
-                }
-            }
+            Ok((n, _)) => q.durable += n,
             Err(e) => q.error = Some(e),
         }
         shared.changed.notify_all();
@@ -358,8 +350,10 @@ mod tests {
     #[test]
     fn snapshot_takes_the_regions_before_it() {
         let (bg, written, release) = gated(1 << 30);
+        assert!(bg.idle());
         bg.submit(region(10)).unwrap();
         std::thread::sleep(Duration::from_millis(50));
+        assert!(!bg.idle(), "a job being written");
         for job in [region(10), snapshot(), region(10), snapshot(), region(10)] {
             bg.submit(job).unwrap();
         }
@@ -370,6 +364,7 @@ mod tests {
         let got: Vec<_> = written.try_iter().collect();
         assert_eq!(got, [(1, false), (2, true), (1, false)]);
         assert_eq!(bg.durable(), 4);
+        assert!(bg.idle());
     }
 
     struct Failing;

@@ -75,6 +75,18 @@ fn image_ranges(rt: &Runtime) -> Vec<(u64, u64)> {
     ranges
 }
 
+/// Rank 0 at a merge point of a logged region: the ranges whose changes it need not keep, as
+/// `ft_end` would thin them away (snapshot mode, the whole team being every rank and the change
+/// not folded into a team-of-one region's: then only the stack's bytes are logged).
+pub(super) fn thinned_ranges(rt: &Runtime, team_size: usize, collect: bool) -> Vec<(u64, u64)> {
+    let snapshots = rt.ft.as_ref().is_some_and(|f| f.snapshot_mode());
+    if snapshots && team_size >= rt.size && !collect {
+        image_ranges(rt)
+    } else {
+        Vec::new()
+    }
+}
+
 /// Rank 0 at a logged region's end, when a snapshot is due: the image of `ranges`, the
 /// region's stack pointer and the user's control state at the region call (every user frame
 /// and the callee-saved registers).
