@@ -11,7 +11,7 @@
 //!   ARGS are the program's arguments argv[1..] the log was written with.
 
 use capert::ft::auth::{Job, LogKey};
-use capert::ft::log::{self, encode_compacted, encode_record, HEADER_LEN};
+use capert::ft::log::{self, encode_compacted, encode_record, Entry, Header, HEADER_LEN};
 use capert::tickpt::{Stamp, Tickpt};
 
 fn secret(path: &str) -> Result<[u8; 32], String> {
@@ -66,19 +66,8 @@ fn run(argv: &[String]) -> Result<(), String> {
                 .copy_from_slice(&bytes);
         }
         let m = snap.region as usize;
-        let mut out = encode_compacted(&key, &mut v.header, &v.entries[..m], &snap);
-        for (i, e) in v.entries.iter().enumerate().skip(m) {
-            let record = encode_record(
-                &key,
-                out.len() as u64,
-                i as u64 + 1,
-                std::slice::from_ref(e),
-            );
-            out.extend_from_slice(&record);
-        }
-        v.header.committed_len = out.len() as u64;
-        v.header.committed_regions = v.entries.len() as u64;
-        out[..HEADER_LEN].copy_from_slice(&v.header.encode(&key));
+        let compacted = encode_compacted(&key, &mut v.header, &v.entries[..m], &snap);
+        let out = with_records(&key, &mut v.header, compacted, &v.entries, m);
         return std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"));
     }
     let region = number(region)?;
@@ -90,19 +79,27 @@ fn run(argv: &[String]) -> Result<(), String> {
     change.push(number(addr)?, Stamp::default(), &hex_bytes(bytes)?);
     entry.tickpt = change.encode();
     // One record per region; a MAC under SEAL_KEY everywhere.
-    let mut out = vec![0u8; HEADER_LEN];
-    for (i, e) in v.entries.iter().enumerate() {
-        let record = encode_record(
-            &key,
-            out.len() as u64,
-            i as u64 + 1,
-            std::slice::from_ref(e),
-        );
+    let out = with_records(&key, &mut v.header, vec![0u8; HEADER_LEN], &v.entries, 0);
+    std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"))
+}
+
+/// `out` (the header's room, then anything before the records) followed by one record per
+/// entry from index `first` on, under the header sealed with `key`.
+fn with_records(
+    key: &LogKey,
+    header: &mut Header,
+    mut out: Vec<u8>,
+    entries: &[Entry],
+    first: usize,
+) -> Vec<u8> {
+    for (i, e) in entries.iter().enumerate().skip(first) {
+        let record = encode_record(key, out.len() as u64, i as u64 + 1, std::slice::from_ref(e));
         out.extend_from_slice(&record);
     }
-    v.header.committed_len = out.len() as u64;
-    out[..HEADER_LEN].copy_from_slice(&v.header.encode(&key));
-    std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"))
+    header.committed_len = out.len() as u64;
+    header.committed_regions = entries.len() as u64;
+    out[..HEADER_LEN].copy_from_slice(&header.encode(key));
+    out
 }
 
 fn main() {

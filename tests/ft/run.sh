@@ -486,6 +486,22 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
+# restarts a copy of the log DIR/mid (argument 2000) at each P; the first run's output
+# DIR/out1 followed by the restart's must be REFERENCE
+restart_copies() { # name, dir, reference, details, binary, P...
+    local name=$1 dir=$2 want=$3 details=$4 b=$5 P
+    shift 5
+    for P in "$@"; do
+        cp -r "$dir/mid" "$dir/mid-p$P"
+        restart "$dir/mid-p$P" "$P" "$b" 2000
+        if [ "$(cat "$dir/mid-p$P.rc")" != 0 ] || ! cat "$dir/out1" "$dir/mid-p$P.out" | cmp -s "$want" -; then
+            fail "$name at P=$P" "status $(cat "$dir/mid-p$P.rc") or output differs" "$dir/mid-p$P.err"
+        else
+            pass "$name at P=$P" "$details"
+        fi
+    done
+}
+
 # --- 9. snapshot mode (the default is `auto`; here every 0.02 s: the regions take 0.2 s) ------
 # Regions are logged thinned and become durable with each snapshot: a rank killed after
 # iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
@@ -514,15 +530,7 @@ regions=$(header_word "$d/mid/cape.log" 48)
 if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
     fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
 else
-    for P in 1 3; do
-        cp -r "$d/mid" "$d/mid-p$P"
-        restart "$d/mid-p$P" "$P" "$bin" 2000
-        if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$REF2000" -; then
-            fail "snapshot mode, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
-        else
-            pass "snapshot mode, restart at P=$P" "from $regions regions (snapshot), killed $victim"
-        fi
-    done
+    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 1 3
 fi
 
 # --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
@@ -548,15 +556,7 @@ else
     if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ "$(wc -l <"$d/out1")" -ge 41 ]; then
         fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
     else
-        for P in 3 2; do
-            cp -r "$d/mid" "$d/mid-p$P"
-            restart "$d/mid-p$P" "$P" "$bin" 2000
-            if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$d/ref.out" -; then
-                fail "exact snapshot, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
-            else
-                pass "exact snapshot, restart at P=$P" "locals of main restored from region $regions, killed $victim"
-            fi
-        done
+        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim" "$bin" 3 2
     fi
 fi
 export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
