@@ -7,7 +7,7 @@
 //! | offset | size | field                                                         |
 //! |--------|------|---------------------------------------------------------------|
 //! | 0      | 8    | magic `b"CAPELOG\0"`                                          |
-//! | 8      | 4    | version (`3`)                                                 |
+//! | 8      | 4    | version (`4`)                                                 |
 //! | 12     | 4    | reserved (`0`)                                                |
 //! | 16     | 8    | first 8 bytes of BLAKE3 of the executable (`/proc/self/exe`)  |
 //! | 24     | 8    | first 8 bytes of BLAKE3 of the arguments `argv[1..]`          |
@@ -56,7 +56,7 @@ const COMMITTED_REGIONS_AT: usize = 48;
 /// The part of the header every format version has.
 const FIXED_HEADER_LEN: usize = 64;
 const REC_MAGIC: [u8; 8] = *b"CAPEREC\0";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 const REC_HEADER_LEN: usize = 32;
 const ENTRY_HEADER_LEN: usize = 32;
 
@@ -543,11 +543,11 @@ mod tests {
     #[test]
     fn old_and_unknown_versions_are_refused() {
         let (mut file, _) = sample();
-        for v in [1u32, 2, 4, 0] {
+        for v in [1u32, 2, 3, 5, 0] {
             file[8..12].copy_from_slice(&v.to_le_bytes());
             let e = validate(&file, &job(), &SECRET, "d").unwrap_err();
             assert!(
-                e.contains(&format!("format version {v}, this runtime reads version 3")),
+                e.contains(&format!("format version {v}, this runtime reads version 4")),
                 "{e}"
             );
         }
@@ -598,6 +598,13 @@ mod tests {
             control: 77,
             sp: 0x7000,
             output: [1, 2],
+            call: crate::log_compact::CallState {
+                entry_sp: 0x6ff8,
+                return_address: 0x40_1000,
+                regs: [7; 6],
+                fp_control: 0x1f80,
+                stack: vec![3; 32],
+            },
             image: payload(40),
         };
         h.first_fingerprint = 1001;

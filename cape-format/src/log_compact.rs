@@ -1,8 +1,9 @@
 //! Compaction of the region log: the snapshot record and thinned region entries (pure).
 //!
 //! A snapshot taken at the end of region `m` holds the whole shared state then (user
-//! globals, the used arena and the user stack above the region's stack pointer) as one
-//! TICKPT. It supersedes, in every region entry `1..=m`, the bytes it covers: those entries
+//! globals and the used arena) as one TICKPT, and the user's control state at the region call:
+//! the user stack from the call's return address to its top (every frame) and the
+//! callee-saved registers, so that a replay continues from exactly that state. It supersedes, in every region entry `1..=m`, the bytes it covers: those entries
 //! are *thinned* (only their bytes outside the snapshot are kept: the stack below the region's
 //! frame, usually a few reduction targets), so that a compacted log holds one copy of the
 //! shared data plus a few bytes per region. A replay injects the thinned entries up to `m`
@@ -11,21 +12,42 @@
 //!
 //! | offset | size | field                                                         |
 //! |--------|------|---------------------------------------------------------------|
-//! | 0      | 8    | magic `b"CAPESNP\0"`                                          |
+//! | 0      | 8    | magic `b"CAPESNP2"`                                           |
 //! | 8      | 8    | region `m` (the state after it)                               |
 //! | 16     | 8    | control digest of regions `1..=m` (number, stack pointer)     |
 //! | 24     | 8    | stack pointer at region `m`                                   |
 //! | 32     | 8    | stdout bytes the program had written before region `m` ended  |
 //! | 40     | 8    | stderr bytes, likewise                                        |
-//! | 48     | 8    | body length `L`                                               |
-//! | 56     | L    | TICKPT v1 of the shared state after region `m`                |
-//! | 56+L   | 32   | MAC of bytes 0..56+L at the record's offset in the log        |
+//! | 48     | 8    | stack pointer at the region call (its return address's slot)  |
+//! | 56     | 8    | that return address                                           |
+//! | 64     | 48   | callee-saved registers at the call (x86-64: rbx rbp r12-r15)  |
+//! | 112    | 8    | MXCSR (low half), x87 control word (high half)                |
+//! | 120    | 8    | stack image length `S` (the bytes from call sp + 8)           |
+//! | 128    | 8    | body length `L`                                               |
+//! | 136    | S    | the user stack from call sp + 8 to its top                    |
+//! | 136+S  | L    | TICKPT v1 of the shared state after region `m`                |
+//! | 136+S+L| 32   | MAC of bytes 0..136+S+L at the record's offset in the log     |
 
 use crate::log_key::{LogKey, TAG_LEN};
 use crate::tickpt::{xxh64, Stamp, Tickpt};
 
-pub const SNAPSHOT_MAGIC: [u8; 8] = *b"CAPESNP\0";
-const SNAPSHOT_HEADER_LEN: usize = 56;
+pub const SNAPSHOT_MAGIC: [u8; 8] = *b"CAPESNP2";
+const SNAPSHOT_HEADER_LEN: usize = 136;
+
+/// The user's control state at a region call: what the region's caller and every frame
+/// above it hold outside shared memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallState {
+    /// The stack pointer on entry to the region call: the slot of its return address.
+    pub entry_sp: u64,
+    pub return_address: u64,
+    /// Callee-saved registers (x86-64: rbx, rbp, r12, r13, r14, r15).
+    pub regs: [u64; 6],
+    /// MXCSR in the low half, the x87 control word in the high half.
+    pub fp_control: u64,
+    /// The user stack from `entry_sp + 8` to its top.
+    pub stack: Vec<u8>,
+}
 
 /// The shared state after one region, and what a replay checks before injecting it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +59,7 @@ pub struct Snapshot {
     pub sp: u64,
     /// Bytes written to stdout and stderr before the region ended.
     pub output: [u64; 2],
+    pub call: CallState,
     /// TICKPT v1 bytes.
     pub image: Vec<u8>,
 }
@@ -64,18 +87,16 @@ pub fn is_snapshot(rec: &[u8]) -> bool {
 
 /// Encodes a snapshot record to be stored at byte `offset` of the log.
 pub fn encode_snapshot(key: &LogKey, offset: u64, s: &Snapshot) -> Vec<u8> {
-    let mut out = Vec::with_capacity(SNAPSHOT_HEADER_LEN + s.image.len() + TAG_LEN);
+    let c = &s.call;
+    let mut out = Vec::with_capacity(SNAPSHOT_HEADER_LEN + c.stack.len() + s.image.len() + TAG_LEN);
     out.extend_from_slice(&SNAPSHOT_MAGIC);
-    for w in [
-        s.region,
-        s.control,
-        s.sp,
-        s.output[0],
-        s.output[1],
-        s.image.len() as u64,
-    ] {
+    let head = [s.region, s.control, s.sp, s.output[0], s.output[1]];
+    let call = [c.entry_sp, c.return_address];
+    let tail = [c.fp_control, c.stack.len() as u64, s.image.len() as u64];
+    for w in head.iter().chain(&call).chain(&c.regs).chain(&tail) {
         out.extend_from_slice(&w.to_le_bytes());
     }
+    out.extend_from_slice(&c.stack);
     out.extend_from_slice(&s.image);
     let tag = key.tag(offset, &out);
     out.extend_from_slice(&tag);
@@ -92,23 +113,39 @@ pub fn parse_snapshot(
     if rec.len() < SNAPSHOT_HEADER_LEN + TAG_LEN || !is_snapshot(rec) {
         return Err("bad snapshot header");
     }
-    let body = usize::try_from(word(rec, 48)).unwrap_or(usize::MAX);
+    let stack_len = usize::try_from(word(rec, 120)).unwrap_or(usize::MAX);
+    let body = usize::try_from(word(rec, 128)).unwrap_or(usize::MAX);
     let total = body
-        .checked_add(SNAPSHOT_HEADER_LEN + TAG_LEN)
+        .checked_add(stack_len)
+        .and_then(|n| n.checked_add(SNAPSHOT_HEADER_LEN + TAG_LEN))
         .filter(|&t| t <= rec.len())
         .ok_or("snapshot longer than the committed log")?;
     let (sealed, tag) = rec[..total].split_at(total - TAG_LEN);
     if !key.verify(offset, sealed, tag) {
         return Err("snapshot MAC mismatch: modified or not written by this job");
     }
-    let image = &sealed[SNAPSHOT_HEADER_LEN..];
+    let (stack, image) = sealed[SNAPSHOT_HEADER_LEN..].split_at(stack_len);
     Tickpt::decode(image).map_err(|_| "bad snapshot image")?;
+    let call = CallState {
+        entry_sp: word(rec, 48),
+        return_address: word(rec, 56),
+        regs: std::array::from_fn(|i| word(rec, 64 + 8 * i)),
+        fp_control: word(rec, 112),
+        stack: stack.to_vec(),
+    };
+    if call.entry_sp % 16 != 8
+        || stack_len % 16 != 0
+        || call.entry_sp.checked_add(8 + stack_len as u64).is_none()
+    {
+        return Err("bad snapshot stack image");
+    }
     Ok((
         Snapshot {
             region: word(rec, 8),
             control: word(rec, 16),
             sp: word(rec, 24),
             output: [word(rec, 32), word(rec, 40)],
+            call,
             image: image.to_vec(),
         },
         total,
@@ -123,6 +160,12 @@ pub fn image(ranges: &[(u64, u64)], mut read: impl FnMut(u64, u64) -> Vec<u8>) -
         t.push(s, stamp, &read(s, e - s));
     }
     t
+}
+
+/// Whether one of `ranges` (sorted, disjoint) holds all of `[start, end)`.
+pub fn covers(ranges: &[(u64, u64)], start: u64, end: u64) -> bool {
+    let i = ranges.partition_point(|&(_, e)| e <= start);
+    ranges.get(i).is_some_and(|&(s, e)| s <= start && end <= e)
 }
 
 /// The address ranges a snapshot image covers (its runs, sorted).
@@ -189,6 +232,13 @@ mod tests {
             control: 5,
             sp: 0x7000,
             output: [3, 4],
+            call: CallState {
+                entry_sp: 0x6ff8,
+                return_address: 0x40_1234,
+                regs: [1, 2, 3, 4, 5, 6],
+                fp_control: 0x37f_0000_1f80,
+                stack: vec![9; 32],
+            },
             image: img.encode(),
         }
     }
@@ -224,6 +274,14 @@ mod tests {
             .collect();
         assert_eq!(runs, [(0x100, 0x20, 1), (0x130, 0x10, 1), (0x400, 8, 3)]);
         assert_eq!(out.region, 3);
+    }
+
+    #[test]
+    fn covered_pages() {
+        let r = [(0x1000, 0x3000), (0x5000, 0x5800)];
+        assert!(covers(&r, 0x1000, 0x2000) && covers(&r, 0x2000, 0x3000));
+        assert!(!covers(&r, 0x2800, 0x3800) && !covers(&r, 0x5000, 0x6000));
+        assert!(!covers(&r, 0x3000, 0x4000) && !covers(&r, 0, 0x1000));
     }
 
     #[test]

@@ -3,11 +3,15 @@
 //! bytes at a chosen address, and writes the log back with every checksum and MAC recomputed
 //! under a given key (the real one: an attacker who stole it; another: one who did not).
 //!
+//! With REGION `snapshot` it edits the snapshot of a compacted log instead: HEX_BYTES go into
+//! its user stack image at ADDR (`main-return`: the last 8 bytes, the return address of the
+//! user's main), or become the region call's return address when ADDR is `return`.
+//!
 //! usage: forge_log LOG EXE KEY SEAL_KEY REGION ADDR HEX_BYTES [ARGS...]
 //!   ARGS are the program's arguments argv[1..] the log was written with.
 
 use capert::ft::auth::{Job, LogKey};
-use capert::ft::log::{self, encode_record, HEADER_LEN};
+use capert::ft::log::{self, encode_compacted, encode_record, Entry, Header, HEADER_LEN};
 use capert::tickpt::{Stamp, Tickpt};
 
 fn secret(path: &str) -> Result<[u8; 32], String> {
@@ -42,6 +46,30 @@ fn run(argv: &[String]) -> Result<(), String> {
     let args: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
     let job = Job::new(&exe, &args);
     let mut v = log::validate(&file, &job, &secret(key)?, "DIR")?;
+    let key = LogKey::derive(&secret(seal_key)?, &v.header.log_id, &job);
+    if region == "snapshot" {
+        let mut snap = v.snapshot.take().ok_or("the log has no snapshot")?;
+        let bytes = hex_bytes(bytes)?;
+        let call = &mut snap.call;
+        if addr == "return" {
+            let word = <[u8; 8]>::try_from(bytes.as_slice()).map_err(|_| "not 8 bytes")?;
+            call.return_address = u64::from_le_bytes(word);
+        } else {
+            let at = match addr.as_str() {
+                "main-return" => call.stack.len().saturating_sub(8),
+                _ => usize::try_from(number(addr)?.wrapping_sub(call.entry_sp + 8))
+                    .unwrap_or(usize::MAX),
+            };
+            call.stack
+                .get_mut(at..at + bytes.len())
+                .ok_or("the address is not in the snapshot's stack image")?
+                .copy_from_slice(&bytes);
+        }
+        let m = snap.region as usize;
+        let compacted = encode_compacted(&key, &mut v.header, &v.entries[..m], &snap);
+        let out = with_records(&key, &mut v.header, compacted, &v.entries, m);
+        return std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"));
+    }
     let region = number(region)?;
     let entry = usize::try_from(region)
         .ok()
@@ -51,20 +79,27 @@ fn run(argv: &[String]) -> Result<(), String> {
     change.push(number(addr)?, Stamp::default(), &hex_bytes(bytes)?);
     entry.tickpt = change.encode();
     // One record per region; a MAC under SEAL_KEY everywhere.
-    let key = LogKey::derive(&secret(seal_key)?, &v.header.log_id, &job);
-    let mut out = vec![0u8; HEADER_LEN];
-    for (i, e) in v.entries.iter().enumerate() {
-        let record = encode_record(
-            &key,
-            out.len() as u64,
-            i as u64 + 1,
-            std::slice::from_ref(e),
-        );
+    let out = with_records(&key, &mut v.header, vec![0u8; HEADER_LEN], &v.entries, 0);
+    std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"))
+}
+
+/// `out` (the header's room, then anything before the records) followed by one record per
+/// entry from index `first` on, under the header sealed with `key`.
+fn with_records(
+    key: &LogKey,
+    header: &mut Header,
+    mut out: Vec<u8>,
+    entries: &[Entry],
+    first: usize,
+) -> Vec<u8> {
+    for (i, e) in entries.iter().enumerate().skip(first) {
+        let record = encode_record(key, out.len() as u64, i as u64 + 1, std::slice::from_ref(e));
         out.extend_from_slice(&record);
     }
-    v.header.committed_len = out.len() as u64;
-    out[..HEADER_LEN].copy_from_slice(&v.header.encode(&key));
-    std::fs::write(log_path, out).map_err(|e| format!("{log_path}: {e}"))
+    header.committed_len = out.len() as u64;
+    header.committed_regions = entries.len() as u64;
+    out[..HEADER_LEN].copy_from_slice(&header.encode(key));
+    out
 }
 
 fn main() {

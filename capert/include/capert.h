@@ -96,6 +96,32 @@ typedef struct __cape_loop {
 } __cape_loop;
 
 /*
+ What the trampoline keeps on its frame (the layout is the assembly's below).
+ */
+typedef struct RegionCall {
+  /*
+   The call's arguments: rdi, rsi, rdx, rcx, r8, r9 and the seventh (on the stack).
+   */
+  size_t args[7];
+  /*
+   0: `__cape_parallel`, 1: `__cape_parallel_scoped`.
+   */
+  size_t scoped;
+  /*
+   rbx, rbp, r12, r13, r14, r15 of the caller.
+   */
+  uint64_t regs[6];
+  /*
+   MXCSR (low half) and the x87 control word (high half).
+   */
+  uint64_t fp_control;
+  /*
+   The stack pointer on entry: the slot of the return address.
+   */
+  size_t entry_sp;
+} RegionCall;
+
+/*
  One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
  `len == 0`: the heap block holding `addr` (all globals for an address in them; nothing
  for NULL or memory the runtime does not track).
@@ -412,14 +438,24 @@ void __cape_loop_end(struct __cape_loop *l, int nowait);
  `num_threads`: the `num_threads` clause, 0 for the default (`omp_set_num_threads`,
  `OMP_NUM_THREADS`, else all ranks). `if_clause`: 0 runs the region with a team of one.
  `stack_pointer`: `__CAPE_STACK_POINTER()` in the caller; stack memory above it is shared.
+
+ On x86-64 the C symbol is the trampoline of `sys/region_call.rs`, which calls
+ [`__cape_region_entry`]; this function is the same entry without the caller's registers (a
+ snapshot then cannot be taken: see `config.rs`).
  */
 void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
+
+/*
+ The runtime side of `__cape_parallel` and `__cape_parallel_scoped` (x86-64): `call` is the
+ trampoline's block with the arguments and the caller's registers.
+ */
+void __cape_region_entry(struct RegionCall *call);
 
 /*
  [`__cape_parallel`] for a region whose writes to shared memory the compiler proved to lie
  inside the stack above `stack_pointer` and the `count` spans of `scope` (together with
  everything the functions it calls write): the runtime then looks for written pages there
- only. `scope` may be NULL when `count` is 0.
+ only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline, as above.)
  */
 void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
 

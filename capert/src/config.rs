@@ -14,9 +14,8 @@ pub enum Every {
     Regions(u64),
     /// The regions of (at least) this much time per record.
     Time(Duration),
-    /// `auto`: snapshot mode, with the interval between snapshots set from the cost of the
-    /// last one (see `ft::Ft::snapshot_due`). Not the default: a restart re-runs the sequential
-    /// code before the snapshot against the snapshot's data (docs/fault-tolerance.md).
+    /// `auto` (the default): snapshot mode, with the interval between snapshots set from the
+    /// cost of the last one and bounded by what a failure may lose (see `ft::Ft`).
     Auto,
 }
 
@@ -30,8 +29,8 @@ pub struct FtConfig {
     /// The user's secret key that authenticates logs (`CAPE_KEY_FILE`, else under the XDG
     /// config directory); None when there is no home to put it in.
     pub key_file: Option<PathBuf>,
-    /// `CAPE_CHECKPOINT_COMPACT` (default off): snapshots keep the log's size bounded, at the
-    /// price snapshot mode pays too (docs/fault-tolerance.md).
+    /// `CAPE_CHECKPOINT_COMPACT` (default on): snapshots keep the log's size bounded
+    /// (docs/fault-tolerance.md).
     pub compact: bool,
     /// `CAPE_CHECKPOINT_BUFFER` (MiB, default 256): payload bytes waiting for the background
     /// writer beyond which a region end waits for it.
@@ -40,6 +39,10 @@ pub struct FtConfig {
     /// of its first compaction.
     pub kill_in_compaction: bool,
 }
+
+/// Whether snapshots are possible (and the default): the region call keeps the caller's
+/// callee-saved registers on x86-64 only (`sys/region_call.rs`).
+const SNAPSHOTS: bool = cfg!(target_arch = "x86_64");
 
 /// Default `CAPE_CHECKPOINT_BUFFER`: 256 MiB.
 pub const DEFAULT_CHECKPOINT_BUFFER: usize = 256 << 20;
@@ -359,14 +362,21 @@ impl Config {
         if let Some(ft) = cfg.ft.as_mut() {
             ft.key_file = key_file(get("CAPE_KEY_FILE"), get("XDG_CONFIG_HOME"), get("HOME"));
             ft.compact = match get("CAPE_CHECKPOINT_COMPACT").as_deref().map(str::trim) {
+                None => SNAPSHOTS,
                 Some("1") => true,
-                None | Some("0") => false,
+                Some("0") => false,
                 Some(v) => {
                     return Err(ConfigError(format!(
                         "`CAPE_CHECKPOINT_COMPACT={v}` is not 0 or 1"
                     )))
                 }
             };
+            let snapshots = ft.compact || !matches!(ft.every, Every::Regions(_));
+            if snapshots && !SNAPSHOTS {
+                return Err(ConfigError(
+                    "snapshots of the shared state (`CAPE_CHECKPOINT_EVERY=auto` or a time, `CAPE_CHECKPOINT_COMPACT=1`) need the region call of x86-64, which keeps the caller's registers: use `CAPE_CHECKPOINT_EVERY=1` (every region logged) on this machine".into(),
+                ));
+            }
             if let Some(v) = get("CAPE_CHECKPOINT_BUFFER") {
                 ft.buffer = v
                     .trim()
@@ -392,8 +402,9 @@ fn parse_ft(
     restart: Option<String>,
     every: Option<String>,
 ) -> Result<Option<FtConfig>, ConfigError> {
-    // exact by default: every region's change is logged (snapshots are opt-in)
+    // snapshot mode by default where a snapshot holds the registers at the region call
     let every = match every {
+        None if SNAPSHOTS => Every::Auto,
         None => Every::Regions(1),
         Some(v) => parse_every(&v).ok_or_else(|| {
             ConfigError(format!(
@@ -672,8 +683,8 @@ mod tests {
             .ft
             .unwrap();
         assert!(ft.restart);
-        assert_eq!(ft.every, Every::Regions(1));
-        assert!(!ft.compact);
+        assert_eq!(ft.every, Every::Auto);
+        assert!(ft.compact);
         assert_eq!(parse_every(" auto"), Some(Every::Auto));
         assert_eq!(
             parse_every("0.5s"),

@@ -192,7 +192,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         exit_status: 0,
     };
     // 16-byte aligned top, minus room for the trampoline's frame.
-    (rt, stack_top - 64)
+    (rt, stack_top - crate::sys::stack::MAIN_TOP_GAP)
 }
 
 /// `CAPE_MERGE=lazy` or `auto`: the demand-driven merge over the globals and the arena, or

@@ -8,6 +8,9 @@
 #   - edited the same way but sealed with another key, and restarted under another key: refused
 #     as not authentic;
 #   - restarted with other stdin or another FTINPUT_SCALE: refused, naming the input.
+# A compacted log of tests/ft/progs/ftrunning.c (snapshot mode) is edited, resealed with the
+# user's key, to put another return address on the snapshot's region call or another code
+# address in its stack image (the return address of main): refused before anything resumes.
 # Each refusal: one `capert: error:` line with the expected words, status 1, `error` in
 # DIR/status, no output. The same log with the same input must be accepted.
 #
@@ -55,7 +58,7 @@ mkdir -p "$OUT"
 # the user's key of these runs (never in a checkpoint directory)
 export CAPE_KEY_FILE=$OUT/keys/user.key
 # logs of every region (the default snapshot mode makes regions durable only with snapshots)
-export CAPE_CHECKPOINT_EVERY=1
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 echo 3 >"$OUT/in3"
 echo 4 >"$OUT/in4"
 
@@ -74,13 +77,13 @@ pass "log written at P=2" "output equals gcc -fopenmp"
 
 # restart from a copy of the log; stdout, stderr and status in DIR.out, DIR.err, DIR.rc
 restart() { # ckdir, P, stdin file
-    CAPE_RESTART=$1 timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$2" "$OUT/cape" <"$3" >"$1.out" 2>"$1.err"
+    CAPE_RESTART=$1 timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$2" "${BIN:-$OUT/cape}" "${@:4}" <"$3" >"$1.out" 2>"$1.err"
     echo $? >"$1.rc"
 }
-copy() { rm -rf "$OUT/$1" && cp -r "$OUT/ck" "$OUT/$1" && echo "$OUT/$1"; }
-refused() { # name, ckdir, P, stdin file, expected text
+copy() { rm -rf "$OUT/$1" && cp -r "$OUT/${2:-ck}" "$OUT/$1" && echo "$OUT/$1"; }
+refused() { # name, ckdir, P, stdin file, expected text, [program arguments]
     local n
-    restart "$2" "$3" "$4"
+    restart "$2" "$3" "$4" "${@:6}"
     n=$(grep -c 'capert: error:' "$2.err")
     if grep -q PWNED "$2.out" "$2.err" || [ "$(cat "$2.rc")" = 42 ]; then
         fail "$1" "the code the log pointed to ran" "$2.err"
@@ -138,6 +141,21 @@ ck=$(copy other-stdin-p1)
 refused "other stdin at P=1" "$ck" 1 "$OUT/in4" "standard input differs"
 ck=$(copy other-env)
 FTINPUT_SCALE=2 refused "other environment variable" "$ck" 2 "$OUT/in3" "environment variables.*FTINPUT_SCALE"
+
+# --- a forged snapshot: the control state at the region call ------------------------------
+"$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$OUT/running" || give_up "build of ftrunning.c failed"
+CAPE_CHECKPOINT_EVERY=0.02s CAPE_CHECKPOINT_COMPACT=1 CAPE_CHECKPOINT=$OUT/snap \
+    timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$OUT/running" 600 </dev/null >"$OUT/snap.out" 2>"$OUT/snap.err"
+grep -q CAPESNP2 "$OUT/snap/cape.log" || give_up "ftrunning.c wrote no snapshot (see $OUT/snap.err)"
+main=$(nm "$OUT/running" | awk '$3 == "__cape_user_main" { print $1 }')
+main=$(printf '%016x' "0x$main" | sed 's/../& /g' | awk '{ for (i = 8; i >= 1; i--) printf "%s", $i }')
+for what in return main-return; do
+    ck=$(copy "snap-$what" snap)
+    "$FORGE_LOG" "$ck/cape.log" "$OUT/running" "$CAPE_KEY_FILE" "$CAPE_KEY_FILE" snapshot "$what" "$main" 600 ||
+        give_up "forge_log failed"
+done
+BIN=$OUT/running refused "forged call return address" "$OUT/snap-return" 2 /dev/null "another region call" 600
+BIN=$OUT/running refused "forged return address of main" "$OUT/snap-main-return" 1 /dev/null "puts the code address" 600
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"

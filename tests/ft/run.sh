@@ -84,9 +84,9 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 # the user's key that authenticates the logs: private to these runs, outside every log directory
 export CAPE_KEY_FILE=$OUT/user.key
-# Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`); section 9 checks the
-# default, snapshot mode.
-export CAPE_CHECKPOINT_EVERY=1
+# Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`, no compaction);
+# sections 8 to 10 check compaction and the default, snapshot mode.
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 echo "seed $seed (rerun with --seed $seed)"
 INPUT=$OUT/input
 echo 100 >"$INPUT"
@@ -488,7 +488,23 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
-# --- 9. snapshot mode (opt-in: `auto` or a time; here every 0.02 s: the regions take 0.2 s) ----
+# restarts a copy of the log DIR/mid (argument 2000) at each P; the first run's output
+# DIR/out1 followed by the restart's must be REFERENCE
+restart_copies() { # name, dir, reference, details, binary, P...
+    local name=$1 dir=$2 want=$3 details=$4 b=$5 P
+    shift 5
+    for P in "$@"; do
+        cp -r "$dir/mid" "$dir/mid-p$P"
+        restart "$dir/mid-p$P" "$P" "$b" 2000
+        if [ "$(cat "$dir/mid-p$P.rc")" != 0 ] || ! cat "$dir/out1" "$dir/mid-p$P.out" | cmp -s "$want" -; then
+            fail "$name at P=$P" "status $(cat "$dir/mid-p$P.rc") or output differs" "$dir/mid-p$P.err"
+        else
+            pass "$name at P=$P" "$details"
+        fi
+    done
+}
+
+# --- 9. snapshot mode (the default is `auto`; here every 0.02 s: the regions take 0.2 s) ------
 # Regions are logged thinned and become durable with each snapshot: a rank killed after
 # iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
 export CAPE_CHECKPOINT_EVERY=0.02s
@@ -516,18 +532,36 @@ regions=$(header_word "$d/mid/cape.log" 48)
 if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
     fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
 else
-    for P in 1 3; do
-        cp -r "$d/mid" "$d/mid-p$P"
-        restart "$d/mid-p$P" "$P" "$bin" 2000
-        if [ "$(cat "$d/mid-p$P.rc")" != 0 ] || ! cat "$d/out1" "$d/mid-p$P.out" | cmp -s "$REF2000" -; then
-            fail "snapshot mode, restart at P=$P" "status $(cat "$d/mid-p$P.rc") or output differs" "$d/mid-p$P.err"
-        else
-            pass "snapshot mode, restart at P=$P" "from $regions regions (snapshot), killed $victim"
-        fi
-    done
+    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 1 3
 fi
-export CAPE_CHECKPOINT_EVERY=1
-unset CAPE_CHECKPOINT_COMPACT
+
+# --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
+# tests/ft/progs/ftrunning.c adds a grid point to a running sum after every sweep and counts
+# warm sweeps, in locals of main that no region writes. A P = 3 run is killed after a snapshot;
+# restarts at P = 3 and 2 re-run the sequential code against an earlier state of the grid and
+# must still print the values of the undisturbed run (the snapshot restores every user frame
+# and the callee-saved registers at the region call).
+d=$OUT/exact
+mkdir -p "$d"
+if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ref" ||
+    ! "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ftx$$"; then
+    fail "exact snapshot" "build failed"
+else
+    OMP_NUM_THREADS=2 "$d/ref" 2000 >"$d/ref.out"
+    bin=$d/ftx$$
+    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" 2000 >"$d/out1" 2>"$d/err1" &
+    job=$!
+    victim=""
+    wait_lines "$d/out1" 10 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
+    wait $job
+    regions=$(header_word "$d/mid/cape.log" 48)
+    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ "$(wc -l <"$d/out1")" -ge 41 ]; then
+        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+    else
+        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim" "$bin" 3 2
+    fi
+fi
+export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 
 # --- 10. the demand-driven merge with the log (CAPE_MERGE=lazy) -----------------------------
 # Rank 0 fetches the pages the other ranks publish at once, so the payload holds them. A

@@ -52,7 +52,7 @@ mod write;
 
 pub use merge::{merge, Contributor, Merge, MergeError, Race};
 pub use read::{ChangeSet, LineRef, Lines, Record, Records};
-pub use runs::to_tickpt;
+pub use runs::{to_tickpt, to_tickpt_where};
 pub use write::{Buf, Writer};
 
 use read::{

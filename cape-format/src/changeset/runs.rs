@@ -6,6 +6,11 @@ use crate::tickpt::{Stamp, Tickpt};
 
 /// The page records of `set` as a TICKPT (runs ascending by address, stamps from the table).
 pub fn to_tickpt(set: &ChangeSet<'_>) -> Tickpt {
+    to_tickpt_where(set, |_| true)
+}
+
+/// [`to_tickpt`] of the records of the pages `keep` accepts (by page address) only.
+pub fn to_tickpt_where(set: &ChangeSet<'_>, keep: impl Fn(u64) -> bool) -> Tickpt {
     let mut out = Tickpt::new(set.region);
     let mut records = set.records().peekable();
     // (start byte in the line, length, stamp, bytes) of the records of one line
@@ -14,6 +19,9 @@ pub fn to_tickpt(set: &ChangeSet<'_>) -> Tickpt {
         let mut group: Vec<Record<'_>> = vec![first];
         while let Some(r) = records.next_if(|r| r.page == first.page) {
             group.push(r);
+        }
+        if !keep(first.page) {
+            continue;
         }
         let mut iters: Vec<_> = group
             .iter()

@@ -5,6 +5,7 @@ use super::inputs::__cape_stdin_sync;
 use super::start::shut_down;
 use crate::region::{self, Body, RegionOutcome, WriteSpan};
 use crate::runtime;
+use crate::sys::region_call::{self, RegionCall};
 use std::ffi::{c_int, c_void};
 
 /// Runs a parallel region: every rank of the team calls `fn(data)`; at the end the writes
@@ -13,6 +14,11 @@ use std::ffi::{c_int, c_void};
 /// `num_threads`: the `num_threads` clause, 0 for the default (`omp_set_num_threads`,
 /// `OMP_NUM_THREADS`, else all ranks). `if_clause`: 0 runs the region with a team of one.
 /// `stack_pointer`: `__CAPE_STACK_POINTER()` in the caller; stack memory above it is shared.
+///
+/// On x86-64 the C symbol is the trampoline of `sys/region_call.rs`, which calls
+/// [`__cape_region_entry`]; this function is the same entry without the caller's registers (a
+/// snapshot then cannot be taken: see `config.rs`).
+#[cfg(not(target_arch = "x86_64"))]
 #[no_mangle]
 pub extern "C" fn __cape_parallel(
     func: Option<extern "C" fn(*mut c_void)>,
@@ -22,6 +28,26 @@ pub extern "C" fn __cape_parallel(
     stack_pointer: *mut c_void,
 ) {
     guard(|| run(func, data, num_threads, if_clause, stack_pointer, None))
+}
+
+/// The runtime side of `__cape_parallel` and `__cape_parallel_scoped` (x86-64): `call` is the
+/// trampoline's block with the arguments and the caller's registers.
+#[cfg(target_arch = "x86_64")]
+#[no_mangle]
+pub extern "C" fn __cape_region_entry(call: *mut RegionCall) {
+    let body = |c: &RegionCall| {
+        // SAFETY: the generated code passes a function pointer or NULL (an `Option` of an
+        // `extern "C" fn` has the pointer's representation).
+        let func =
+            unsafe { std::mem::transmute::<usize, Option<extern "C" fn(*mut c_void)>>(c.args[0]) };
+        let (data, stack_pointer) = (c.args[1] as *mut c_void, c.args[4] as *mut c_void);
+        let (num_threads, if_clause) = (c.args[2] as c_int, c.args[3] as c_int);
+        let spans =
+            (c.scoped != 0).then(|| scope_spans(c.args[5] as *const __cape_span, c.args[6]));
+        run(func, data, num_threads, if_clause, stack_pointer, spans)
+    };
+    // SAFETY: the trampoline passes its block, which lives until this function returns.
+    guard(|| unsafe { region_call::enter(call, body) })
 }
 
 /// One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
@@ -37,7 +63,8 @@ pub struct __cape_span {
 /// [`__cape_parallel`] for a region whose writes to shared memory the compiler proved to lie
 /// inside the stack above `stack_pointer` and the `count` spans of `scope` (together with
 /// everything the functions it calls write): the runtime then looks for written pages there
-/// only. `scope` may be NULL when `count` is 0.
+/// only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline, as above.)
+#[cfg(not(target_arch = "x86_64"))]
 #[no_mangle]
 pub extern "C" fn __cape_parallel_scoped(
     func: Option<extern "C" fn(*mut c_void)>,
@@ -49,14 +76,7 @@ pub extern "C" fn __cape_parallel_scoped(
     count: usize,
 ) {
     guard(|| {
-        let spans: &[WriteSpan] = if count == 0 || scope.is_null() {
-            &[]
-        } else {
-            // SAFETY: the compiler passes an array of `count` spans that lives across the call;
-            // `__cape_span` and `WriteSpan` are both #[repr(C)] pairs of pointer-sized fields
-            // (a pointer and a usize have the same size and alignment), read only.
-            unsafe { std::slice::from_raw_parts(scope.cast::<WriteSpan>(), count) }
-        };
+        let spans = scope_spans(scope, count);
         run(
             func,
             data,
@@ -96,6 +116,17 @@ pub extern "C" fn __cape_parallel_cooperative(
         );
         finish(outcome);
     })
+}
+
+/// The write scope the compiler passed.
+fn scope_spans<'a>(scope: *const __cape_span, count: usize) -> &'a [WriteSpan] {
+    if count == 0 || scope.is_null() {
+        return &[];
+    }
+    // SAFETY: the compiler passes an array of `count` spans that lives across the call;
+    // `__cape_span` and `WriteSpan` are both #[repr(C)] pairs of pointer-sized fields (a
+    // pointer and a usize have the same size and alignment), read only.
+    unsafe { std::slice::from_raw_parts(scope.cast::<WriteSpan>(), count) }
 }
 
 fn run(

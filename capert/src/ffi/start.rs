@@ -6,25 +6,6 @@ use crate::region::{self, with_state};
 use crate::runtime;
 use std::ffi::{c_char, c_int, c_void};
 
-/// The user's `main` after renaming: `int __cape_user_main(int, char **, char **)`.
-type UserMain = extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
-
-struct StartContext {
-    argc: c_int,
-    argv: *mut *mut c_char,
-    envp: *mut *mut c_char,
-    user_main: UserMain,
-    status: c_int,
-}
-
-extern "C" fn run_user_main(ctx: *mut c_void) {
-    guard(|| {
-        // SAFETY: `__cape_start` passes a pointer to its live StartContext.
-        let ctx = unsafe { &mut *(ctx as *mut StartContext) };
-        ctx.status = (ctx.user_main)(ctx.argc, ctx.argv, ctx.envp);
-    })
-}
-
 extern "C" fn exit_hook(status: c_int, _: *mut c_void) {
     guard(|| shut_down(status));
 }
@@ -81,22 +62,10 @@ pub extern "C" fn __cape_start(
         }
         // Failure only loses the hook.
         crate::sys::ft::register_exit_hook(exit_hook);
-        let mut ctx = StartContext {
-            argc,
-            argv,
-            envp,
-            user_main,
-            status: 0,
-        };
-        // SAFETY: `top` is the aligned top of the freshly mapped user stack, far larger than
-        // the frames of run_user_main; run_user_main does not unwind (C code, guarded calls).
-        unsafe {
-            crate::sys::stack::call_on_stack(
-                top,
-                run_user_main,
-                &mut ctx as *mut StartContext as *mut c_void,
-            )
-        };
-        shut_down(ctx.status)
+        // SAFETY: `top` is the aligned top of the freshly mapped user stack, which is as large
+        // as the user asked for (`CAPE_STACK_SIZE`); `user_main` is C code (no unwinding).
+        let status =
+            unsafe { crate::sys::stack::call_main_on_stack(top, user_main, argc, argv, envp) };
+        shut_down(status)
     })
 }

@@ -7,6 +7,7 @@
 //! regions (injects them instead of running them) and continues from the first one not logged.
 
 pub mod auth;
+pub mod exact;
 pub mod fingerprint;
 pub mod inputs;
 pub use cape_format::log;
@@ -20,7 +21,7 @@ use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::sys::mpi::Comm;
 use crate::tickpt::Tickpt;
 use auth::{Job, LogKey};
-use cape_format::log_compact::{control_step, Snapshot};
+use cape_format::log_compact::{control_step, CallState, Snapshot};
 use fingerprint::Fingerprint;
 use log::{Entry, Header, Inputs};
 use log_file::LogFile;
@@ -148,10 +149,23 @@ pub struct Ft {
     requested: bool,
 }
 
-/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after this long, the next ones after
-/// `AUTO_COST_FACTOR` times what the last one cost the job (taking its image, and the
-/// writer's time, which shares the cores), at least `AUTO_FIRST` apart: about 2 % overhead.
+/// A snapshot rank 0 took at a logged region's end: the image of the shared state, the
+/// region's stack pointer, how long taking it took, and the user's control state.
+pub struct Taken {
+    pub image: Tickpt,
+    pub sp: usize,
+    pub copy: Duration,
+    pub call: CallState,
+}
+
+/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after `AUTO_FIRST`, the next ones after
+/// `AUTO_COST_FACTOR` times what taking the last one cost the job (copying its image on rank
+/// 0's critical path: about 2 % overhead), but at least `AUTO_MIN` and at most `AUTO_MAX`
+/// apart, so that a failure loses at most about `AUTO_MAX` of work plus the time to write a
+/// snapshot; and never while the writer still writes the previous one.
 const AUTO_FIRST: Duration = Duration::from_secs(1);
+const AUTO_MIN: Duration = Duration::from_millis(250);
+const AUTO_MAX: Duration = Duration::from_secs(1);
 const AUTO_COST_FACTOR: u32 = 50;
 
 /// What rank 0's start-up found: the log's sink, its entries and snapshot, the output
@@ -428,6 +442,24 @@ impl Ft {
         Ok((&s.image, s.output))
     }
 
+    /// Rank 0 at the snapshot's region in a replay: the user's control state to resume with,
+    /// once `exact::check` accepted it for the region call in progress (`now`, with the user
+    /// stack now from its return address to `top`).
+    pub fn replay_call(
+        &self,
+        now: Option<(crate::sys::region_call::CallSite, &[u8])>,
+        top: usize,
+    ) -> Result<&CallState, String> {
+        let s = self
+            .snapshot
+            .as_ref()
+            .ok_or("internal error: the log's snapshot is missing")?;
+        let dir = self.dir.display().to_string();
+        let code = crate::sys::bounds::executable_code();
+        exact::check(&s.call, now, top, code, s.region, &dir)?;
+        Ok(&s.call)
+    }
+
     /// Rank 0: whether a logged region's end is the time for a snapshot of the shared state
     /// (`shared_bytes` long): when the log grew since the last one by as much as the
     /// compacted log holds (the image and about `THINNED_BYTES` per region before it), so
@@ -440,7 +472,10 @@ impl Ft {
             return true;
         }
         if self.snapshots_only {
-            return self.batch_due(1) || self.requested || crate::sys::ft::signal_requested();
+            let writer_idle = self.writer.as_ref().is_none_or(Background::idle);
+            return (self.batch_due(1) && writer_idle)
+                || self.requested
+                || crate::sys::ft::signal_requested();
         }
         let compacted = shared_bytes + THINNED_BYTES * self.handed as usize;
         self.compact
@@ -494,21 +529,12 @@ impl Ft {
 
     /// `auto`: the interval after a snapshot whose image took `copy` to take.
     fn next_interval(&mut self, copy: Duration) {
-        let written = self
-            .writer
-            .as_ref()
-            .map_or(Duration::ZERO, Background::last_compaction);
-        self.interval = AUTO_FIRST.max((copy + written) * AUTO_COST_FACTOR);
+        self.interval = (copy * AUTO_COST_FACTOR).clamp(AUTO_MIN, AUTO_MAX);
     }
 
     /// Rank 0: the logged region in progress ended with this net change (and, when
-    /// `snapshot_due` said so, the image of the shared state after it, its stack pointer and
-    /// how long taking it took).
-    pub fn end_logged(
-        &mut self,
-        change: Tickpt,
-        image: Option<(Tickpt, usize, Duration)>,
-    ) -> Result<(), String> {
+    /// `snapshot_due` said so, the snapshot taken after it).
+    pub fn end_logged(&mut self, change: Tickpt, image: Option<Taken>) -> Result<(), String> {
         let Some((region, fingerprint, inputs)) = self.current.take() else {
             return Ok(());
         };
@@ -525,7 +551,13 @@ impl Ft {
             change,
         });
         let due = self.batch_due(0) && !self.snapshots_only;
-        if let Some((image, sp, copy)) = image {
+        if let Some(Taken {
+            image,
+            sp,
+            copy,
+            call,
+        }) = image
+        {
             self.next_interval(copy);
             if !self.snapshots_only {
                 self.hand_over()?;
@@ -540,6 +572,7 @@ impl Ft {
                 control: self.control,
                 sp: sp as u64,
                 output: output::counts(),
+                call,
                 image,
             };
             if let Some(w) = self.writer.as_ref() {

@@ -7,11 +7,10 @@
 
 use super::log::{Entry, Inputs};
 use crate::tickpt::Tickpt;
-use cape_format::log_compact::Snapshot;
+use cape_format::log_compact::{CallState, Snapshot};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
 /// One logged region as rank 0 hands it over (encoded by the writer).
 pub struct Logged {
@@ -29,6 +28,7 @@ pub struct SnapshotJob {
     pub control: u64,
     pub sp: u64,
     pub output: [u64; 2],
+    pub call: CallState,
     pub image: Tickpt,
 }
 
@@ -74,8 +74,6 @@ struct Queue {
     closed: bool,
     /// Region ends that waited for the buffer.
     stalls: u64,
-    /// How long the last compaction took.
-    last_compaction: Duration,
 }
 
 struct Shared {
@@ -161,6 +159,12 @@ impl Background {
     }
 
     /// Regions durable in the log.
+    /// Whether nothing is queued or being written.
+    pub fn idle(&self) -> bool {
+        let q = self.shared.lock();
+        q.jobs.is_empty() && !q.busy
+    }
+
     pub fn durable(&self) -> u64 {
         self.shared.lock().durable
     }
@@ -168,11 +172,6 @@ impl Background {
     /// Region ends that waited for the bounded buffer so far.
     pub fn stalls(&self) -> u64 {
         self.shared.lock().stalls
-    }
-
-    /// How long the last compaction took (zero before the first).
-    pub fn last_compaction(&self) -> Duration {
-        self.shared.lock().last_compaction
     }
 }
 
@@ -209,18 +208,12 @@ fn run<S: Sink>(shared: &Shared, mut sink: S) {
             q.jobs.drain(..).collect()
         };
         let bytes: usize = jobs.iter().map(|(_, b)| b).sum();
-        let t0 = Instant::now();
         let result = write(&mut sink, jobs);
         let mut q = shared.lock();
         q.busy = false;
         q.waiting -= bytes.min(q.waiting);
         match result {
-            Ok((n, compacted)) => {
-                q.durable += n;
-                if compacted {
-                    q.last_compaction = t0.elapsed();
-                }
-            }
+            Ok((n, _)) => q.durable += n,
             Err(e) => q.error = Some(e),
         }
         shared.changed.notify_all();
@@ -247,6 +240,7 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<(u64, bool), 
                     control: s.control,
                     sp: s.sp,
                     output: s.output,
+                    call: s.call,
                     image: s.image.encode(),
                 };
                 sink.compact(std::mem::take(&mut entries), snapshot)?;
@@ -304,6 +298,7 @@ mod tests {
             control: 0,
             sp: 0,
             output: [0, 0],
+            call: CallState::default(),
             image: Tickpt::new(0),
         })
     }
@@ -355,8 +350,10 @@ mod tests {
     #[test]
     fn snapshot_takes_the_regions_before_it() {
         let (bg, written, release) = gated(1 << 30);
+        assert!(bg.idle());
         bg.submit(region(10)).unwrap();
         std::thread::sleep(Duration::from_millis(50));
+        assert!(!bg.idle(), "a job being written");
         for job in [region(10), snapshot(), region(10), snapshot(), region(10)] {
             bg.submit(job).unwrap();
         }
@@ -367,6 +364,7 @@ mod tests {
         let got: Vec<_> = written.try_iter().collect();
         assert_eq!(got, [(1, false), (2, true), (1, false)]);
         assert_eq!(bg.durable(), 4);
+        assert!(bg.idle());
     }
 
     struct Failing;

@@ -15,7 +15,8 @@ use crate::runtime::{self, Runtime};
 use crate::sys::raw::SameProgram;
 use crate::tickpt::Stamp;
 use crate::track::{Tracker, PAGE_SIZE};
-use cape_format::changeset::{to_tickpt, ChangeSet, Writer, LINE};
+use cape_format::changeset::{to_tickpt_where, ChangeSet, Writer, LINE};
+use cape_format::log_compact::covers;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -286,7 +287,15 @@ pub(super) fn merge_point(
 
     let world = rt.size;
     if rt.rank == 0 && ((r.team_size as usize) < world || r.logged.is_some() || r.collect) {
-        accumulate(r, &merged, &mut applied.targets, id, rt.same_program);
+        let thinned = super::replay::thinned_ranges(rt, r.team_size as usize, r.collect);
+        accumulate(
+            r,
+            &merged,
+            &mut applied.targets,
+            id,
+            rt.same_program,
+            &thinned,
+        );
     }
     if let Some((_, decided)) = &lazy {
         super::lazy_point::log_published(rt, r, decided);
@@ -344,15 +353,18 @@ pub(super) fn apply_records<M: Memory>(
 }
 
 /// Team rank 0 of a small team: folds the epoch's merged memory runs and the final values of
-/// the reduction/atomic targets into the region's accumulated changes.
+/// the reduction/atomic targets into the region's accumulated changes; pages wholly inside
+/// `thinned` are left out (a snapshot will hold them).
 fn accumulate(
     r: &mut ActiveRegion,
     merged: &ChangeSet<'_>,
     targets: &mut [(usize, usize)],
     id: u64,
     program: SameProgram,
+    thinned: &[(u64, u64)],
 ) {
-    let epoch_runs = to_tickpt(merged);
+    let page = crate::track::PAGE_SIZE as u64;
+    let epoch_runs = to_tickpt_where(merged, |at| !covers(thinned, at, at + page));
     let latest = Stamp {
         order: r.epoch << EPOCH_SHIFT | ORDER_MASK,
         rank: u32::MAX,

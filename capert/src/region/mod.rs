@@ -409,13 +409,17 @@ fn begin(
 }
 
 /// Resolves the region's write scope (`CAPE_WRITE_SCOPE`) and limits the tracker's scans to
-/// it; without fault tolerance only (its fingerprint needs every write).
+/// it; not with a log of every region (its fingerprint needs every write; snapshot mode
+/// computes none and reads a snapshot's image from memory).
 fn use_write_scope(rt: &mut Runtime, scope: Option<&[WriteSpan]>, sp: usize) {
     let mode = rt.cfg.write_scope;
     let mut resolved = std::mem::take(&mut rt.write_scope);
     rt.write_scope_known = false;
     match scope {
-        Some(spans) if mode != WriteScopeMode::Ignore && rt.ft.is_none() => {
+        Some(spans)
+            if mode != WriteScopeMode::Ignore
+                && rt.ft.as_ref().is_none_or(|f| f.snapshot_mode()) =>
+        {
             scope::resolve(rt, spans, sp, &mut resolved);
             rt.write_scope_known = true;
             let scanned = (mode == WriteScopeMode::Scan).then_some(resolved.as_slice());

@@ -6,8 +6,11 @@ use super::epoch::{diff_written, end_tracking_unchanged, shared_ranges, track_ne
 use super::memory::{Memory, Program};
 use super::threadprivate::Threadprivates;
 use super::State;
+use crate::ft::{exact, Taken};
+use crate::inject::Target;
 use crate::merge::merge;
 use crate::runtime::{self, Runtime};
+use crate::sys::region_call;
 use crate::tickpt::{Stamp, Tickpt};
 use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::time::Instant;
@@ -72,23 +75,94 @@ fn image_ranges(rt: &Runtime) -> Vec<(u64, u64)> {
     ranges
 }
 
-/// Rank 0 at a logged region's end, when a snapshot is due: the image of `ranges` and the
-/// region's stack pointer.
-fn snapshot_image(
-    rt: &Runtime,
-    ranges: &[(u64, u64)],
-    sp: usize,
-) -> Option<(Tickpt, usize, std::time::Duration)> {
+/// Rank 0 at a merge point of a logged region: the ranges whose changes it need not keep, as
+/// `ft_end` would thin them away (snapshot mode, the whole team being every rank and the change
+/// not folded into a team-of-one region's: then only the stack's bytes are logged).
+pub(super) fn thinned_ranges(rt: &Runtime, team_size: usize, collect: bool) -> Vec<(u64, u64)> {
+    let snapshots = rt.ft.as_ref().is_some_and(|f| f.snapshot_mode());
+    if snapshots && team_size >= rt.size && !collect {
+        image_ranges(rt)
+    } else {
+        Vec::new()
+    }
+}
+
+/// Rank 0 at a logged region's end, when a snapshot is due: the image of `ranges`, the
+/// region's stack pointer and the user's control state at the region call (every user frame
+/// and the callee-saved registers).
+fn snapshot_image(rt: &Runtime, ranges: &[(u64, u64)], sp: usize) -> Option<Taken> {
     let bytes: u64 = ranges.iter().map(|&(s, e)| e - s).sum();
     if !rt.ft.as_ref()?.snapshot_due(bytes as usize) {
         return None;
     }
     let t0 = Instant::now();
+    let call = exact::capture(user_top(rt), |at, out| {
+        crate::region_heap::read(rt, at, out)
+    })?;
     let program = rt.same_program;
     let image = cape_format::log_compact::image(ranges, |at, len| {
         program.object(at as usize, len as usize).read()
     });
-    Some((image, sp, t0.elapsed()))
+    Some(Taken {
+        image,
+        sp,
+        copy: t0.elapsed(),
+        call,
+    })
+}
+
+/// The top of the user's frames (`main` is called there).
+fn user_top(rt: &Runtime) -> usize {
+    rt.stack_top - crate::sys::stack::MAIN_TOP_GAP
+}
+
+/// Every rank at the snapshot's region in a replay, after the image: the user stack and the
+/// callee-saved registers of the failed run at this region call, once rank 0 checked that it
+/// is the same call; the region call returns with them (see `ft::exact`).
+fn resume_call(rt: &mut Runtime, k: u64) -> Result<(), String> {
+    let top = user_top(rt);
+    let now = region_call::current();
+    let now_stack = |rt: &Runtime, entry_sp: usize| {
+        let from = (entry_sp + 8).min(top);
+        let mut bytes = vec![0u8; top - from];
+        if rt.tracker.contains(from) {
+            crate::region_heap::read(rt, from, &mut bytes);
+        }
+        bytes
+    };
+    let mut msg = Vec::new();
+    if let (0, Some(ft)) = (rt.rank, rt.ft.as_ref()) {
+        let stack = now.map(|n| now_stack(rt, n.entry_sp)).unwrap_or_default();
+        msg = match ft.replay_call(now.map(|n| (n, &stack[..])), top) {
+            Ok(call) => [&[0u8][..], &exact::encode(call)].concat(),
+            Err(e) => [&[1u8][..], e.as_bytes()].concat(),
+        };
+    }
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut msg);
+    }
+    if msg.first() != Some(&0) {
+        let text = String::from_utf8_lossy(msg.get(1..).unwrap_or(&[])).into_owned();
+        runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
+    }
+    let recorded = exact::decode(&msg[1..]).ok_or("internal error: bad replayed call state")?;
+    let from = recorded.entry_sp as usize + 8;
+    let now = now
+        .filter(|n| n.entry_sp == recorded.entry_sp as usize && rt.tracker.contains(from))
+        .ok_or_else(|| {
+            format!("internal error: region {k} resumes at another call than rank 0's")
+        })?;
+    let stack = now_stack(rt, now.entry_sp);
+    let (base, limit) = (rt.arena.base(), rt.arena.limit());
+    let mut fixed = rt.globals.clone();
+    fixed.extend([(rt.stack_lo, rt.stack_top), (base, limit)]);
+    let local = exact::local_mappings(&fixed);
+    let state = exact::resume_state(&recorded, &stack, &now, region_call::stack_guard(), |a| {
+        exact::within(&local, a)
+    });
+    Program(rt).inject(from, &state.stack);
+    region_call::set_registers(state.regs, state.fp_control);
+    Ok(())
 }
 
 /// Region end of a logged region (rank 0): the net change plus thread 0's threadprivate
@@ -164,6 +238,7 @@ pub(super) fn replay(
             msg = message(r.map(|(image, _)| image));
         }
         deliver(rt, msg)?;
+        resume_call(rt, k)?;
         if let Some(count) = printed {
             crate::ft::output::rebase(count);
         }

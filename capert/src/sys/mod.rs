@@ -15,6 +15,7 @@ pub mod mpi_pages;
 pub mod mpi_stream;
 pub mod mprotect;
 pub mod raw;
+pub mod region_call;
 pub mod signals;
 pub mod simd;
 pub mod stack;

@@ -1,40 +1,62 @@
 //! Running a function on another stack (the fixed-address user stack).
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_int};
 
-/// Calls `f(arg)` with the stack pointer set to `top` and returns when `f` returns.
+/// The user's `main` is called with the stack pointer this far below the user stack's top,
+/// so that its frames span `[sp, top - MAIN_TOP_GAP)` (a snapshot keeps them).
+pub const MAIN_TOP_GAP: usize = 64;
+
+/// The user's `main` after renaming: `int __cape_user_main(int, char **, char **)`.
+pub type UserMain = extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
+
+/// Calls `main(argc, argv, envp)` with the stack pointer set to `top` and returns its status:
+/// the user's frames are then the only ones on the user stack (none of the runtime's above
+/// them), and the return address at `top - 8` is in this function (a fixed address).
 ///
 /// # Safety
 /// `top` must be the 16-byte aligned upper end of a mapped, writable region large enough for
-/// everything `f` does; `f` must not unwind (it is `extern "C"`; capert's callees catch panics).
-pub unsafe fn call_on_stack(top: usize, f: extern "C" fn(*mut c_void), arg: *mut c_void) {
+/// everything `main` does; `main` must not unwind (C code).
+pub unsafe fn call_main_on_stack(
+    top: usize,
+    main: UserMain,
+    argc: c_int,
+    argv: *mut *mut c_char,
+    envp: *mut *mut c_char,
+) -> c_int {
     debug_assert_eq!(top % 16, 0);
+    let status: c_int;
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: the old stack pointer is kept in callee-saved r12, which `f` preserves; the new
-    // stack is 16-byte aligned before `call` as the SysV ABI requires; all caller-saved
-    // registers are declared clobbered.
+    // SAFETY: the old stack pointer is kept in callee-saved r12, which `main` preserves; the
+    // new stack is 16-byte aligned before `call` as the SysV ABI requires; the arguments are in
+    // rdi, rsi, rdx and the status in eax; all caller-saved registers are declared clobbered.
     unsafe {
         std::arch::asm!(
             "mov r12, rsp",
             "mov rsp, {top}",
-            // The unwinder must stop at `f`'s caller: this function's CFI describes its frame
-            // relative to the old stack pointer, and read above `top` it faults (a backtrace
-            // taken by a signal handler, e.g. Open MPI's on SIGABRT, turned abort() into a
-            // segmentation fault). An undefined return address ends the walk, as at `_start`.
+            // The unwinder must stop at `main`'s caller: this function's CFI describes its
+            // frame relative to the old stack pointer, and read above `top` it faults (a
+            // backtrace taken by a signal handler, e.g. Open MPI's on SIGABRT, turned abort()
+            // into a segmentation fault). An undefined return address ends the walk, as at
+            // `_start`.
             ".cfi_undefined rip",
             "call {f}",
             "mov rsp, r12",
             ".cfi_restore rip",
             top = in(reg) top,
-            f = in(reg) f,
-            in("rdi") arg,
+            f = in(reg) main,
+            inout("rdi") argc as usize => _,
+            in("rsi") argv,
+            in("rdx") envp,
+            lateout("eax") status,
             out("r12") _,
             clobber_abi("C"),
         );
     }
     #[cfg(target_arch = "aarch64")]
-    // SAFETY: as above with callee-saved x19 holding the old sp; sp is 16-byte aligned.
+    // SAFETY: as above with callee-saved x19 holding the old sp, the arguments in x0-x2 and
+    // the status in w0.
     unsafe {
+        let status_word: usize;
         std::arch::asm!(
             "mov x19, sp",
             "mov sp, {top}",
@@ -43,14 +65,16 @@ pub unsafe fn call_on_stack(top: usize, f: extern "C" fn(*mut c_void), arg: *mut
             "mov sp, x19",
             ".cfi_restore x30",
             top = in(reg) top,
-            f = in(reg) f,
-            in("x0") arg,
+            f = in(reg) main,
+            inout("x0") argc as usize => status_word,
+            in("x1") argv,
+            in("x2") envp,
             out("x19") _,
             clobber_abi("C"),
         );
+        status = status_word as c_int;
     }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    compile_error!("capert supports x86_64 and aarch64 only");
+    status
 }
 
 /// The current stack pointer (approximately: the address of a local).
@@ -99,10 +123,11 @@ pub fn install_alt_stack() -> Result<(), String> {
 mod tests {
     use super::*;
 
-    extern "C" fn probe(arg: *mut c_void) {
-        // SAFETY: the test passes a pointer to a live usize.
-        let out = unsafe { &mut *(arg as *mut usize) };
-        *out = current_sp();
+    static SEEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    extern "C" fn probe(argc: c_int, _: *mut *mut c_char, _: *mut *mut c_char) -> c_int {
+        SEEN.store(current_sp(), std::sync::atomic::Ordering::Relaxed);
+        argc + 1
     }
 
     #[test]
@@ -110,9 +135,11 @@ mod tests {
         let base = 0x3b00_0000_0000usize;
         let len = 1 << 20;
         crate::sys::mem::map_fixed(base, len, "stack", "CAPE_STACK_BASE").unwrap();
-        let mut seen = 0usize;
+        let null = std::ptr::null_mut();
         // SAFETY: fresh 1 MiB mapping, aligned top; probe does not unwind.
-        unsafe { call_on_stack(base + len, probe, &mut seen as *mut usize as *mut c_void) };
+        let status = unsafe { call_main_on_stack(base + len, probe, 6, null, null) };
+        let seen = SEEN.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(status, 7);
         assert!(seen > base && seen < base + len, "{seen:#x}");
         crate::sys::mem::unmap(base, len);
     }
