@@ -2,8 +2,7 @@
    of uniform random numbers in batches, each batch seeded by its number so that the result
    does not depend on the team; Gaussian pairs by the polar method, counted per annulus in
    per-thread counts that are merged at the end, and their sums. Class S or W (argument). The
-   per-thread counts are merged with one `atomic` update per count (a `critical` around the
-   whole loop is the NAS form). */
+   per-thread counts are merged in a `critical` around a loop, as NAS EP does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -45,9 +44,10 @@ int main(int argc, char **argv)
                 }
             }
         }
-        for (int i = 0; i < NQ; i++) {
-#pragma omp atomic
-            q[i] += qq[i];
+#pragma omp critical
+        {
+            for (int i = 0; i < NQ; i++)
+                q[i] += qq[i];
         }
     }
     double gc = 0;
