@@ -132,6 +132,12 @@ pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
 // code inside a region, lowered by the compiler with every store of the section reported.
 
 fn cross_rank_enter(slot: usize) -> bool {
+    if crate::region::threads::in_rank_team() {
+        // the section's stores are recorded per thread, and only thread 0's reach the join
+        crate::region::threads::refuse(
+            "a `critical` section or lock pair whose body is not a set of updates",
+        );
+    }
     match with_state(|s| crate::region::lock::enter(s, slot)) {
         Ok(taken) => taken,
         Err(e) => crate::runtime::fatal(&e),
