@@ -374,10 +374,10 @@ impl<'a> Parser<'a> {
         Ok(ClauseArgs::ListWithExpr { items, expr })
     }
 
-    /// `depend(in|out|inout : list)`, `depend(source)`, `depend(sink : vec)`
+    /// `depend(in|out|inout|mutexinoutset : list)`, `depend(source)`, `depend(sink : vec)`
     fn depend_args(&mut self, directive: DirectiveKind) -> PResult<ClauseArgs> {
         let open = self.expect_open("depend")?;
-        let types = ["in", "out", "inout", "source", "sink"];
+        let types = ["in", "out", "inout", "mutexinoutset", "source", "sink"];
         let ty = self.expect_ident("a dependence type")?;
         if !types.contains(&ty.text) {
             return Err(
