@@ -35,19 +35,22 @@ pub extern "C" fn __cape_parallel(
 #[cfg(target_arch = "x86_64")]
 #[no_mangle]
 pub extern "C" fn __cape_region_entry(call: *mut RegionCall) {
-    let body = |c: &RegionCall| {
-        // SAFETY: the generated code passes a function pointer or NULL (an `Option` of an
-        // `extern "C" fn` has the pointer's representation).
-        let func =
-            unsafe { std::mem::transmute::<usize, Option<extern "C" fn(*mut c_void)>>(c.args[0]) };
-        let (data, stack_pointer) = (c.args[1] as *mut c_void, c.args[4] as *mut c_void);
-        let (num_threads, if_clause) = (c.args[2] as c_int, c.args[3] as c_int);
-        let spans =
-            (c.scoped != 0).then(|| scope_spans(c.args[5] as *const __cape_span, c.args[6]));
-        run(func, data, num_threads, if_clause, stack_pointer, spans)
-    };
-    // SAFETY: the trampoline passes its block, which lives until this function returns.
-    guard(|| unsafe { region_call::enter(call, body) })
+    guard(|| {
+        let body = |c: &RegionCall| {
+            // SAFETY: the generated code passes a function pointer or NULL (an `Option` of an
+            // `extern "C" fn` has the pointer's representation).
+            let func = unsafe {
+                std::mem::transmute::<usize, Option<extern "C" fn(*mut c_void)>>(c.args[0])
+            };
+            let (data, stack_pointer) = (c.args[1] as *mut c_void, c.args[4] as *mut c_void);
+            let (num_threads, if_clause) = (c.args[2] as c_int, c.args[3] as c_int);
+            let spans =
+                (c.scoped != 0).then(|| scope_spans(c.args[5] as *const __cape_span, c.args[6]));
+            run(func, data, num_threads, if_clause, stack_pointer, spans)
+        };
+        // SAFETY: the trampoline passes its block, which lives until this function returns.
+        unsafe { region_call::enter(call, body) }
+    })
 }
 
 /// One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
