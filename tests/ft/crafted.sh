@@ -24,6 +24,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=scripts/env.sh
 source "$ROOT/scripts/env.sh"
 CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
+BUILD_FORGE_LOG=0
+[ -n "${FORGE_LOG:-}" ] || BUILD_FORGE_LOG=1
 FORGE_LOG=${FORGE_LOG:-$(dirname "$CAPECC")/examples/forge_log}
 MPIRUN=${MPIRUN:-mpirun}
 TIMEOUT=${FT_TIMEOUT:-60}
@@ -49,7 +51,8 @@ give_up() {
 }
 
 [ -x "$CAPECC" ] || give_up "\`$CAPECC\` not found (run \`cargo build --release\` or set CAPECC)"
-if [ ! -x "$FORGE_LOG" ]; then
+# rebuilt unless given: a stale one would write an older log format
+if [ $BUILD_FORGE_LOG -eq 1 ] || [ ! -x "$FORGE_LOG" ]; then
     (cd "$ROOT" && cargo build --release -q -p capert --example forge_log) ||
         give_up "cannot build capert/examples/forge_log.rs"
 fi
@@ -144,18 +147,20 @@ FTINPUT_SCALE=2 refused "other environment variable" "$ck" 2 "$OUT/in3" "environ
 
 # --- a forged snapshot: the control state at the region call ------------------------------
 "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$OUT/running" || give_up "build of ftrunning.c failed"
-CAPE_CHECKPOINT_EVERY=0.02s CAPE_CHECKPOINT_COMPACT=1 CAPE_CHECKPOINT=$OUT/snap \
-    timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$OUT/running" 600 </dev/null >"$OUT/snap.out" 2>"$OUT/snap.err"
+# enough sweeps that a snapshot is taken however fast regions are
+sweeps=3000
+CAPE_CHECKPOINT_EVERY=0.001s CAPE_CHECKPOINT_COMPACT=1 CAPE_CHECKPOINT=$OUT/snap \
+    timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 2 "$OUT/running" $sweeps </dev/null >"$OUT/snap.out" 2>"$OUT/snap.err"
 grep -q CAPESNP2 "$OUT/snap/cape.log" || give_up "ftrunning.c wrote no snapshot (see $OUT/snap.err)"
 main=$(nm "$OUT/running" | awk '$3 == "__cape_user_main" { print $1 }')
 main=$(printf '%016x' "0x$main" | sed 's/../& /g' | awk '{ for (i = 8; i >= 1; i--) printf "%s", $i }')
 for what in return main-return; do
     ck=$(copy "snap-$what" snap)
-    "$FORGE_LOG" "$ck/cape.log" "$OUT/running" "$CAPE_KEY_FILE" "$CAPE_KEY_FILE" snapshot "$what" "$main" 600 ||
+    "$FORGE_LOG" "$ck/cape.log" "$OUT/running" "$CAPE_KEY_FILE" "$CAPE_KEY_FILE" snapshot "$what" "$main" $sweeps ||
         give_up "forge_log failed"
 done
-BIN=$OUT/running refused "forged call return address" "$OUT/snap-return" 2 /dev/null "another region call" 600
-BIN=$OUT/running refused "forged return address of main" "$OUT/snap-main-return" 1 /dev/null "puts the code address" 600
+BIN=$OUT/running refused "forged call return address" "$OUT/snap-return" 2 /dev/null "another region call" $sweeps
+BIN=$OUT/running refused "forged return address of main" "$OUT/snap-main-return" 1 /dev/null "puts the code address" $sweeps
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
     rm -rf "$OUT"
