@@ -355,6 +355,16 @@ ptrdiff_t __cape_sendto(int fd, const void *buf, size_t len, int flags, const vo
 ptrdiff_t __cape_recvfrom(int fd, void *buf, size_t len, int flags, void *addr, uint32_t *addrlen);
 
 /*
+ `sendmsg`, its header and buffers valid first (`msg` is a `const struct msghdr *`).
+ */
+ptrdiff_t __cape_sendmsg(int fd, const void *msg, int flags);
+
+/*
+ `recvmsg`, its header and buffers valid first (`msg` is a `struct msghdr *`).
+ */
+ptrdiff_t __cape_recvmsg(int fd, void *msg, int flags);
+
+/*
  From a constructor of every translated file with a general critical section or lock pair:
  the lock window is opened at start-up.
  */

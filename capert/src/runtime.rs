@@ -226,14 +226,10 @@ fn start_lazy(
     None
 }
 
-/// May the demand-driven merge run? `lazy` always; `auto` not with a checkpoint log (the
-/// logged lazy merge is only used when asked for: docs/lazy-merge.md says why).
+/// May the demand-driven merge run? `lazy` always, `auto` too (with a checkpoint log rank 0
+/// fetches what the others publish, and the log holds the eager merge's bytes).
 fn lazy_merge_wanted(cfg: &Config) -> bool {
-    match cfg.merge {
-        MergeMode::Eager => false,
-        MergeMode::Lazy => true,
-        MergeMode::Auto => cfg.ft.is_none(),
-    }
+    cfg.merge != MergeMode::Eager
 }
 
 /// Page-aligned hulls of byte ranges, merged where they touch.

@@ -47,7 +47,7 @@ const INPUT_FUNCTIONS: &[&str] = &["getenv"];
 /// not in the kernel). `read` is also a stdin name.
 const KERNEL_BUFFER_FUNCTIONS: &[&str] = &[
     "fwrite", "fread", "write", "pwrite", "pread", "read", "writev", "readv", "pwritev", "preadv",
-    "send", "recv", "sendto", "recvfrom",
+    "send", "recv", "sendto", "recvfrom", "sendmsg", "recvmsg",
 ];
 
 /// Names whose use must first make stdin identical on every rank.
@@ -144,6 +144,9 @@ fn translate_renamed(
     );
     let renames = rename_edits(&program, lines, preprocessed);
     let reads_stdin = renames.reads_stdin;
+    if let Some((name, span)) = renames.mpi_call {
+        return Err(vec![user_mpi_error(&name, span)]);
+    }
     base_edits.extend(renames.edits);
     base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
     // each construct looks up the edits inside it by binary search; stable: the order of
@@ -213,6 +216,7 @@ fn translate_renamed(
         out.file_end
             .push(render(MAIN, "stdin_reader", &[]).map_err(|d| vec![d])?);
     }
+
     for text in &out.file_end {
         edits.push(Edit::insert(preprocessed.len(), text.clone()));
     }
@@ -274,6 +278,7 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
     };
     let mut edits = Vec::new();
     let mut reads_stdin = false;
+    let mut mpi_call = None;
     for span in &program.register_specifiers {
         if !lines.is_system(span.start) {
             edits.push(Edit::replace(*span, "/* register */".to_string()));
@@ -320,6 +325,9 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
             continue;
         }
         let name = u.name.as_str();
+        if name.starts_with("MPI_") && !user_defines(name) && mpi_call.is_none() {
+            mpi_call = Some((name.to_string(), u.span));
+        }
         if name == "main" && user_defines("main") {
             edits.push(Edit::replace(u.span, "__cape_user_main".to_string()));
         } else if STDIN_NAMES.contains(&name) && !user_defines(name) {
@@ -344,7 +352,26 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
             ));
         }
     }
-    Renames { edits, reads_stdin }
+    Renames {
+        edits,
+        reads_stdin,
+        mpi_call,
+    }
+}
+
+/// A program that calls MPI itself is refused: the runtime owns MPI (it initialises it, and
+/// its merges and fetches use it between the program's statements), and with the
+/// demand-driven merge a buffer given to MPI may lie in a page another rank holds, which MPI
+/// cannot fetch.
+fn user_mpi_error(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(format!(
+        "`{name}`: a program compiled by capecc cannot call MPI itself"
+    ))
+    .with_primary(span, "an MPI function")
+    .with_note(
+        "capecc's runtime owns MPI: it starts it, and each parallel region already runs on \
+         every rank; write the parallel work as OpenMP, or build an MPI program with mpicc",
+    )
 }
 
 /// The runtime's version of a heap or input function; a call of an allocation function also
@@ -399,6 +426,8 @@ struct Renames {
     edits: Vec<Edit>,
     /// The file reads stdin (it then registers itself with `__cape_stdin_reader`).
     reads_stdin: bool,
+    /// The first use of an MPI function (refused).
+    mpi_call: Option<(String, Span)>,
 }
 
 /// Whether the last statement of a function body's text is a `return` (a cheap textual check: a

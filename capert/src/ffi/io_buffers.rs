@@ -1,13 +1,14 @@
 //! The C library's calls that hand a program buffer to the kernel (`fwrite`, `fread`,
 //! `write`, `read`, `pwrite`, `pread`, `writev`, `readv`, `pwritev`, `preadv`, `send`,
-//! `recv`, `sendto`, `recvfrom`): with the demand-driven merge a page of that buffer may
+//! `recv`, `sendto`, `recvfrom`, `sendmsg`, `recvmsg`): with the demand-driven merge a page of that buffer may
 //! be invalid, and the kernel does not fault on it as user code does (it fails with `EFAULT`,
 //! or `fwrite` writes a short record). The compiler renames these calls in user code to the
 //! functions here, which fetch the buffer's invalid pages first and then call the library.
 //! Functions that read their buffer in user space first (`fputs`, `puts`, `printf`) need
 //! nothing: that read fetches the pages; so do `fgets`, `getline`, `scanf` (the library
-//! copies from its own buffer). Not wrapped: `sendmsg`/`recvmsg`, `mmap`ed file copies,
-//! path names and `MPI_*` calls given a pointer into a page another rank homes.
+//! copies from its own buffer). Not wrapped: `sendmmsg`/`recvmmsg`, `mmap`ed file copies
+//! and path names given a pointer into a page another rank homes (a program that calls MPI
+//! itself is refused by the compiler).
 
 use super::guard;
 use crate::sys::invalid::validate_range;
@@ -219,5 +220,41 @@ pub extern "C" fn __cape_recvfrom(
         }
         // SAFETY: the program's own call, arguments unchanged (C's contract for recvfrom).
         unsafe { libc::recvfrom(fd, buf, len, flags, addr as *mut libc::sockaddr, addrlen) }
+    })
+}
+
+/// Makes a `struct msghdr` and what it names valid: the header, the address, the iovec array
+/// and its buffers, the control buffer.
+fn validate_msghdr(msg: *const c_void) {
+    if msg.is_null() {
+        return;
+    }
+    validate_range(msg as usize, std::mem::size_of::<libc::msghdr>());
+    // SAFETY: the program's message header (C's contract for sendmsg/recvmsg), whose pages are
+    // valid now; only read.
+    let m = unsafe { &*(msg as *const libc::msghdr) };
+    validate_range(m.msg_name as usize, m.msg_namelen as usize);
+    let iovcnt = c_int::try_from(m.msg_iovlen).unwrap_or(c_int::MAX);
+    validate_iovecs(m.msg_iov as *const c_void, iovcnt);
+    validate_range(m.msg_control as usize, m.msg_controllen);
+}
+
+/// `sendmsg`, its header and buffers valid first (`msg` is a `const struct msghdr *`).
+#[no_mangle]
+pub extern "C" fn __cape_sendmsg(fd: c_int, msg: *const c_void, flags: c_int) -> isize {
+    guard(|| {
+        validate_msghdr(msg);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for sendmsg).
+        unsafe { libc::sendmsg(fd, msg as *const libc::msghdr, flags) }
+    })
+}
+
+/// `recvmsg`, its header and buffers valid first (`msg` is a `struct msghdr *`).
+#[no_mangle]
+pub extern "C" fn __cape_recvmsg(fd: c_int, msg: *mut c_void, flags: c_int) -> isize {
+    guard(|| {
+        validate_msghdr(msg);
+        // SAFETY: the program's own call, arguments unchanged (C's contract for recvmsg).
+        unsafe { libc::recvmsg(fd, msg as *mut libc::msghdr, flags) }
     })
 }

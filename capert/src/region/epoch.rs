@@ -190,7 +190,7 @@ pub(super) fn merge_point(
         r.records.push(Record::HeapUse);
     }
     // `CAPE_MERGE=lazy`: pages changed by this rank only go by notice (phase 1)
-    let lazy = super::lazy_point::notices(rt, r, &written, &ranges, &excluded);
+    let mut lazy = super::lazy_point::notices(rt, r, &written, &ranges, &excluded);
     let to_diff = lazy.as_ref().map_or(written.as_slice(), |(pages, _)| pages);
     let mut ex = std::mem::take(&mut rt.exchange);
     let mut w = Writer::new(ex.local(), id, [stamp]);
@@ -263,7 +263,7 @@ pub(super) fn merge_point(
             &crate::region_heap::several_users(&applied.heap_users),
         );
     }
-    if let Some((_, decided)) = &lazy {
+    if let Some((_, decided)) = &mut lazy {
         super::lazy_point::settle(rt, r, decided)?;
     }
     // the arena pages claimed in the epoch (by the rank that allocated) are now the same
@@ -297,8 +297,8 @@ pub(super) fn merge_point(
             &thinned,
         );
     }
-    if let Some((_, decided)) = &lazy {
-        super::lazy_point::log_published(rt, r, decided);
+    if let Some((_, decided)) = &mut lazy {
+        super::lazy_point::log_published(r, decided);
     }
     rt.current.t_track += t1 - t0;
     rt.current.t_diff += t2 - t1;

@@ -5,7 +5,9 @@
 
 use super::epoch::subtract;
 use super::ActiveRegion;
+use crate::diff::diff_into;
 use crate::runtime::Runtime;
+use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
 
 /// What phase 1 decided for this merge point.
@@ -14,6 +16,19 @@ pub(super) struct Decided {
     single: Vec<(usize, u32)>,
     /// Pages noticed by several ranks (or vetoed), ascending.
     several: Vec<usize>,
+    /// Rank 0 of a logged region (`keeps_every_page`): the bytes of the pages with one writer
+    /// that changed at this merge point, as the eager merge's diff would give them (its own
+    /// pages, found in `notices`, and the fetched ones, found in `settle`), for the log.
+    changed_own: Tickpt,
+    changed_fetched: Tickpt,
+}
+
+/// The stamp of a page published by `writer` at this merge point, in the log.
+fn published_stamp(r: &ActiveRegion, writer: u32) -> Stamp {
+    Stamp {
+        order: r.epoch << super::epoch::EPOCH_SHIFT,
+        rank: writer,
+    }
 }
 
 /// Is the whole page inside the shared ranges and outside the excluded ones (both sorted)?
@@ -70,6 +85,8 @@ pub(super) fn notices(
     rt.current.bytes_sent += (message.len() * (rt.size - 1)) as u64;
     let (single, several) = crate::lazy::classify(&messages);
     let me = rt.rank as u32;
+    let keep = keeps_every_page(rt, r);
+    let mut changed_own = Tickpt::new(0);
     for &page in &changed {
         if several.binary_search(&page).is_ok() {
             diff.push(page);
@@ -77,6 +94,15 @@ pub(super) fn notices(
         }
         // this rank's page from now on: the twin takes the new version, which is published
         let (memory, twin) = rt.tracker.pair_mut(page);
+        if keep {
+            diff_into(
+                memory,
+                twin,
+                page as u64,
+                published_stamp(r, me),
+                &mut changed_own,
+            );
+        }
         twin.copy_from_slice(memory);
         lazy.publish(page, memory);
         rt.current.lazy_published += 1;
@@ -84,7 +110,15 @@ pub(super) fn notices(
     rt.current.lazy_notices += changed.len() as u64;
     debug_assert!(single.iter().all(|&(p, w)| w != me || changed.contains(&p)));
     diff.sort_unstable();
-    Some((diff, Decided { single, several }))
+    Some((
+        diff,
+        Decided {
+            single,
+            several,
+            changed_own,
+            changed_fetched: Tickpt::new(0),
+        },
+    ))
 }
 
 /// At the begin of an active region: do its merge points use the demand-driven merge? Never
@@ -115,7 +149,11 @@ fn keeps_every_page(rt: &Runtime, r: &ActiveRegion) -> bool {
 
 /// After the eager part (inject, records): the new homes, and the pages another rank
 /// published are invalidated here (fetched at once where `keeps_every_page`).
-pub(super) fn settle(rt: &mut Runtime, r: &ActiveRegion, decided: &Decided) -> Result<(), String> {
+pub(super) fn settle(
+    rt: &mut Runtime,
+    r: &ActiveRegion,
+    decided: &mut Decided,
+) -> Result<(), String> {
     let keep = keeps_every_page(rt, r);
     let Some(lazy) = rt.lazy.as_ref() else {
         return Ok(());
@@ -125,17 +163,26 @@ pub(super) fn settle(rt: &mut Runtime, r: &ActiveRegion, decided: &Decided) -> R
         return Ok(());
     }
     let me = rt.rank as u32;
-    let others: Vec<usize> = decided
+    let others: Vec<(usize, u32)> = decided
         .single
         .iter()
         .filter(|&&(_, writer)| writer != me)
-        .map(|&(page, _)| page)
+        .copied()
         .collect();
     rt.tracker
-        .expect_injections(others.iter().map(|&page| (page, PAGE_SIZE)));
+        .expect_injections(others.iter().map(|&(page, _)| (page, PAGE_SIZE)));
     let mut bytes = vec![0u8; PAGE_SIZE];
-    for &page in &others {
+    for &(page, writer) in &others {
         lazy.fetch(page, &mut bytes)?;
+        // this rank's copy is the joined state before the region: what changed is logged
+        let stamp = published_stamp(r, writer);
+        diff_into(
+            &bytes,
+            rt.tracker.memory(page),
+            page as u64,
+            stamp,
+            &mut decided.changed_fetched,
+        );
         rt.tracker.inject(page, &bytes);
     }
     rt.tracker.settle_injected();
@@ -143,22 +190,16 @@ pub(super) fn settle(rt: &mut Runtime, r: &ActiveRegion, decided: &Decided) -> R
     Ok(())
 }
 
-/// Rank 0 of a logged region, after the epoch's merged runs were accumulated: the pages
-/// published by notice (by any rank) go into the region's payload whole, stamped in this
-/// epoch (their bytes equal the eager merge's result; unchanged bytes rewrite the same
-/// values on replay).
-pub(super) fn log_published(rt: &Runtime, r: &mut ActiveRegion, decided: &Decided) {
-    if !keeps_every_page(rt, r) || decided.single.is_empty() {
+/// Rank 0 of a logged region, after the epoch's merged runs were accumulated: the bytes that
+/// changed in the pages published by notice (by any rank) go into the region's payload,
+/// stamped in this epoch, so the log holds what the eager merge would have logged.
+pub(super) fn log_published(r: &mut ActiveRegion, decided: &mut Decided) {
+    let own = std::mem::take(&mut decided.changed_own);
+    let fetched = std::mem::take(&mut decided.changed_fetched);
+    if own.is_empty() && fetched.is_empty() {
         return;
     }
-    let mut pages = crate::tickpt::Tickpt::new(0);
-    for &(page, writer) in &decided.single {
-        let stamp = crate::tickpt::Stamp {
-            order: r.epoch << super::epoch::EPOCH_SHIFT,
-            rank: writer,
-        };
-        pages.push(page as u64, stamp, rt.tracker.memory(page));
-    }
+    let pages = crate::merge::merge(&own, &fetched, None);
     r.accumulated = Some(match r.accumulated.take() {
         Some(acc) => crate::merge::merge(&acc, &pages, None),
         None => pages,

@@ -64,6 +64,7 @@ pub enum Installed {
 /// Replaces the table: each range's bitmap has a bit per page, set while the page is invalid.
 /// Call only while no page is invalid (or with the same bitmaps).
 pub fn publish(ranges: &[PublishedRange<'_>], installed: Installed) -> Result<(), usize> {
+    open_self_mem();
     match installed {
         Installed::Mprotect => AFTER.store(AFTER_READ_ONLY, Ordering::Relaxed),
         Installed::Uffd(fd) => {
@@ -298,41 +299,85 @@ impl Readahead {
     }
 }
 
+/// `/proc/self/mem`, opened by `publish`: writes through it reach a `PROT_NONE` page (the
+/// kernel's forced access, as a debugger's), so a page is filled before it is opened. -1
+/// where it cannot be opened.
+static SELF_MEM: AtomicI32 = AtomicI32::new(-1);
+
+fn open_self_mem() {
+    if SELF_MEM.load(Ordering::Relaxed) >= 0 {
+        return;
+    }
+    // SAFETY: a NUL-terminated path; the descriptor is kept for the life of the process.
+    let fd = unsafe { libc::open(c"/proc/self/mem".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    SELF_MEM.store(fd, Ordering::Relaxed);
+}
+
+/// Writes the page's bytes while it is still inaccessible; false where the kernel refuses
+/// forced writes (`proc_mem.force_override=never`, or no `/proc`).
+fn fill_closed(page: usize, bytes: &[u8]) -> bool {
+    let fd = SELF_MEM.load(Ordering::Relaxed);
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: writes PAGE_SIZE bytes of `bytes` at the page's address in this process, which
+    // no other thread can access until it is opened below.
+    let n = unsafe {
+        libc::pwrite(
+            fd,
+            bytes.as_ptr() as *const libc::c_void,
+            PAGE_SIZE,
+            page as libc::off_t,
+        )
+    };
+    n == PAGE_SIZE as isize
+}
+
+fn protect(page: usize, prot: libc::c_int) -> Result<(), String> {
+    // SAFETY: changes the protection of one page of tracked memory whose bytes are in place.
+    if unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, prot) } != 0 {
+        return Err(format!("mprotect: {}", io::Error::last_os_error()));
+    }
+    Ok(())
+}
+
 /// Writes `bytes` into the invalid page at `page` and its twin, marks it valid and protects
-/// it as the tracker expects of a page whose twin equals memory. Also used by the runtime
-/// for pages it validates itself (the faulting thread must not be running on that page).
+/// it as the tracker expects of a page whose twin equals memory. The bytes are in place
+/// (through `/proc/self/mem`) and the uffd write protection is set before the page becomes
+/// accessible, so another thread of the rank never reads stale bytes nor writes untracked.
+/// Where forced writes are refused, the page is opened first and filled (the old order,
+/// which needs the rank's other threads to stay off the page).
 pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
     let slot = INVALID.find(page).ok_or("the page is not tracked")?;
     if bytes.len() != PAGE_SIZE {
         return Err(format!("{} bytes for one page", bytes.len()));
     }
-    let rw = libc::PROT_READ | libc::PROT_WRITE;
-    // SAFETY: one page of tracked memory, inaccessible until now and accessed by no other
-    // thread (the faulting thread sleeps until we are done).
-    if unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, rw) } != 0 {
-        return Err(format!("mprotect: {}", io::Error::last_os_error()));
-    }
     let twin = slot.twin() + (page - slot.start());
-    // SAFETY: the page is now writable; the twin page belongs to the same slot and only the
-    // tracker (which does not run while a fault is served) writes it otherwise.
-    unsafe {
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE);
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE);
+    // SAFETY: the twin page belongs to the same slot and only the tracker (which does not run
+    // while a fault is served) writes it otherwise.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE) };
+    let rw = libc::PROT_READ | libc::PROT_WRITE;
+    let filled = fill_closed(page, bytes);
+    if !filled {
+        protect(page, rw)?;
+        // SAFETY: the page is now writable; the faulting thread sleeps until we are done.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE) };
     }
-    let (word, bit) = slot.bit(page);
-    word.fetch_and(!bit, Ordering::AcqRel);
     let after = AFTER.load(Ordering::Relaxed);
-    if after == AFTER_READ_ONLY && super::signals::armed() {
-        // SAFETY: as above; read-only is how the armed mprotect tracker keeps pages it has
-        // not seen written.
-        let rc = unsafe { libc::mprotect(page as *mut libc::c_void, PAGE_SIZE, libc::PROT_READ) };
-        if rc != 0 {
-            return Err(format!("mprotect: {}", io::Error::last_os_error()));
-        }
-    } else if after == AFTER_UFFD_WP {
+    if after == AFTER_UFFD_WP {
+        // kept by mprotect: the page opens write-protected
         super::uffd::write_protect_fd(UFFD_FD.load(Ordering::Relaxed), page, PAGE_SIZE)
             .map_err(|e| format!("UFFDIO_WRITEPROTECT: {e}"))?;
     }
+    if after == AFTER_READ_ONLY && super::signals::armed() {
+        // read-only is how the armed mprotect tracker keeps pages it has not seen written
+        protect(page, libc::PROT_READ)?;
+    } else if filled {
+        protect(page, rw)?;
+    }
+    // valid once accessible: a thread that faulted on it meanwhile finds it valid and retries
+    let (word, bit) = slot.bit(page);
+    word.fetch_and(!bit, Ordering::AcqRel);
     Ok(())
 }
 
@@ -377,5 +422,44 @@ mod tests {
         // scattered or backward faults: one page each
         assert!(scanned(&[5, 50, 7, 70, 9]).iter().all(|p| p.len() == 1));
         assert!(scanned(&[30, 29, 28, 27]).iter().all(|p| p.len() == 1));
+    }
+
+    /// `install`'s fill of a page that is still inaccessible: the bytes are there when it
+    /// opens, and it stayed closed meanwhile.
+    #[test]
+    fn a_closed_page_is_filled_before_it_opens() {
+        // SAFETY: a private anonymous page of this test, unmapped at the end.
+        let page = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                PAGE_SIZE,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert_ne!(page, libc::MAP_FAILED);
+        open_self_mem();
+        let bytes: Vec<u8> = (0..PAGE_SIZE).map(|i| (i * 7 + 3) as u8).collect();
+        if !fill_closed(page as usize, &bytes) {
+            eprintln!("forced writes to /proc/self/mem are refused here: install opens first");
+        } else {
+            let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+            let holds = |l: &&str| {
+                let range = l.split(' ').next().unwrap_or("");
+                let (lo, hi) = range.split_once('-').unwrap_or(("0", "0"));
+                let at = |h: &str| usize::from_str_radix(h, 16).unwrap_or(0);
+                (at(lo)..at(hi)).contains(&(page as usize))
+            };
+            let line = maps.lines().find(holds).unwrap();
+            assert!(line.contains(" ---p "), "the page opened: {line}");
+            protect(page as usize, libc::PROT_READ).unwrap();
+            // SAFETY: the page is readable now and PAGE_SIZE long.
+            let seen = unsafe { std::slice::from_raw_parts(page as *const u8, PAGE_SIZE) };
+            assert_eq!(seen, &bytes[..]);
+        }
+        // SAFETY: the page mapped above.
+        unsafe { libc::munmap(page, PAGE_SIZE) };
     }
 }

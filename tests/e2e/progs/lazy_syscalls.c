@@ -1,7 +1,8 @@
 /* The demand-driven merge (run with CAPE_MERGE=lazy, see lazy_syscalls.env): system calls
  * given buffers in pages another rank wrote last (the kernel does not fault on them as user
- * code does): writev/readv through a pipe, pwritev/preadv on a temporary file, send/recv and
- * sendto/recvfrom on a socket pair. Before each, a parallel loop rewrites both arrays, each
+ * code does): writev/readv through a pipe, pwritev/preadv on a temporary file, send/recv,
+ * sendto/recvfrom and sendmsg/recvmsg (the message header, its iovecs and its control buffer
+ * in such pages too) on a socket pair. Before each, a parallel loop rewrites both arrays, each
  * rank its block of whole pages, so rank 0 holds the last block invalid. Every return value
  * and a checksum of the arrays are printed. */
 #include <stdio.h>
@@ -73,6 +74,29 @@ int main(void)
     w = (long)sendto(sv[1], data[PAGES - 1], PAGE, 0, NULL, 0);
     r = (long)recvfrom(sv[0], back[PAGES - 7], PAGE, MSG_WAITALL, NULL, NULL);
     printf("sendto %ld recvfrom %ld checksum %lu\n", w, r, checksum());
+
+    /* sendmsg/recvmsg: headers, iovec arrays and buffers all in pages rank 0 holds invalid */
+    fill(5);
+    struct msghdr *hout = (struct msghdr *)data[PAGES - 2];
+    struct msghdr *hin = (struct msghdr *)back[PAGES - 4];
+    struct iovec *vout = (struct iovec *)(data[PAGES - 2] + 256);
+    struct iovec *vin = (struct iovec *)(back[PAGES - 4] + 256);
+#pragma omp parallel for schedule(static)
+    for (int p = 0; p < PAGES; p++) {
+        if (p == PAGES - 2) {
+            *hout = (struct msghdr){.msg_iov = vout, .msg_iovlen = 2};
+            vout[0] = (struct iovec){data[PAGES - 6], PAGE};
+            vout[1] = (struct iovec){data[PAGES - 1] + 100, 500};
+        }
+        if (p == PAGES - 4) {
+            *hin = (struct msghdr){.msg_iov = vin, .msg_iovlen = 2};
+            vin[0] = (struct iovec){back[PAGES - 1] + 8, 500};
+            vin[1] = (struct iovec){back[PAGES - 8], PAGE};
+        }
+    }
+    w = (long)sendmsg(sv[0], hout, 0);
+    r = (long)recvmsg(sv[1], hin, MSG_WAITALL);
+    printf("sendmsg %ld recvmsg %ld flags %d checksum %lu\n", w, r, hin->msg_flags, checksum());
     close(sv[0]);
     close(sv[1]);
     close(fds[0]);
