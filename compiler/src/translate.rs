@@ -159,6 +159,7 @@ fn translate_renamed(
         directives: &directives,
         constructs: Default::default(),
         lock_pairs: Default::default(),
+        lock_spans: Default::default(),
         atomic_statements: Default::default(),
         user_functions: Default::default(),
         waiting_functions: Default::default(),
