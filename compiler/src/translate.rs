@@ -166,6 +166,11 @@ fn translate_renamed(
     };
     let mut out = Out::default();
     let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());
+    // function bodies instrumented in place (they hold no construct: only base edits inside)
+    for (body, text) in out.critical_in_place.drain(..) {
+        edits.retain(|e| !(body.start <= e.span.start && e.span.end <= body.end));
+        edits.push(Edit::replace(body, text));
+    }
     errors.append(&mut out.errors);
     errors.extend(lower::builtin_atomic::check_regions(&cx));
     if !errors.is_empty() {

@@ -23,7 +23,7 @@ use lang_c::visit::{self, Visit};
 use super::common::is_assignment;
 use super::critical_library::{self, Library};
 use super::write_scope::writes_nothing;
-use super::{contains, emit_edits, span_of, Context, Env, Out};
+use super::{contains, emit_edits, span_of, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::emit::{apply_in, Edit};
 use crate::resolve::Binding;
@@ -236,7 +236,7 @@ pub fn instrumented(
     let mut rewrites: Vec<Rewrite> = effects.stores.iter().map(|&s| Rewrite::Store(s)).collect();
     for call in &effects.calls {
         let name = call.name.as_str();
-        let variable = super::uses_in(cx, call.callee)
+        let variable = uses_in(cx, call.callee)
             .iter()
             .any(|u| u.span == call.callee && u.binding != Binding::Other);
         if variable {
@@ -275,7 +275,7 @@ pub fn instrumented(
             .any(|&c| contains(c, s) && c != s && c != span)
     };
     // this file's functions, called or named as values, are their clones
-    for u in super::uses_in(cx, span) {
+    for u in uses_in(cx, span) {
         if u.binding != Binding::Other || inside_construct(u.span) {
             continue;
         }
@@ -286,6 +286,9 @@ pub fn instrumented(
             continue;
         }
         ensure_clone(cx, out, f, caller, site, u.span)?;
+        if has_static_locals(cx, f) {
+            continue; // instrumented in place: called by its own name
+        }
         edits.push(Edit::replace(u.span, clone_name(&u.name)));
     }
     rewrites.sort_by_key(|r| {
@@ -329,7 +332,7 @@ pub fn instrumented(
 /// The calls and stores of a declaration between a lock pair's calls (its AST is not at hand:
 /// the resolver's uses name the calls; an update inside an initializer is refused).
 pub fn declaration_effects(cx: &Context, decl: Span, set: Span, errors: &mut Vec<Diagnostic>) {
-    for u in super::uses_in(cx, decl) {
+    for u in uses_in(cx, decl) {
         if u.binding != crate::resolve::Binding::Other {
             continue;
         }
@@ -385,16 +388,19 @@ fn ensure_clone(
         &[Edit::replace(func.name_span, name.clone())],
     )
     .map_err(|e| vec![e])?;
-    let prototype = format!("{};\n", header.trim_end());
-    for at in [caller, Some(f)].into_iter().flatten() {
-        if !out.before.iter().any(|(i, t)| *i == at && *t == prototype) {
-            out.before.push((at, prototype.clone()));
+    let in_place = has_static_locals(cx, f);
+    if !in_place {
+        let prototype = format!("{};\n", header.trim_end());
+        for at in [caller, Some(f)].into_iter().flatten() {
+            if !out.before.iter().any(|(i, t)| *i == at && *t == prototype) {
+                out.before.push((at, prototype.clone()));
+            }
         }
     }
     if !out.critical_clones.insert(f) {
         return Ok(());
     }
-    if let Some(why) = not_clonable(cx, f, &header) {
+    if let Some(why) = not_clonable(cx, f, &header, in_place) {
         return Err(vec![Diagnostic::error(format!(
             "`{}` is called under a cross-rank lock but capecc cannot follow its stores",
             func.name
@@ -420,6 +426,10 @@ fn ensure_clone(
         return Err(errors);
     }
     let text = instrumented(cx, out, func.body, &stmts, site, &Env::new())?;
+    if in_place {
+        out.critical_in_place.push((func.body, text));
+        return Ok(());
+    }
     out.after.push((
         f,
         format!(
@@ -432,8 +442,19 @@ fn ensure_clone(
     Ok(())
 }
 
-/// Why function `f` cannot be cloned, if it cannot.
-fn not_clonable(cx: &Context, f: usize, header: &str) -> Option<&'static str> {
+/// Whether function `f` has `static` locals: a clone would have its own copies of them, so
+/// the function itself reports its stores (its body is replaced in place; a store reported
+/// while no cross-rank lock is held costs a call and is dropped).
+pub fn has_static_locals(cx: &Context, f: usize) -> bool {
+    cx.program.functions.get(f).is_some_and(|func| {
+        cx.text(func.body)
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "static")
+    })
+}
+
+/// Why function `f` cannot be cloned (or instrumented in place), if it cannot.
+fn not_clonable(cx: &Context, f: usize, header: &str, in_place: bool) -> Option<&'static str> {
     let func = cx.program.functions.get(f)?;
     if cx.directives.iter().any(|d| contains(func.span, d.span)) {
         return Some("this function holds OpenMP directives");
@@ -441,12 +462,13 @@ fn not_clonable(cx: &Context, f: usize, header: &str) -> Option<&'static str> {
     if !header.trim_end().ends_with(')') {
         return Some("this is a K&R definition (write its parameters as a prototype)");
     }
-    let body = cx.text(func.body);
-    let has_static = body
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w == "static");
-    if has_static {
-        return Some("this function has `static` local variables (a copy would have its own)");
+    // in place, its lock calls would become cross-rank ones for every caller, also callers
+    // whose following stores are not reported
+    if in_place && uses_in(cx, func.body).iter().any(|u| is_lock_call(&u.name)) {
+        return Some(
+            "this function has `static` locals and calls lock routines (its stores are \
+             reported in place, so it cannot also take cross-rank locks)",
+        );
     }
     None
 }

@@ -8,12 +8,12 @@
 //! are the runtime's cross-rank ones. A lock routine reached from code not instrumented so
 //! stays a clear runtime error.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use lang_c::ast::Statement;
 use lang_c::span::Node;
 
-use super::critical_calls::{defined_function, instrumented, Site};
+use super::critical_calls::{instrumented, Site};
 use super::{contains, overlaps, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::resolve::Binding;
@@ -37,7 +37,10 @@ pub struct LockSpan<'a> {
 
 /// The functions defined in this file that may set (`.0`) or unset (`.1`) a lock, directly
 /// or through the functions they call.
-fn lock_functions(cx: &Context) -> (HashSet<usize>, HashSet<usize>) {
+fn lock_functions(
+    cx: &Context,
+    defined: &HashMap<&str, usize>,
+) -> (HashSet<usize>, HashSet<usize>) {
     let functions = &cx.program.functions;
     let mut sets = HashSet::new();
     let mut unsets = HashSet::new();
@@ -54,7 +57,7 @@ fn lock_functions(cx: &Context) -> (HashSet<usize>, HashSet<usize>) {
                 sets.insert(i);
             } else if UNSETS.contains(&u.name.as_str()) {
                 unsets.insert(i);
-            } else if let Some(g) = defined_function(cx, &u.name) {
+            } else if let Some(&g) = defined.get(u.name.as_str()) {
                 if let Some(c) = calls.get_mut(i) {
                     c.push(g);
                 }
@@ -80,24 +83,33 @@ fn lock_functions(cx: &Context) -> (HashSet<usize>, HashSet<usize>) {
 }
 
 pub fn lock_spans<'a>(cx: &Context<'_, 'a>) -> Vec<LockSpan<'a>> {
-    let uses: Vec<&crate::resolve::Use> = cx
+    let is_lock_routine = |name: &str| SETS.contains(&name) || UNSETS.contains(&name);
+    // most files use no lock routine: nothing to look for
+    if !cx
         .program
         .uses
         .iter()
-        .filter(|u| {
-            u.binding == Binding::Other
-                && (SETS.contains(&u.name.as_str())
-                    || UNSETS.contains(&u.name.as_str())
-                    || defined_function(cx, &u.name).is_some())
-        })
-        .collect();
-    if !uses
-        .iter()
-        .any(|u| SETS.contains(&u.name.as_str()) || UNSETS.contains(&u.name.as_str()))
+        .any(|u| u.binding == Binding::Other && is_lock_routine(&u.name))
     {
         return Vec::new();
     }
-    let (set_functions, unset_functions) = lock_functions(cx);
+    let defined: HashMap<&str, usize> = cx
+        .program
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.is_system)
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    let uses: Vec<(&crate::resolve::Use, Option<usize>)> = cx
+        .program
+        .uses
+        .iter()
+        .filter(|u| u.binding == Binding::Other)
+        .map(|u| (u, defined.get(u.name.as_str()).copied()))
+        .filter(|(u, f)| f.is_some() || is_lock_routine(&u.name))
+        .collect();
+    let (set_functions, unset_functions) = lock_functions(cx, &defined);
     // calls that a lock pair or a lock test lowers already
     let mut paired: Vec<Span> = cx
         .lock_pairs
@@ -113,11 +125,10 @@ pub fn lock_spans<'a>(cx: &Context<'_, 'a>) -> Vec<LockSpan<'a>> {
             .map(|t| t.span),
     );
     let (mut sets, mut unsets) = (Vec::new(), Vec::new());
-    for u in uses {
+    for (u, f) in uses {
         if paired.iter().any(|&p| contains(p, u.span)) {
             continue;
         }
-        let f = defined_function(cx, &u.name);
         if SETS.contains(&u.name.as_str()) || f.is_some_and(|f| set_functions.contains(&f)) {
             sets.push(u.span);
         }

@@ -154,6 +154,9 @@ pub struct Out {
     pub needs_minmax_identities: bool,
     /// the functions whose clone under a cross-rank lock is emitted (critical_calls.rs)
     pub critical_clones: std::collections::HashSet<usize>,
+    /// (function body, instrumented text) of functions with `static` locals called under a
+    /// cross-rank lock: they report their stores in place (critical_calls.rs)
+    pub critical_in_place: Vec<(Span, String)>,
     next_id: usize,
 }
 

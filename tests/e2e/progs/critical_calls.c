@@ -1,7 +1,8 @@
 /* General critical sections whose bodies call functions: a user function that pushes onto a
    shared list (and calls another user function), a recursive function, C library calls that
    write shared buffers (memcpy, memmove, memset, strcpy, strcat, sprintf, snprintf, sscanf,
-   qsort with a comparator defined here) and a lock pair calling a helper. Output is
+   qsort with a comparator defined here), a function with a `static` local (it reports its
+   stores itself) and a lock pair calling a helper. Output is
    independent of the order in which threads take the lock: lists and buffers are printed
    sorted or as order-independent sums. */
 #ifdef _OPENMP
@@ -36,6 +37,13 @@ int pool[256];
 int pool_len;
 
 static void count_call(void) { calls++; }
+
+static int next_ticket(void)
+{
+    static int ticket;
+    return ++ticket;
+}
+long ticket_sum;
 
 static void push(int v)
 {
@@ -80,6 +88,8 @@ int main(void)
         {
             push(i * 2);
             fib_total += fib(i % 12);
+            int t = next_ticket();
+            ticket_sum += t;
         }
 #pragma omp critical
         {
@@ -110,7 +120,8 @@ int main(void)
     for (int k = 0; k < n; k++)
         check = check * 31 + values[k];
     printf("list: %d nodes, pushed %d, calls %d, check %ld\n", n, pushed, calls, check);
-    printf("fib total %ld, depth %d\n", fib_total, depth_total);
+    printf("fib total %ld, depth %d, tickets %ld, next %d\n", fib_total, depth_total, ticket_sum,
+           next_ticket());
     qsort(names, name_count, sizeof names[0], (int (*)(const void *, const void *))strcmp);
     for (int k = 0; k < name_count; k += 9)
         printf("name %d: %s\n", k, names[k]);
