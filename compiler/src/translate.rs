@@ -162,12 +162,18 @@ fn translate_renamed(
         directives: &directives,
         constructs: Default::default(),
         lock_pairs: Default::default(),
+        lock_spans: Default::default(),
         atomic_statements: Default::default(),
         user_functions: Default::default(),
         waiting_functions: Default::default(),
     };
     let mut out = Out::default();
     let mut edits = lower::emit_edits(&cx, &mut out, Span::new(0, preprocessed.len()), &Env::new());
+    // function bodies instrumented in place (they hold no construct: only base edits inside)
+    for (body, text) in out.critical_in_place.drain(..) {
+        edits.retain(|e| !(body.start <= e.span.start && e.span.end <= body.end));
+        edits.push(Edit::replace(body, text));
+    }
     errors.append(&mut out.errors);
     errors.extend(lower::builtin_atomic::check_regions(&cx));
     if !errors.is_empty() {

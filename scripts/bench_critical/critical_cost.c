@@ -1,7 +1,9 @@
 /* Cost of one acquisition of a critical section: N iterations of a parallel for, each taking
    the lock once. Mode 1: a general section (a read-modify-write sequence, run under the lock
    the ranks share); mode 2: the same effect as a mergeable update (no lock); mode 0: no
-   critical section at all (the loop's own cost). The kernel time goes to stderr as
+   critical section at all (the loop's own cost); mode 3: a general section that calls a
+   function doing the read-modify-write (it runs as its instrumented clone); mode 4: the
+   read-modify-write between a lock's set and unset made in helper functions. The kernel time goes to stderr as
    `kernel_seconds T`, the answer to stdout. */
 #include <omp.h>
 #include <stdio.h>
@@ -9,11 +11,21 @@
 
 long counter;
 long sink;
+omp_lock_t lock;
+
+static void bump(long *c)
+{
+    long v = *c;
+    *c = v + 1;
+}
+static void acquire(void) { omp_set_lock(&lock); }
+static void release(void) { omp_unset_lock(&lock); }
 
 int main(int argc, char **argv)
 {
     int mode = argc > 1 ? atoi(argv[1]) : 1;
     long n = argc > 2 ? atol(argv[2]) : 20000;
+    omp_init_lock(&lock);
     double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -23,6 +35,14 @@ int main(int argc, char **argv)
                 long c = counter;
                 counter = c + 1;
             }
+        } else if (mode == 3) {
+#pragma omp critical
+            bump(&counter);
+        } else if (mode == 4) {
+            acquire();
+            long c = counter;
+            counter = c + 1;
+            release();
         } else if (mode == 2) {
 #pragma omp critical
             counter += 1;

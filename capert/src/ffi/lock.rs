@@ -5,14 +5,16 @@ use crate::region::with_state;
 use std::ffi::{c_char, c_int};
 
 // Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
-// parallel region that is all a lock needs. Inside one, the team's threads are processes whose
-// writes are merged afterwards: a lock cannot make one thread see another's protected update,
-// so setting one there is a clear error rather than a silent wrong result.
+// parallel region that is all a lock needs. Inside one, the team's threads are processes: the
+// compiler turns every lock call it can follow into a cross-rank lock call (`__cape_lock_*`)
+// with the stores made under the lock reported; one it cannot follow (through a function
+// pointer, from a file built without capecc) reaches these and is a clear error rather than a
+// silent wrong result.
 
 fn refuse_in_region(what: &str) {
     if with_state(|s| s.team.in_team_region()) {
         crate::runtime::fatal(&format!(
-            "`{what}` inside a parallel region is supported only as a set/unset pair in one block (its code's stores are carried with the lock); threads are processes whose writes merge at the region's end: put the set, the protected code and the unset in one block, or use `#pragma omp critical`"
+            "`{what}` inside a parallel region was reached from code capecc did not instrument (a call through a function pointer, or from a file built without capecc): the stores made while the lock is held would be lost; call the lock routines, or the functions of this file that call them, by name, or use `#pragma omp critical`"
         ));
     }
 }

@@ -10,36 +10,16 @@
 //!   holder and orders them by the lock at the join (capert's `region/lock.rs`). A call to a
 //!   function whose stores the compiler cannot see is refused at the call.
 
-use lang_c::ast::{
-    BinaryOperatorExpression, BlockItem, CallExpression, Expression, Statement, UnaryOperator,
-    UnaryOperatorExpression,
-};
+use lang_c::ast::{BlockItem, Expression, Statement};
 use lang_c::span::Node;
-use lang_c::visit::{self, Visit};
 
 use super::atomic::{render_update, updates_of, LockPair, Update};
-use super::common::is_assignment;
-use super::write_scope::writes_nothing;
+use super::critical_calls::{self, instrumented, Site};
 use super::{emit_edits, span_of, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::Directive;
 use crate::emit::{apply_in, Edit};
 use crate::template::{render, CRITICAL};
-
-/// Functions a section may call although they write memory: the allocator (blocks a section
-/// allocates come from a heap every rank shares while it holds the lock).
-const ALLOCATORS: &[&str] = &["malloc", "calloc", "free"];
-
-/// The lock routines a section may call (a nest lock set again inside its own pair, the
-/// unset that ends a lock test's block; other uses are refused at run time).
-const LOCK_CALLS: &[&str] = &[
-    "omp_set_lock",
-    "omp_unset_lock",
-    "omp_test_lock",
-    "omp_set_nest_lock",
-    "omp_unset_nest_lock",
-    "omp_test_nest_lock",
-];
 
 /// The mergeable updates of a body that may hold `for` loops of them: (statement, update).
 fn loop_updates(
@@ -108,181 +88,8 @@ pub fn lower_update_loops(
     )
 }
 
-/// The stores and calls of a section's body.
-struct Effects {
-    /// lvalues stored to (outermost first)
-    stores: Vec<Span>,
-    /// calls to functions whose stores cannot be followed: (call, name)
-    refused: Vec<(Span, String)>,
-    allocates: bool,
-}
-
-impl<'ast> Visit<'ast> for Effects {
-    fn visit_binary_operator_expression(
-        &mut self,
-        e: &'ast BinaryOperatorExpression,
-        span: &'ast lang_c::span::Span,
-    ) {
-        if is_assignment(&e.operator.node) {
-            self.stores.push(span_of(e.lhs.span));
-        }
-        visit::visit_binary_operator_expression(self, e, span);
-    }
-
-    fn visit_unary_operator_expression(
-        &mut self,
-        e: &'ast UnaryOperatorExpression,
-        span: &'ast lang_c::span::Span,
-    ) {
-        use UnaryOperator::*;
-        if matches!(
-            e.operator.node,
-            PreIncrement | PreDecrement | PostIncrement | PostDecrement
-        ) {
-            self.stores.push(span_of(e.operand.span));
-        }
-        visit::visit_unary_operator_expression(self, e, span);
-    }
-
-    fn visit_call_expression(&mut self, e: &'ast CallExpression, span: &'ast lang_c::span::Span) {
-        let name = match &e.callee.node {
-            Expression::Identifier(id) => id.node.name.clone(),
-            _ => String::new(),
-        };
-        if ALLOCATORS.contains(&name.as_str()) {
-            self.allocates = true;
-        } else if name.is_empty() || !(writes_nothing(&name) || LOCK_CALLS.contains(&name.as_str()))
-        {
-            self.refused.push((span_of(*span), name));
-        }
-        visit::visit_call_expression(self, e, span);
-    }
-}
-
-fn effects(stmt: &Node<Statement>) -> Effects {
-    let mut e = Effects {
-        stores: Vec::new(),
-        refused: Vec::new(),
-        allocates: false,
-    };
-    e.visit_statement(&stmt.node, &stmt.span);
-    e
-}
-
-/// The body's text with every store reporting its address first; the calls it may not make
-/// are errors at the call.
-fn instrumented(
-    cx: &Context,
-    out: &mut Out,
-    span: Span,
-    stmts: &[&Node<Statement>],
-    construct: Span,
-    what: &str,
-    env: &Env,
-) -> Result<String, Vec<Diagnostic>> {
-    let mut stores = Vec::new();
-    let mut errors = Vec::new();
-    for s in stmts {
-        let e = effects(s);
-        for (call, name) in e.refused {
-            let shown = if name.is_empty() {
-                "this call".to_string()
-            } else {
-                format!("`{name}`")
-            };
-            errors.push(called_in_section(call, &shown, construct, what));
-        }
-        stores.extend(e.stores);
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    // outermost lvalues only: an inner store is part of an outer lvalue's text
-    stores.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-    let mut outer: Vec<Span> = Vec::new();
-    for s in stores {
-        if outer
-            .last()
-            .is_some_and(|o| o.start <= s.start && s.end <= o.end)
-        {
-            continue;
-        }
-        outer.push(s);
-    }
-    let mut edits = emit_edits(cx, out, span, env);
-    for lvalue in outer {
-        // a store inside a construct lowered on its own keeps that construct's lowering
-        if edits
-            .iter()
-            .any(|e| e.span.start <= lvalue.start && lvalue.end <= e.span.end && e.span != lvalue)
-        {
-            continue;
-        }
-        let text = super::emit_span(cx, out, lvalue, env);
-        let text = text.trim();
-        edits.retain(|e| !(lvalue.start <= e.span.start && e.span.end <= lvalue.end));
-        edits.push(Edit::replace(
-            lvalue,
-            render(CRITICAL, "store", &[("lvalue", text)])
-                .map_err(|e| vec![e])?
-                .trim_end()
-                .to_string(),
-        ));
-    }
-    apply_in(cx.source, span, &edits).map_err(|e| vec![e])
-}
-
-/// The calls and stores of a declaration between a lock pair's calls (its AST is not at hand:
-/// the resolver's uses name the calls; an update inside an initializer is refused).
-fn declaration_effects(cx: &Context, decl: Span, set: Span, errors: &mut Vec<Diagnostic>) {
-    for u in super::uses_in(cx, decl) {
-        if u.binding != crate::resolve::Binding::Other {
-            continue;
-        }
-        let after = cx.source.get(u.span.end..decl.end).unwrap_or("");
-        let allowed = ALLOCATORS.contains(&u.name.as_str()) || writes_nothing(&u.name);
-        if after.trim_start().starts_with('(') && !allowed {
-            errors.push(called_in_section(
-                u.span,
-                &format!("`{}`", u.name),
-                set,
-                "lock pair",
-            ));
-        }
-    }
-    let text = cx.text(decl);
-    let updates = [
-        "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
-    ];
-    if updates.iter().any(|op| text.contains(op)) {
-        errors.push(
-            Diagnostic::error("an update inside a declaration between the calls of a lock pair")
-                .with_primary(
-                    decl,
-                    "capecc does not follow stores made in initializers here",
-                )
-                .with_secondary(set, "the lock pair")
-                .with_note("write the update as a statement of its own"),
-        );
-    }
-}
-
-fn called_in_section(call: Span, shown: &str, construct: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(format!(
-        "{shown} is called inside a {what} that runs under a cross-rank lock"
-    ))
-    .with_primary(call, "capecc cannot see what this call stores")
-    .with_secondary(construct, format!("the {what}"))
-    .with_note(
-        "CAPE threads are processes: the bytes a section writes are carried to the next holder \
-         of the lock, so every store must be in the section's own code (calls to math, printing \
-         and `omp_*` functions are fine); move the called code into the section, or make the \
-         section a single update",
-    )
-}
-
 /// The file-end constructor that opens the runtime's lock window (once per file).
-fn note_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
+pub(super) fn note_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
     let text = render(CRITICAL, "used", &[]).map_err(|e| vec![e])?;
     if !out.file_end.contains(&text) {
         out.file_end.push(text);
@@ -299,7 +106,11 @@ pub fn lower_general(
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
     let span = span_of(stmt.span);
-    let body = instrumented(cx, out, span, &[stmt], d.name_span, "critical section", env)?;
+    let site = Site {
+        construct: d.name_span,
+        what: "critical section",
+    };
+    let body = instrumented(cx, out, span, &[stmt], &site, env)?;
     note_used(out)?;
     let name = d.name_arg.clone().unwrap_or_default();
     render(
@@ -324,7 +135,7 @@ pub fn lower_lock_pair(
 ) -> Result<String, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     for &decl in &pair.decls {
-        declaration_effects(cx, decl, pair.set, &mut errors);
+        critical_calls::declaration_effects(cx, decl, pair.set, &mut errors);
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -338,15 +149,13 @@ pub fn lower_lock_pair(
     let start = starts.chain(pair.decls.iter().map(|d| d.start)).min();
     let end = ends.chain(pair.decls.iter().map(|d| d.end)).max();
     let body = match (start, end) {
-        (Some(start), Some(end)) => instrumented(
-            cx,
-            out,
-            Span::new(start, end),
-            &pair.body,
-            pair.set,
-            "lock pair",
-            env,
-        )?,
+        (Some(start), Some(end)) => {
+            let site = Site {
+                construct: pair.set,
+                what: "lock pair",
+            };
+            instrumented(cx, out, Span::new(start, end), &pair.body, &site, env)?
+        }
         _ => String::new(),
     };
     note_used(out)?;
@@ -454,7 +263,11 @@ pub fn lower_test_pair(
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
     let then = span_of(t.then.span);
-    let body = instrumented(cx, out, then, &[t.then], t.test, "lock test", env)?;
+    let site = Site {
+        construct: t.test,
+        what: "lock test",
+    };
+    let body = instrumented(cx, out, then, &[t.then], &site, env)?;
     note_used(out)?;
     let lock = super::emit_span(cx, out, t.arg, env);
     let otherwise = match t.otherwise {

@@ -10,6 +10,9 @@ pub mod common;
 pub mod constructs;
 pub mod cooperative;
 pub mod critical;
+pub mod critical_calls;
+pub mod critical_library;
+pub mod critical_spans;
 pub mod data_sharing;
 pub mod device;
 pub mod nesting;
@@ -53,6 +56,8 @@ pub struct Context<'p, 'a> {
     pub constructs: std::cell::OnceCell<constructs::ConstructTree<'a>>,
     /// the `omp_set_lock` ... `omp_unset_lock` pairs of the file, built once
     pub lock_pairs: std::cell::OnceCell<Vec<atomic::LockPair<'a>>>,
+    /// the statements between a lock's set and unset in one block (critical_spans.rs), built once
+    pub lock_spans: std::cell::OnceCell<Vec<critical_spans::LockSpan<'a>>>,
     /// the atomic builtin calls and `_Atomic` updates of user functions, in order, built once
     pub atomic_statements: std::cell::OnceCell<Vec<builtin_atomic::AtomicStatement>>,
     /// functions declared or defined outside system headers, by name, built once
@@ -147,6 +152,11 @@ pub struct Out {
     pub needs_atomic_prelude: bool,
     /// a `max`/`min` reduction needs the `__CAPE_LOWEST`/`__CAPE_HIGHEST` identities
     pub needs_minmax_identities: bool,
+    /// the functions whose clone under a cross-rank lock is emitted (critical_calls.rs)
+    pub critical_clones: std::collections::HashSet<usize>,
+    /// (function body, instrumented text) of functions with `static` locals called under a
+    /// cross-rank lock: they report their stores in place (critical_calls.rs)
+    pub critical_in_place: Vec<(Span, String)>,
     next_id: usize,
 }
 
@@ -329,6 +339,22 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
     }
     // statements replaced whole by mergeable updates
     let mut replaced = Vec::new();
+    // before the lock pairs: a lock span may hold some
+    let lock_spans = cx.lock_spans.get_or_init(|| critical_spans::lock_spans(cx));
+    for ls in in_span(lock_spans, span, |l| l.span.start) {
+        if ls.span == span {
+            continue; // the span being lowered itself
+        }
+        replace_statement(
+            cx,
+            out,
+            span,
+            (&extents, &mut replaced),
+            &mut edits,
+            ls.span,
+            |out| critical_spans::lower(cx, out, ls, env),
+        );
+    }
     let pairs = cx.lock_pairs.get_or_init(|| atomic::lock_pairs(cx));
     for pair in in_span(pairs, span, |p| p.span.start) {
         replace_statement(

@@ -1,6 +1,6 @@
 #include <stdio.h>
 int total;
-void bump(int *p) { *p += 1; }
+void bump(int *p); /* defined in another file */
 int main(void)
 {
 #pragma omp parallel

@@ -268,7 +268,7 @@ static void __cape_fn_2(void *__cape_arg)
 if (__cape_lock_test((void *)(__cape_value_lock), 0))
 {
             (*(__typeof__(&(tested)))__cape_critical_store(&(tested), sizeof(tested)))++;
-            omp_unset_lock(__cape_value_lock);
+            __cape_lock_unset((void *)(__cape_value_lock), 0);
         }
 else
 {

@@ -1,0 +1,143 @@
+/* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+#include <capert.h>
+int omp_get_thread_num(void);
+/* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
+   (`--check=races`) makes them with a copy its race detector does not see: OpenMP orders them
+   itself. */
+#ifdef __CAPE_CHECK_BUILD
+void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned long __cape_n);
+#define __CAPE_CLAUSE_COPY __cape_unchecked_copy
+#else
+#define __CAPE_CLAUSE_COPY __builtin_memcpy
+#endif
+#include <stdio.h>
+#include <string.h>
+#include <omp.h>
+struct node { int v; struct node *next; };
+struct node nodes[8], *head;
+char label[32];
+int depth;
+omp_lock_t lock;
+static void __cape_crit_clone_push(struct node *n);
+static void push(struct node *n) { n->next = head; head = n; }
+/* capecc: `push` as called under a cross-rank lock: its stores are reported */
+static void __cape_crit_clone_push(struct node *n)
+{ (*(__typeof__(&(n->next)))__cape_critical_store(&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_critical_store(&(head), sizeof(head)))= n; }
+
+static int __cape_crit_clone_walk(int k);
+static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
+/* capecc: `walk` as called under a cross-rank lock: its stores are reported */
+static int __cape_crit_clone_walk(int k)
+{ (*(__typeof__(&(depth)))__cape_critical_store(&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
+
+static void __cape_crit_clone_acquire(void);
+static void acquire(void) { omp_set_lock(&lock); }
+/* capecc: `acquire` as called under a cross-rank lock: its stores are reported */
+static void __cape_crit_clone_acquire(void)
+{ __cape_lock_set((void *)(&lock), 0); }
+
+static void __cape_crit_clone_release(void);
+static void release(void) { omp_unset_lock(&lock); }
+/* capecc: `release` as called under a cross-rank lock: its stores are reported */
+static void __cape_crit_clone_release(void)
+{ __cape_lock_unset((void *)(&lock), 0); }
+
+static void __cape_crit_clone_push(struct node *n);
+static int __cape_crit_clone_walk(int k);
+static void __cape_crit_clone_acquire(void);
+static void __cape_crit_clone_release(void);
+/* capecc: data of the #pragma omp parallel for at critical_clones.c:16 */
+struct __cape_data_1 {
+    char __cape_none;
+};
+static void __cape_fn_1(void *__cape_arg);
+int __cape_user_main(void)
+{
+    omp_init_lock(&lock);
+    {
+        /* capecc: #pragma omp parallel for at critical_clones.c:16 */
+        __cape_region_objects("parallel for at critical_clones.c:16", (const struct __cape_object *)0, 0);
+        struct __cape_data_1 __cape_data = {
+            .__cape_none = 0,
+        };
+        __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
+                        __CAPE_STACK_POINTER());
+    }
+    printf("%d %s\n", depth, label);
+    return 0;
+}
+
+/* capecc: #pragma omp parallel for at critical_clones.c:16 */
+static void __cape_fn_1(void *__cape_arg)
+{
+    struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
+    (void)__cape_d;
+    { /* capecc: #pragma omp parallel for at critical_clones.c:16 */
+        int i;
+        __typeof__(i) __cape_lb0 = (0);
+        __typeof__(__cape_lb0 + ((8))) __cape_ub0 = (8);
+        __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
+        long long __cape_step0 = 1;
+        unsigned long long __cape_n0 = 0;
+        if (__cape_step0 > 0 && __cape_lbc0 < __cape_ub0)
+            __cape_n0 = ((unsigned long long)__cape_ub0 - (unsigned long long)__cape_lbc0 - 1)
+                       / (unsigned long long)__cape_step0 + 1;
+        unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
+        __cape_loop __cape_l;
+        __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
+        if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                                             + __cape_lo * (unsigned long long)__cape_step0);
+                 __cape_k < __cape_end;
+                 __cape_k++, i += (__typeof__(i - i))__cape_step0) {
+                {
+                    { /* capecc: #pragma omp critical at critical_clones.c:18: any code, under a lock shared by the ranks */
+                        __cape_critical_begin("");
+                    {
+                                __cape_crit_clone_push(&nodes[i]);
+                                __cape_crit_clone_walk(i);
+                                ({ __auto_type __cape_a2_0 = (label); __auto_type __cape_a2_1 = ("node"); __auto_type __cape_r2 = strcpy(__cape_a2_0, __cape_a2_1); if (1) __cape_critical_store((void *)(__cape_a2_0), (size_t)(__builtin_strlen((const char *)__cape_a2_0) + 1)); __cape_r2; });
+                            }
+                        __cape_critical_end("");
+                    }
+                    /* capecc: a lock set and unset in different statements at critical_clones.c:24: stores reported */
+    __cape_crit_clone_acquire();
+                    (*(__typeof__(&(nodes[i].v)))__cape_critical_store(&(nodes[i].v), sizeof(nodes[i].v))) = i;
+                    __cape_crit_clone_release();
+                }
+            }
+        __cape_loop_end(&__cape_l, 1);
+    }
+
+}
+
+/* capecc: this file has critical sections under locks shared by the ranks */
+static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
+
+/* capecc: the names of this file's shared objects, for the runtime's reports */
+__attribute__((constructor)) static void __cape_file_objects(void)
+{
+    static const struct __cape_object __cape_file_objects_table[] = {
+        { (const void *)&nodes, sizeof nodes, { sizeof (nodes)[0], 0, 0 }, 0, "nodes", "struct node nodes[8]", "critical_clones.c:5" },
+        { (const void *)&head, sizeof head, { 0, 0, 0 }, 0, "head", "struct node *head", "critical_clones.c:5" },
+        { (const void *)&label, sizeof label, { sizeof (label)[0], 0, 0 }, 0, "label", "char label[32]", "critical_clones.c:6" },
+        { (const void *)&depth, sizeof depth, { 0, 0, 0 }, 0, "depth", "int depth", "critical_clones.c:7" },
+        { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t lock", "critical_clones.c:8" },
+    };
+    __cape_objects(__cape_file_objects_table, 5);
+}
+
+/* capecc: the program starts in the runtime, which runs the user's main on every rank */
+static int __cape_main_adapter(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    (void)envp;
+    return __cape_user_main();
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    return __cape_start(argc, argv, envp, __cape_main_adapter);
+}
