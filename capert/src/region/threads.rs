@@ -62,6 +62,10 @@ struct RankTeam {
     pending: Mutex<Pending>,
     /// copyprivate: thread 0's bytes for the others.
     copy: Mutex<Vec<u8>>,
+    /// `copyin`: thread 0's threadprivate values at the region's start (address of thread 0's
+    /// copy, bytes), and the address of thread 0's `TLS_ANCHOR` (see `worker_copyin`).
+    copyin: Vec<(usize, Vec<u8>)>,
+    anchor: usize,
 }
 
 /// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
@@ -81,6 +85,13 @@ thread_local! {
     static TEAM: RefCell<Option<Arc<RankTeam>>> = const { RefCell::new(None) };
     /// A worker runs a `masked` block.
     static IN_BLOCK: Cell<bool> = const { Cell::new(false) };
+    /// Lies in the executable's static TLS block, as the program's threadprivate variables do
+    /// (the runtime is linked into it): the distance between the two is the same on every thread.
+    static TLS_ANCHOR: u8 = const { 0 };
+}
+
+fn tls_anchor() -> usize {
+    TLS_ANCHOR.with(|a| a as *const u8 as usize)
 }
 
 fn team() -> Option<Arc<RankTeam>> {
@@ -118,10 +129,9 @@ impl WorkerTeam {
 }
 
 /// Whether a team may run several threads in a rank. Not with the mprotect tracker (its
-/// fault handler copies a page's twin while another thread could already write the page)
-/// nor with `threadprivate` variables (one copy per process): teams then stay one thread per
-/// rank as before (`num_threads(n)` is capped at the rank count), and `OMP_NUM_THREADS` > 1
-/// is refused with one line.
+/// fault handler copies a page's twin while another thread could already write the page):
+/// teams then stay one thread per rank as before (`num_threads(n)` is capped at the rank
+/// count), and `OMP_NUM_THREADS` > 1 is refused with one line.
 pub(super) fn allowed(s: &State) -> bool {
     let Some(rt) = s.rt.as_ref() else {
         return true;
@@ -129,8 +139,6 @@ pub(super) fn allowed(s: &State) -> bool {
     let why = if rt.tracker.kind() == crate::track::TrackerKind::Mprotect {
         "several threads per rank need the uffd tracker, but this run uses the mprotect one \
          (`CAPE_TRACKER=mprotect`, or a kernel without userfaultfd write protection)"
-    } else if !s.threadprivates.is_empty() {
-        "`threadprivate` variables are not supported with several threads per rank yet"
     } else {
         return true;
     };
@@ -164,9 +172,10 @@ pub(super) fn run(
     body: impl Fn() + Send + Sync + 'static,
     main: impl FnOnce(),
 ) -> Result<(), String> {
-    let (rank, arena) = with_state(|s| {
+    let (rank, arena, copyin) = with_state(|s| {
         let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
-        (s.rank_size().0, arena)
+        let rank = s.rank_size().0;
+        (rank, arena, s.threadprivates.values_at_start(rank))
     });
     let rank_team = Arc::new(RankTeam {
         rank,
@@ -176,6 +185,8 @@ pub(super) fn run(
         max_iter: AtomicU64::new(u64::MAX),
         pending: Mutex::new(Pending::default()),
         copy: Mutex::new(Vec::new()),
+        copyin,
+        anchor: tls_anchor(),
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -320,6 +331,23 @@ pub fn copyprivate(var: ProgramBytes, broadcast: impl FnOnce(ProgramBytes)) -> O
     }
     t.barrier.wait();
     Some(())
+}
+
+/// `__cape_copyin` on a worker: its copy of the threadprivate variable (in its own TLS block)
+/// gets thread 0's value at the region's start. False on thread 0 and outside a rank team.
+pub fn worker_copyin(var: ProgramBytes) -> bool {
+    let Some(t) = team().filter(|_| is_worker()) else {
+        return false;
+    };
+    // the same offset in thread 0's TLS block
+    let at = t.anchor.wrapping_add(var.addr().wrapping_sub(tls_anchor()));
+    for (addr, bytes) in &t.copyin {
+        if at >= *addr && at + var.len() <= addr + bytes.len() {
+            var.write(&bytes[at - addr..at - addr + var.len()]);
+            break;
+        }
+    }
+    true
 }
 
 /// A worker's heap call on `addr`: is it an arena block (thread 0's allocator)?
