@@ -124,16 +124,22 @@ pub fn reduce(
 /// `[addr, addr + len)` is shared memory of an active region in progress (so updates of it are
 /// merged, not just applied).
 pub(super) fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
+    active_shared_ranges(s)
+        .iter()
+        .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
+}
+
+/// The shared memory of the active region between ranks (empty without one).
+pub(super) fn active_shared_ranges(s: &State) -> Vec<(usize, usize)> {
     let t = &s.team;
-    let sp = match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
-        (true, Some(r)) => r.sp,
-        _ => return false,
-    };
-    s.rt.as_ref().is_some_and(|rt| {
-        shared_ranges(rt, sp)
-            .iter()
-            .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
-    })
+    match (
+        t.levels.iter().any(|l| l.active),
+        t.region.as_ref(),
+        s.rt.as_ref(),
+    ) {
+        (true, Some(r), Some(rt)) => shared_ranges(rt, r.sp),
+        _ => Vec::new(),
+    }
 }
 
 /// `__cape_atomic_update`, before the caller applies it: inside an active region on shared

@@ -66,6 +66,8 @@ struct RankTeam {
     /// copy, bytes), and the address of thread 0's `TLS_ANCHOR` (see `worker_copyin`).
     copyin: Vec<(usize, Vec<u8>)>,
     anchor: usize,
+    /// The shared memory of the active region between ranks (empty: none).
+    shared: Vec<(usize, usize)>,
 }
 
 /// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
@@ -76,6 +78,10 @@ struct Pending {
     /// rank's first update of it in the epoch.
     updates: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
     before: HashMap<usize, Vec<u8>>,
+    /// `atomic capture` targets counted between ranks (cells to empty at the merge), and the
+    /// deltas captured so far of those counted in the rank alone.
+    captured: Vec<usize>,
+    local_captures: HashMap<usize, i64>,
 }
 
 thread_local! {
@@ -172,10 +178,11 @@ pub(super) fn run(
     body: impl Fn() + Send + Sync + 'static,
     main: impl FnOnce(),
 ) -> Result<(), String> {
-    let (rank, arena, copyin) = with_state(|s| {
+    let (rank, arena, copyin, shared) = with_state(|s| {
         let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
         let rank = s.rank_size().0;
-        (rank, arena, s.threadprivates.values_at_start(rank))
+        let shared = super::constructs::active_shared_ranges(s);
+        (rank, arena, s.threadprivates.values_at_start(rank), shared)
     });
     let rank_team = Arc::new(RankTeam {
         rank,
@@ -187,6 +194,7 @@ pub(super) fn run(
         copy: Mutex::new(Vec::new()),
         copyin,
         anchor: tls_anchor(),
+        shared,
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -266,6 +274,44 @@ pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -
     true
 }
 
+/// `atomic capture` (`__cape_atomic_fetch_add`) on any thread of a rank team: `x` before the
+/// rank's first update of it in the epoch, and the deltas earlier captures added. On shared
+/// memory of a team of several ranks the deltas are counted on rank 0's cell (the MPI calls
+/// of the rank's threads one at a time); otherwise in the rank, under its lock. None outside
+/// a rank team.
+pub fn capture_fetch_add(x: ProgramBytes, delta: i64) -> Option<(Vec<u8>, i64)> {
+    let t = team()?;
+    let addr = x.addr();
+    let mut pending = lock(&t);
+    let before = pending
+        .before
+        .entry(addr)
+        .or_insert_with(|| x.read())
+        .clone();
+    let between_ranks = t.ranks > 1
+        && t.shared
+            .iter()
+            .any(|&(lo, hi)| addr >= lo && addr + x.len() <= hi);
+    let earlier = if between_ranks {
+        if !pending.captured.contains(&addr) {
+            pending.captured.push(addr);
+        }
+        let slot = addr % crate::sys::mpi::CAPTURE_SLOTS;
+        match crate::sys::mpi::capture_fetch_add_any_thread(slot, delta) {
+            Some(earlier) => earlier,
+            None => refuse(
+                "`#pragma omp atomic capture` (this MPI does not give `MPI_THREAD_SERIALIZED`)",
+            ),
+        }
+    } else {
+        let sum = pending.local_captures.entry(addr).or_insert(0);
+        let earlier = *sum;
+        *sum += delta;
+        earlier
+    };
+    Some((before, earlier))
+}
+
 /// Thread 0 takes what the workers left: reductions become records of the region (or,
 /// without an active region between ranks, are combined now), atomic updates are logged
 /// as thread 0's own would have been.
@@ -274,6 +320,13 @@ fn take_pending(s: &mut State, t: &RankTeam) {
     let worker_iter = t.max_iter.swap(u64::MAX, Ordering::AcqRel);
     if worker_iter != u64::MAX {
         s.team.note_iteration(worker_iter);
+    }
+    if let Some(r) = s.team.region.as_mut() {
+        for &target in &pending.captured {
+            if r.captured.insert(target) {
+                r.records.push(Record::Capture { target });
+            }
+        }
     }
     for (target, combiner, operand) in pending.updates {
         let addr = target.addr();
