@@ -68,6 +68,12 @@ struct RankTeam {
     anchor: usize,
     /// The shared memory of the active region between ranks (empty: none).
     shared: Vec<(usize, usize)>,
+    /// This rank's OpenMP threads `base .. base + count`.
+    base: u32,
+    count: u32,
+    /// The iteration cursor of each dynamic/guided loop of the region, by its index among the
+    /// region's such loops (the threads of a rank meet the same loops in the same order).
+    loops: Mutex<HashMap<u64, Arc<AtomicU64>>>,
 }
 
 /// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
@@ -89,6 +95,8 @@ thread_local! {
     static LOCAL: Cell<u32> = const { Cell::new(0) };
     /// The rank team of the region this thread runs, if its rank runs several threads.
     static TEAM: RefCell<Option<Arc<RankTeam>>> = const { RefCell::new(None) };
+    /// Dynamic/guided loops this thread started in the current region.
+    static LOOPS_STARTED: Cell<u64> = const { Cell::new(0) };
     /// A worker runs a `masked` block.
     static IN_BLOCK: Cell<bool> = const { Cell::new(false) };
     /// Lies in the executable's static TLS block, as the program's threadprivate variables do
@@ -195,6 +203,9 @@ pub(super) fn run(
         copyin,
         anchor: tls_anchor(),
         shared,
+        base,
+        count,
+        loops: Mutex::new(HashMap::new()),
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -227,12 +238,42 @@ pub(super) fn run(
 
 fn enter(team: &Arc<RankTeam>, local: u32) {
     LOCAL.with(|l| l.set(local));
+    LOOPS_STARTED.with(|c| c.set(0));
     TEAM.with(|t| *t.borrow_mut() = Some(Arc::clone(team)));
 }
 
 fn leave() {
     LOCAL.with(|l| l.set(0));
     TEAM.with(|t| *t.borrow_mut() = None);
+}
+
+/// A dynamic/guided loop of a rank team starts on this thread: its index among the region's
+/// such loops and the rank's threads (`base`, `count`); the first thread of the rank to get
+/// here sets the loop's shared cursor to `start(base, count)`. None outside a rank team.
+pub fn rank_loop(start: impl FnOnce(u32, u32) -> u64) -> Option<(u64, u32, u32)> {
+    let t = team()?;
+    let index = LOOPS_STARTED.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    t.loops
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(index)
+        .or_insert_with(|| Arc::new(AtomicU64::new(start(t.base, t.count))));
+    Some((index, t.base, t.count))
+}
+
+/// `take` on the shared cursor of the rank team's loop `index` (see `rank_loop`).
+pub fn with_loop_cursor<R>(index: u64, take: impl FnOnce(&AtomicU64) -> R) -> Option<R> {
+    let t = team()?;
+    let cursor = t
+        .loops
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&index)
+        .cloned()?;
+    Some(take(&cursor))
 }
 
 /// A worker ran loop iteration `iter`.
