@@ -70,7 +70,8 @@ fn owns_heap_blocks() -> bool {
 pub fn master_begin(s: &State, filter: i32) -> bool {
     let t = &s.team;
     let runs = t.omp_thread_num() == filter;
-    if runs && t.levels.last().is_some_and(|l| l.active) && owns_heap_blocks() {
+    // also when a worker runs it: its heap calls are made by its rank's thread 0, in the arena
+    if runs && t.levels.last().is_some_and(|l| l.active) {
         crate::region_heap::block_begin(t.levels.len());
     }
     runs
@@ -78,9 +79,7 @@ pub fn master_begin(s: &State, filter: i32) -> bool {
 
 /// `__cape_master_end`: the thread that ran the block leaves it.
 pub fn master_end(s: &State) {
-    if owns_heap_blocks() {
-        crate::region_heap::block_end(s.team.levels.len());
-    }
+    crate::region_heap::block_end(s.team.levels.len());
 }
 
 /// `__cape_copyprivate`: team rank 0's value of `var` on every rank of the team.

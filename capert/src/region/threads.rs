@@ -74,6 +74,38 @@ struct RankTeam {
     /// The iteration cursor of each dynamic/guided loop of the region, by its index among the
     /// region's such loops (the threads of a rank meet the same loops in the same order).
     loops: Mutex<HashMap<u64, Arc<AtomicU64>>>,
+    /// A call a worker hands thread 0 (`on_thread_0`), its answer, and the worker's turn.
+    call: Mutex<Option<Call>>,
+    called: AtomicBool,
+    answer: Mutex<Option<usize>>,
+    turn: Mutex<()>,
+}
+
+/// Work for thread 0 with its answer (an address or a number).
+type Call = Box<dyn FnOnce() -> usize + Send>;
+
+impl RankTeam {
+    /// Thread 0 waiting for the others: makes the call a worker handed it, if any.
+    fn serve(&self) -> bool {
+        if !self.called.load(Ordering::Acquire) {
+            return false;
+        }
+        let call = self.call.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let Some(call) = call else { return false };
+        let answer = call();
+        *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+        self.called.store(false, Ordering::Release);
+        true
+    }
+
+    /// A barrier of the rank's threads; thread 0 serves the workers' calls meanwhile.
+    fn meet(&self) {
+        if LOCAL.with(Cell::get) == 0 {
+            self.barrier.wait_serving(&|| self.serve());
+        } else {
+            self.barrier.wait();
+        }
+    }
 }
 
 /// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
@@ -206,6 +238,10 @@ pub(super) fn run(
         base,
         count,
         loops: Mutex::new(HashMap::new()),
+        call: Mutex::new(None),
+        called: AtomicBool::new(false),
+        answer: Mutex::new(None),
+        turn: Mutex::new(()),
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -229,7 +265,8 @@ pub(super) fn run(
         leave();
     });
     enter(&rank_team, 0);
-    let result = pool::pool().run(count, job, main);
+    let serving = Arc::clone(&rank_team);
+    let result = pool::pool().run(count, job, main, &|| serving.serve());
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));
@@ -399,13 +436,13 @@ fn take_pending(s: &mut State, t: &RankTeam) {
 /// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team.
 pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), String>> {
     let t = team()?;
-    t.barrier.wait();
+    t.meet();
     let mut result = Ok(());
     if LOCAL.with(Cell::get) == 0 {
         with_state(|s| take_pending(s, &t));
         result = merge();
     }
-    t.barrier.wait();
+    t.meet();
     Some(result)
 }
 
@@ -414,16 +451,16 @@ pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), 
 /// rank team.
 pub fn copyprivate(var: ProgramBytes, broadcast: impl FnOnce(ProgramBytes)) -> Option<()> {
     let t = team()?;
-    t.barrier.wait();
+    t.meet();
     if LOCAL.with(Cell::get) == 0 {
         broadcast(var);
         *t.copy.lock().unwrap_or_else(|e| e.into_inner()) = var.read();
     }
-    t.barrier.wait();
+    t.meet();
     if LOCAL.with(Cell::get) != 0 {
         var.write(&t.copy.lock().unwrap_or_else(|e| e.into_inner()));
     }
-    t.barrier.wait();
+    t.meet();
     Some(())
 }
 
@@ -456,11 +493,31 @@ pub fn set_in_block(on: bool) {
     }
 }
 
-/// A worker allocates: from libc (its memory stays in this rank), refused inside a `masked`
-/// block of a team of several ranks, whose allocations the other ranks must see.
-pub fn worker_allocates() {
-    if IN_BLOCK.with(Cell::get) && team().is_some_and(|t| t.ranks > 1) {
-        refuse("memory allocation in a `masked` block run by a thread other than its rank's first");
+/// A worker's heap call inside a `masked` block of a team of several ranks, whose blocks the
+/// other ranks must see: thread 0 owns the arena, so it makes the call (`call`, on thread 0)
+/// the next time it waits for the rank's threads; the worker waits for the answer. None when
+/// the call is this thread's own (thread 0, outside such a block: libc).
+pub fn heap_call_on_thread_0(call: impl FnOnce() -> usize + Send + 'static) -> Option<usize> {
+    if !IN_BLOCK.with(Cell::get) {
+        return None;
+    }
+    let t = team().filter(|t| t.ranks > 1 && is_worker())?;
+    let _turn = t.turn.lock().unwrap_or_else(|e| e.into_inner());
+    *t.call.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(call));
+    t.called.store(true, Ordering::Release);
+    t.barrier.nudge();
+    pool::pool().nudge();
+    let mut waited = 0u32;
+    loop {
+        if let Some(answer) = t.answer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Some(answer);
+        }
+        waited += 1;
+        if waited < 1000 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+        }
     }
 }
 
