@@ -206,7 +206,10 @@ fn start_lazy(
         return None;
     }
     let auto = cfg.merge == MergeMode::Auto;
-    let why = if !comm.serialized {
+    let why = if cfg.num_threads.is_some_and(|t| t > 1) {
+        // a page the fetch thread installs is writable before its bytes are in place
+        "it is not used with several threads per rank (`OMP_NUM_THREADS` > 1)".to_string()
+    } else if !comm.serialized {
         "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
     } else {
         let mut spans = page_hulls(globals);
