@@ -97,15 +97,16 @@ __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
     __cape_threadprivate(&{{var}}, sizeof {{var}});
 }
 /*@ threadprivate_local_ref */
-static void *const __cape_tp_ref_{{id}}[2] __asm__("__cape_tp_ref_{{id}}") __attribute__((used)) = { &{{var}}, (void *)sizeof {{var}} }; /* capecc: #pragma omp threadprivate({{var}}) at {{location}} */
+static const __SIZE_TYPE__ __cape_tp_size_{{id}} __asm__("__cape_tp_size_{{id}}") __attribute__((used)) = sizeof {{var}}; /* capecc: #pragma omp threadprivate({{var}}) at {{location}} */
 /*@ threadprivate_local */
 
 /* capecc: #pragma omp threadprivate({{var}}) at {{location}}: a static local, registered at
-   start-up on every rank through the address its function records under an assembler name */
-extern void *const __cape_tp_ref_{{id}}_of[2] __asm__("__cape_tp_ref_{{id}}");
+   start-up on every rank through the assembler names of its (thread-local) object and size */
+extern _Thread_local char __cape_tp_var_{{id}}_of[] __asm__("{{symbol}}");
+extern const __SIZE_TYPE__ __cape_tp_size_{{id}}_of __asm__("__cape_tp_size_{{id}}");
 __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
 {
-    __cape_threadprivate(__cape_tp_ref_{{id}}_of[0], (__SIZE_TYPE__)__cape_tp_ref_{{id}}_of[1]);
+    __cape_threadprivate(__cape_tp_var_{{id}}_of, __cape_tp_size_{{id}}_of);
 }
 /*@ combiners */
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's

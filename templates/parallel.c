@@ -62,6 +62,9 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 {{reductions}}}
 /*@ shared_pointer */
     {{pointer}} = __cape_d->{{field}};
+/*@ threadprivate_pointer */
+    extern _Thread_local char __cape_tls_{{field}}[] __asm__("{{symbol}}");
+    {{pointer}} = (void *)__cape_tls_{{field}}; /* this thread's copy */
 /*@ read_only_value */
     __typeof__(*{{pointer}}) {{value}} = *{{pointer}}; /* the region only reads it */
 /*@ unused_pointer */

@@ -31,22 +31,30 @@ fn spins_for(n: usize) -> u32 {
     }
 }
 
-/// Waits until `ready()`; `wake` is notified by whoever makes it true.
-fn wait_until(ready: impl Fn() -> bool, wake: &Wake, spins: u32) {
+/// Waits until `ready()`; `wake` is notified by whoever makes it true. `serve` runs while
+/// waiting (work another thread hands the waiting one; it returns whether it had any).
+fn wait_until(ready: impl Fn() -> bool, wake: &Wake, spins: u32, serve: &dyn Fn() -> bool) {
     for _ in 0..spins {
         if ready() {
             return;
         }
+        serve();
         std::hint::spin_loop();
     }
-    let mut guard = wake.lock.lock().unwrap_or_else(|e| e.into_inner());
-    while !ready() {
+    loop {
+        while serve() {}
+        let guard = wake.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if ready() {
+            return;
+        }
         // the timeout only bounds a lost wake-up; every change notifies under the lock
-        guard = match wake.cv.wait_timeout(guard, Duration::from_millis(10)) {
-            Ok((g, _)) => g,
-            Err(e) => e.into_inner().0,
-        };
+        drop(wake.cv.wait_timeout(guard, Duration::from_millis(10)));
     }
+}
+
+/// Nothing to serve.
+fn idle() -> bool {
+    false
 }
 
 #[derive(Default)]
@@ -85,6 +93,11 @@ impl Barrier {
     /// Returns when all `n` threads have called it; the writes of each before it are visible
     /// to all after it.
     pub fn wait(&self) {
+        self.wait_serving(&idle);
+    }
+
+    /// `wait`, running `serve` meanwhile (see `wait_until`).
+    pub fn wait_serving(&self, serve: &dyn Fn() -> bool) {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
             self.arrived.store(0, Ordering::Relaxed);
@@ -96,7 +109,13 @@ impl Barrier {
             || self.generation.load(Ordering::Acquire) != generation,
             &self.wake,
             self.spins,
+            serve,
         );
+    }
+
+    /// Wakes a sleeping waiter so that it looks for work to serve.
+    pub fn nudge(&self) {
+        self.wake.notify();
     }
 }
 
@@ -135,8 +154,15 @@ impl Pool {
     }
 
     /// Runs `job(1..n)` on `n - 1` workers and `main()` on the calling thread, and returns
-    /// when all have finished. One job at a time (the rank's thread 0 calls it).
-    pub fn run(&self, n: u32, job: Job, main: impl FnOnce()) -> Result<(), String> {
+    /// when all have finished, running `serve` while it waits for them (see `wait_until`).
+    /// One job at a time (the rank's thread 0 calls it).
+    pub fn run(
+        &self,
+        n: u32,
+        job: Job,
+        main: impl FnOnce(),
+        serve: &dyn Fn() -> bool,
+    ) -> Result<(), String> {
         if n <= 1 {
             main();
             return Ok(());
@@ -150,9 +176,19 @@ impl Pool {
         s.generation.fetch_add(1, Ordering::AcqRel);
         s.start.notify();
         main();
-        wait_until(|| s.running.load(Ordering::Acquire) == 0, &s.done, spins);
+        wait_until(
+            || s.running.load(Ordering::Acquire) == 0,
+            &s.done,
+            spins,
+            serve,
+        );
         *s.job.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(())
+    }
+
+    /// Wakes the caller of `run` if it sleeps waiting for the workers.
+    pub fn nudge(&self) {
+        self.shared.done.notify();
     }
 
     fn ensure_workers(&self, needed: u32) -> Result<(), String> {
@@ -178,6 +214,7 @@ fn worker(s: &Shared, index: u32, mut seen: u64) {
             || s.generation.load(Ordering::Acquire) != seen,
             &s.start,
             spins,
+            &idle,
         );
         seen = s.generation.load(Ordering::Acquire);
         let job = s.job.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -208,7 +245,8 @@ mod tests {
             let hits = Arc::new(Mutex::new(vec![0u32; n as usize]));
             let h = Arc::clone(&hits);
             let job: Job = Arc::new(move |t| h.lock().unwrap()[t as usize] += 1);
-            pool.run(n, job, || hits.lock().unwrap()[0] += 1).unwrap();
+            pool.run(n, job, || hits.lock().unwrap()[0] += 1, &idle)
+                .unwrap();
             assert_eq!(*hits.lock().unwrap(), vec![1; n as usize]);
         }
     }
@@ -229,7 +267,7 @@ mod tests {
             }
         };
         let p = phase.clone();
-        pool.run(n, Arc::new(move |_| p()), phase).unwrap();
+        pool.run(n, Arc::new(move |_| p()), phase, &idle).unwrap();
         assert_eq!(count.load(Ordering::SeqCst), 50 * n as usize);
     }
 }

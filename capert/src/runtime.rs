@@ -123,10 +123,9 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
-    // the fetch thread of the demand-driven merge calls MPI while the main thread waits
-    // (not with several threads per rank: their regions merge eagerly)
-    let lazy_wanted = lazy_merge_wanted(&cfg) && cfg.num_threads.unwrap_or(1) <= 1;
-    let mut comm = Comm::init(lazy_wanted).unwrap_or_else(|e| fatal(&e));
+    // MPI_THREAD_SERIALIZED: the fetch thread of the demand-driven merge calls MPI while the
+    // main thread waits, and the threads of a hybrid rank make one-sided calls one at a time
+    let mut comm = Comm::init(true).unwrap_or_else(|e| fatal(&e));
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());
@@ -207,7 +206,10 @@ fn start_lazy(
         return None;
     }
     let auto = cfg.merge == MergeMode::Auto;
-    let why = if !comm.serialized {
+    let why = if cfg.num_threads.is_some_and(|t| t > 1) {
+        // a page the fetch thread installs is writable before its bytes are in place
+        "it is not used with several threads per rank (`OMP_NUM_THREADS` > 1)".to_string()
+    } else if !comm.serialized {
         "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
     } else {
         let mut spans = page_hulls(globals);

@@ -9,6 +9,7 @@
 use crate::region::{team, State};
 use crate::schedule::cape_sched;
 use crate::schedule::static_chunks;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const CAPE_SCHED_STATIC: i32 = cape_sched::CAPE_SCHED_STATIC as i32;
 const CAPE_SCHED_DYNAMIC: i32 = cape_sched::CAPE_SCHED_DYNAMIC as i32;
@@ -43,6 +44,10 @@ const LOOP_LAST: u32 = 1;
 const LOOP_DONE: u32 = 2;
 /// A loop with the `ordered` clause in an active team: thread 0 runs every chunk in order.
 const LOOP_ORDERED: u32 = 4;
+/// A dynamic/guided loop of a team with several threads in some rank: the rank's threads
+/// claim chunks of the rank's share (`cursor` .. `base`) from a cursor they share (`slot`: the
+/// loop's index in the rank team, 0: this thread is its rank's only one, `cursor` is its own).
+const LOOP_RANK: u32 = 8;
 
 /// libgomp's guided chunk: `max(ceil(remaining / team), chunk)`, at most `remaining`.
 fn guided_size(remaining: u64, team: u64, chunk: u64) -> u64 {
@@ -97,10 +102,9 @@ impl __cape_loop {
                 CAPE_SCHED_STATIC,
                 if kind == CAPE_SCHED_DYNAMIC { chunk } else { 0 },
             )
-        } else if s.team.innermost_hybrid() {
-            // several threads per rank: the chunks go round-robin as with `static, chunk`
-            // (the ticket counter lives in thread 0's runtime; the results are the same)
-            (CAPE_SCHED_STATIC, chunk)
+        } else if kind != CAPE_SCHED_STATIC && s.team.innermost_hybrid() {
+            self.init_rank_share(n, team, tid, kind, chunk);
+            return;
         } else {
             (kind, chunk)
         };
@@ -122,6 +126,75 @@ impl __cape_loop {
             self.slot = slot as u64;
             self.base = base;
         }
+    }
+
+    /// A dynamic/guided loop with several threads in some rank: each rank takes the iterations
+    /// its threads' static blocks would (one contiguous share, so the ranks write what they
+    /// would with one thread each) and its threads claim chunks of it as they come.
+    fn init_rank_share(&mut self, n: u64, team: u64, tid: u64, kind: i32, chunk: u64) {
+        let block_start = |t: u64| t * (n / team) + t.min(n % team);
+        let share = |base: u32, count: u32| {
+            (
+                block_start(u64::from(base)),
+                block_start(u64::from(base) + u64::from(count)),
+            )
+        };
+        let (index, base, count) =
+            crate::region::threads::rank_loop(|b, c| share(b, c).0).unwrap_or((0, tid as u32, 1));
+        let (lo, hi) = share(base, count);
+        *self = __cape_loop {
+            n,
+            chunk,
+            team,
+            tid,
+            schedule: kind,
+            flags: LOOP_RANK,
+            slot: index,
+            base: hi,
+            chunks: u64::from(count),
+            cursor: lo,
+            ..Default::default()
+        };
+    }
+
+    /// The next chunk of a `LOOP_RANK` loop, None (and done) when the rank's share is.
+    fn claimed_in_rank(&mut self) -> Option<(u64, u64)> {
+        if self.flags & LOOP_DONE != 0 {
+            return None;
+        }
+        let (end, chunk, threads) = (self.base, self.chunk, self.chunks);
+        let guided = self.schedule == CAPE_SCHED_GUIDED;
+        let size = move |lo: u64| {
+            if guided {
+                guided_size(end - lo, threads, chunk)
+            } else {
+                chunk.min(end - lo)
+            }
+        };
+        let take = |cursor: &AtomicU64| {
+            cursor
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |lo| {
+                    (lo < end).then(|| lo + size(lo))
+                })
+                .ok()
+        };
+        let lo = if self.slot == 0 {
+            let own = AtomicU64::new(self.cursor);
+            let lo = take(&own);
+            self.cursor = own.into_inner();
+            lo
+        } else {
+            crate::region::threads::with_loop_cursor(self.slot, take).flatten()
+        };
+        let Some(lo) = lo else {
+            self.flags |= LOOP_DONE;
+            return None;
+        };
+        let hi = lo + size(lo);
+        if hi == self.n {
+            self.flags |= LOOP_LAST;
+        }
+        Some((lo, hi))
     }
 
     /// `__cape_loop_init_ordered`: a loop with the `ordered` clause. Separate processes cannot
@@ -203,6 +276,7 @@ impl __cape_loop {
             return Some((lo, hi));
         }
         let range = match self.schedule {
+            _ if self.flags & LOOP_RANK != 0 => self.claimed_in_rank(),
             CAPE_SCHED_DYNAMIC | CAPE_SCHED_GUIDED => {
                 let ticket = team::fetch_ticket(s, self.slot as usize);
                 self.claimed(ticket)
@@ -290,6 +364,27 @@ mod tests {
             v.push(r);
         }
         (v, l.is_last())
+    }
+
+    #[test]
+    fn a_rank_share_is_claimed_once_in_chunks() {
+        // a thread alone in its rank (no rank team): its own cursor over the rank's share
+        for kind in [CAPE_SCHED_DYNAMIC, CAPE_SCHED_GUIDED] {
+            for (n, team, tid, chunk) in [(100u64, 4u64, 1u64, 3u64), (7, 4, 3, 1), (2, 4, 3, 2)] {
+                let mut l = __cape_loop::default();
+                l.init_rank_share(n, team, tid, kind, chunk);
+                let (lo, hi) = (tid * (n / team) + tid.min(n % team), l.base);
+                let mut next = lo;
+                while let Some((a, b)) = l.claimed_in_rank() {
+                    assert_eq!(a, next, "chunks in order, none skipped");
+                    assert!(b > a && b <= hi);
+                    next = b;
+                }
+                assert_eq!(next, hi);
+                assert_eq!(l.is_last(), hi == n && hi > lo);
+                assert!(l.claimed_in_rank().is_none());
+            }
+        }
     }
 
     #[test]

@@ -149,6 +149,7 @@ fn translate_renamed(
     }
     base_edits.extend(renames.edits);
     base_edits.extend(function_name_edits(&program).map_err(|d| vec![d])?);
+    base_edits.extend(lower::thread_local::edits(&program, &directives)?);
     // each construct looks up the edits inside it by binary search; stable: the order of
     // insertions at one offset is kept
     base_edits.sort_by_key(|e| e.span.start);

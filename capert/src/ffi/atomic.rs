@@ -29,8 +29,9 @@ pub extern "C" fn __cape_atomic_fetch_add(
                 ProgramBytes::new(x0 as usize, size),
             )
         };
-        if region::threads::in_rank_team() {
-            region::threads::refuse("`#pragma omp atomic capture`");
+        if let Some((before, earlier)) = region::threads::capture_fetch_add(x, delta) {
+            x0.write(&before);
+            return earlier;
         }
         match with_state(|s| region::constructs::capture_fetch_add(s, x, delta)) {
             Ok((before, earlier)) => {

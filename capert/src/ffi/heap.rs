@@ -1,5 +1,7 @@
 //! The program's heap calls (`malloc` and its family, `strdup`): the shared arena or libc,
-//! see `arena.rs` and `region_heap.rs`.
+//! see `arena.rs` and `region_heap.rs`. A thread other than its rank's first that runs a
+//! `masked` block in a team of several ranks hands its calls to the rank's thread 0, which owns
+//! the arena (`region/threads.rs::heap_call_on_thread_0`).
 
 use super::guard;
 use crate::region::{threads, with_state};
@@ -22,8 +24,7 @@ enum Owner {
 /// there; such memory is private).
 fn allocator() -> Owner {
     if threads::is_worker() {
-        // the arena is the rank's thread 0's
-        threads::worker_allocates();
+        // the arena is the rank's thread 0's (a `masked` block's calls are made there)
         return Owner::Libc;
     }
     if with_state(|s| s.rt.is_none()) || !arena_usable() {
@@ -35,7 +36,8 @@ fn allocator() -> Owner {
 
 /// The arena may change now: outside active regions, or in a block one rank runs.
 fn arena_usable() -> bool {
-    !threads::is_worker() && !crate::arena::in_active_region() || region_heap::owns_arena()
+    // a worker never: the arena is its rank's thread 0's
+    !threads::is_worker() && (!crate::arena::in_active_region() || region_heap::owns_arena())
 }
 
 fn in_arena(ptr: *mut c_void) -> bool {
@@ -64,6 +66,9 @@ fn arena_alloc(size: usize, align: usize) -> *mut c_void {
 }
 
 fn alloc_aligned(size: usize, align: usize) -> *mut c_void {
+    if let Some(p) = threads::heap_call_on_thread_0(move || alloc_aligned(size, align) as usize) {
+        return p as *mut c_void;
+    }
     match allocator() {
         Owner::Arena => arena_alloc(size, align),
         Owner::Libc => {
@@ -83,6 +88,9 @@ fn alloc_aligned(size: usize, align: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn __cape_malloc(size: usize) -> *mut c_void {
     guard(|| {
+        if let Some(p) = threads::heap_call_on_thread_0(move || __cape_malloc(size) as usize) {
+            return p as *mut c_void;
+        }
         if let Some(p) = section_alloc(size) {
             return p;
         }
@@ -110,6 +118,10 @@ fn plain_malloc(size: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn __cape_calloc(count: usize, size: usize) -> *mut c_void {
     guard(|| {
+        if let Some(p) = threads::heap_call_on_thread_0(move || __cape_calloc(count, size) as usize)
+        {
+            return p as *mut c_void;
+        }
         let Some(total) = count.checked_mul(size) else {
             return std::ptr::null_mut();
         };
@@ -134,6 +146,12 @@ pub extern "C" fn __cape_calloc(count: usize, size: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
     guard(|| {
+        let at = ptr as usize;
+        if let Some(p) =
+            threads::heap_call_on_thread_0(move || __cape_realloc(at as *mut c_void, size) as usize)
+        {
+            return p as *mut c_void;
+        }
         if ptr.is_null() {
             return __cape_malloc(size);
         }
@@ -198,6 +216,15 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
 #[no_mangle]
 pub extern "C" fn __cape_free(ptr: *mut c_void) {
     guard(|| {
+        let at = ptr as usize;
+        if threads::heap_call_on_thread_0(move || {
+            __cape_free(at as *mut c_void);
+            0
+        })
+        .is_some()
+        {
+            return;
+        }
         if ptr.is_null() || crate::region::lock::in_section_heap(ptr as usize) {
             return;
         }

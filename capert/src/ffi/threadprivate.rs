@@ -32,6 +32,9 @@ pub extern "C" fn __cape_copyin(addr: *mut c_void, size: usize) {
         // SAFETY: by the ABI contract `addr` is (part of) a threadprivate variable of at
         // least `size` bytes.
         let var = unsafe { ProgramBytes::new(addr as usize, size) };
+        if region::threads::worker_copyin(var) {
+            return;
+        }
         with_state(|s| region::threadprivate::copyin(s, var))
     })
 }

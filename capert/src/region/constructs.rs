@@ -70,7 +70,8 @@ fn owns_heap_blocks() -> bool {
 pub fn master_begin(s: &State, filter: i32) -> bool {
     let t = &s.team;
     let runs = t.omp_thread_num() == filter;
-    if runs && t.levels.last().is_some_and(|l| l.active) && owns_heap_blocks() {
+    // also when a worker runs it: its heap calls are made by its rank's thread 0, in the arena
+    if runs && t.levels.last().is_some_and(|l| l.active) {
         crate::region_heap::block_begin(t.levels.len());
     }
     runs
@@ -78,9 +79,7 @@ pub fn master_begin(s: &State, filter: i32) -> bool {
 
 /// `__cape_master_end`: the thread that ran the block leaves it.
 pub fn master_end(s: &State) {
-    if owns_heap_blocks() {
-        crate::region_heap::block_end(s.team.levels.len());
-    }
+    crate::region_heap::block_end(s.team.levels.len());
 }
 
 /// `__cape_copyprivate`: team rank 0's value of `var` on every rank of the team.
@@ -124,16 +123,22 @@ pub fn reduce(
 /// `[addr, addr + len)` is shared memory of an active region in progress (so updates of it are
 /// merged, not just applied).
 pub(super) fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
+    active_shared_ranges(s)
+        .iter()
+        .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
+}
+
+/// The shared memory of the active region between ranks (empty without one).
+pub(super) fn active_shared_ranges(s: &State) -> Vec<(usize, usize)> {
     let t = &s.team;
-    let sp = match (t.levels.iter().any(|l| l.active), t.region.as_ref()) {
-        (true, Some(r)) => r.sp,
-        _ => return false,
-    };
-    s.rt.as_ref().is_some_and(|rt| {
-        shared_ranges(rt, sp)
-            .iter()
-            .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
-    })
+    match (
+        t.levels.iter().any(|l| l.active),
+        t.region.as_ref(),
+        s.rt.as_ref(),
+    ) {
+        (true, Some(r), Some(rt)) => shared_ranges(rt, r.sp),
+        _ => Vec::new(),
+    }
 }
 
 /// `__cape_atomic_update`, before the caller applies it: inside an active region on shared

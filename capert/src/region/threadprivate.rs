@@ -89,6 +89,22 @@ impl Threadprivates {
         }
     }
 
+    /// Thread 0's values at the start of a region that `begin` has prepared (any values on
+    /// rank 0, whose thread 0 shows its own copy), by address: what `copyin` gives the workers.
+    pub(super) fn values_at_start(&self, rank: usize) -> Vec<(usize, Vec<u8>)> {
+        self.0
+            .iter()
+            .map(|tp| {
+                let value = if rank == 0 {
+                    tp.var.read()
+                } else {
+                    tp.master.clone()
+                };
+                (tp.var.addr(), value)
+            })
+            .collect()
+    }
+
     /// A replayed region: copies of other threads are not logged, they restart as thread 0's.
     pub(super) fn restart_as_thread_0(&mut self) {
         for tp in self.0.iter_mut() {

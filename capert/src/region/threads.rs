@@ -62,6 +62,50 @@ struct RankTeam {
     pending: Mutex<Pending>,
     /// copyprivate: thread 0's bytes for the others.
     copy: Mutex<Vec<u8>>,
+    /// `copyin`: thread 0's threadprivate values at the region's start (address of thread 0's
+    /// copy, bytes), and the address of thread 0's `TLS_ANCHOR` (see `worker_copyin`).
+    copyin: Vec<(usize, Vec<u8>)>,
+    anchor: usize,
+    /// The shared memory of the active region between ranks (empty: none).
+    shared: Vec<(usize, usize)>,
+    /// This rank's OpenMP threads `base .. base + count`.
+    base: u32,
+    count: u32,
+    /// The iteration cursor of each dynamic/guided loop of the region, by its index among the
+    /// region's such loops (the threads of a rank meet the same loops in the same order).
+    loops: Mutex<HashMap<u64, Arc<AtomicU64>>>,
+    /// A call a worker hands thread 0 (`on_thread_0`), its answer, and the worker's turn.
+    call: Mutex<Option<Call>>,
+    called: AtomicBool,
+    answer: Mutex<Option<usize>>,
+    turn: Mutex<()>,
+}
+
+/// Work for thread 0 with its answer (an address or a number).
+type Call = Box<dyn FnOnce() -> usize + Send>;
+
+impl RankTeam {
+    /// Thread 0 waiting for the others: makes the call a worker handed it, if any.
+    fn serve(&self) -> bool {
+        if !self.called.load(Ordering::Acquire) {
+            return false;
+        }
+        let call = self.call.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let Some(call) = call else { return false };
+        let answer = call();
+        *self.answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+        self.called.store(false, Ordering::Release);
+        true
+    }
+
+    /// A barrier of the rank's threads; thread 0 serves the workers' calls meanwhile.
+    fn meet(&self) {
+        if LOCAL.with(Cell::get) == 0 {
+            self.barrier.wait_serving(&|| self.serve());
+        } else {
+            self.barrier.wait();
+        }
+    }
 }
 
 /// Reductions and atomic updates of the epoch, in the order the rank's threads made them.
@@ -72,6 +116,10 @@ struct Pending {
     /// rank's first update of it in the epoch.
     updates: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
     before: HashMap<usize, Vec<u8>>,
+    /// `atomic capture` targets counted between ranks (cells to empty at the merge), and the
+    /// deltas captured so far of those counted in the rank alone.
+    captured: Vec<usize>,
+    local_captures: HashMap<usize, i64>,
 }
 
 thread_local! {
@@ -79,8 +127,17 @@ thread_local! {
     static LOCAL: Cell<u32> = const { Cell::new(0) };
     /// The rank team of the region this thread runs, if its rank runs several threads.
     static TEAM: RefCell<Option<Arc<RankTeam>>> = const { RefCell::new(None) };
+    /// Dynamic/guided loops this thread started in the current region.
+    static LOOPS_STARTED: Cell<u64> = const { Cell::new(0) };
     /// A worker runs a `masked` block.
     static IN_BLOCK: Cell<bool> = const { Cell::new(false) };
+    /// Lies in the executable's static TLS block, as the program's threadprivate variables do
+    /// (the runtime is linked into it): the distance between the two is the same on every thread.
+    static TLS_ANCHOR: u8 = const { 0 };
+}
+
+fn tls_anchor() -> usize {
+    TLS_ANCHOR.with(|a| a as *const u8 as usize)
 }
 
 fn team() -> Option<Arc<RankTeam>> {
@@ -118,10 +175,9 @@ impl WorkerTeam {
 }
 
 /// Whether a team may run several threads in a rank. Not with the mprotect tracker (its
-/// fault handler copies a page's twin while another thread could already write the page)
-/// nor with `threadprivate` variables (one copy per process): teams then stay one thread per
-/// rank as before (`num_threads(n)` is capped at the rank count), and `OMP_NUM_THREADS` > 1
-/// is refused with one line.
+/// fault handler copies a page's twin while another thread could already write the page):
+/// teams then stay one thread per rank as before (`num_threads(n)` is capped at the rank
+/// count), and `OMP_NUM_THREADS` > 1 is refused with one line.
 pub(super) fn allowed(s: &State) -> bool {
     let Some(rt) = s.rt.as_ref() else {
         return true;
@@ -129,8 +185,6 @@ pub(super) fn allowed(s: &State) -> bool {
     let why = if rt.tracker.kind() == crate::track::TrackerKind::Mprotect {
         "several threads per rank need the uffd tracker, but this run uses the mprotect one \
          (`CAPE_TRACKER=mprotect`, or a kernel without userfaultfd write protection)"
-    } else if !s.threadprivates.is_empty() {
-        "`threadprivate` variables are not supported with several threads per rank yet"
     } else {
         return true;
     };
@@ -164,9 +218,11 @@ pub(super) fn run(
     body: impl Fn() + Send + Sync + 'static,
     main: impl FnOnce(),
 ) -> Result<(), String> {
-    let (rank, arena) = with_state(|s| {
+    let (rank, arena, copyin, shared) = with_state(|s| {
         let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
-        (s.rank_size().0, arena)
+        let rank = s.rank_size().0;
+        let shared = super::constructs::active_shared_ranges(s);
+        (rank, arena, s.threadprivates.values_at_start(rank), shared)
     });
     let rank_team = Arc::new(RankTeam {
         rank,
@@ -176,6 +232,16 @@ pub(super) fn run(
         max_iter: AtomicU64::new(u64::MAX),
         pending: Mutex::new(Pending::default()),
         copy: Mutex::new(Vec::new()),
+        copyin,
+        anchor: tls_anchor(),
+        shared,
+        base,
+        count,
+        loops: Mutex::new(HashMap::new()),
+        call: Mutex::new(None),
+        called: AtomicBool::new(false),
+        answer: Mutex::new(None),
+        turn: Mutex::new(()),
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -199,7 +265,8 @@ pub(super) fn run(
         leave();
     });
     enter(&rank_team, 0);
-    let result = pool::pool().run(count, job, main);
+    let serving = Arc::clone(&rank_team);
+    let result = pool::pool().run(count, job, main, &|| serving.serve());
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));
@@ -208,12 +275,42 @@ pub(super) fn run(
 
 fn enter(team: &Arc<RankTeam>, local: u32) {
     LOCAL.with(|l| l.set(local));
+    LOOPS_STARTED.with(|c| c.set(0));
     TEAM.with(|t| *t.borrow_mut() = Some(Arc::clone(team)));
 }
 
 fn leave() {
     LOCAL.with(|l| l.set(0));
     TEAM.with(|t| *t.borrow_mut() = None);
+}
+
+/// A dynamic/guided loop of a rank team starts on this thread: its index among the region's
+/// such loops and the rank's threads (`base`, `count`); the first thread of the rank to get
+/// here sets the loop's shared cursor to `start(base, count)`. None outside a rank team.
+pub fn rank_loop(start: impl FnOnce(u32, u32) -> u64) -> Option<(u64, u32, u32)> {
+    let t = team()?;
+    let index = LOOPS_STARTED.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    t.loops
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(index)
+        .or_insert_with(|| Arc::new(AtomicU64::new(start(t.base, t.count))));
+    Some((index, t.base, t.count))
+}
+
+/// `take` on the shared cursor of the rank team's loop `index` (see `rank_loop`).
+pub fn with_loop_cursor<R>(index: u64, take: impl FnOnce(&AtomicU64) -> R) -> Option<R> {
+    let t = team()?;
+    let cursor = t
+        .loops
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&index)
+        .cloned()?;
+    Some(take(&cursor))
 }
 
 /// A worker ran loop iteration `iter`.
@@ -255,6 +352,44 @@ pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -
     true
 }
 
+/// `atomic capture` (`__cape_atomic_fetch_add`) on any thread of a rank team: `x` before the
+/// rank's first update of it in the epoch, and the deltas earlier captures added. On shared
+/// memory of a team of several ranks the deltas are counted on rank 0's cell (the MPI calls
+/// of the rank's threads one at a time); otherwise in the rank, under its lock. None outside
+/// a rank team.
+pub fn capture_fetch_add(x: ProgramBytes, delta: i64) -> Option<(Vec<u8>, i64)> {
+    let t = team()?;
+    let addr = x.addr();
+    let mut pending = lock(&t);
+    let before = pending
+        .before
+        .entry(addr)
+        .or_insert_with(|| x.read())
+        .clone();
+    let between_ranks = t.ranks > 1
+        && t.shared
+            .iter()
+            .any(|&(lo, hi)| addr >= lo && addr + x.len() <= hi);
+    let earlier = if between_ranks {
+        if !pending.captured.contains(&addr) {
+            pending.captured.push(addr);
+        }
+        let slot = addr % crate::sys::mpi::CAPTURE_SLOTS;
+        match crate::sys::mpi::capture_fetch_add_any_thread(slot, delta) {
+            Some(earlier) => earlier,
+            None => refuse(
+                "`#pragma omp atomic capture` (this MPI does not give `MPI_THREAD_SERIALIZED`)",
+            ),
+        }
+    } else {
+        let sum = pending.local_captures.entry(addr).or_insert(0);
+        let earlier = *sum;
+        *sum += delta;
+        earlier
+    };
+    Some((before, earlier))
+}
+
 /// Thread 0 takes what the workers left: reductions become records of the region (or,
 /// without an active region between ranks, are combined now), atomic updates are logged
 /// as thread 0's own would have been.
@@ -263,6 +398,13 @@ fn take_pending(s: &mut State, t: &RankTeam) {
     let worker_iter = t.max_iter.swap(u64::MAX, Ordering::AcqRel);
     if worker_iter != u64::MAX {
         s.team.note_iteration(worker_iter);
+    }
+    if let Some(r) = s.team.region.as_mut() {
+        for &target in &pending.captured {
+            if r.captured.insert(target) {
+                r.records.push(Record::Capture { target });
+            }
+        }
     }
     for (target, combiner, operand) in pending.updates {
         let addr = target.addr();
@@ -294,13 +436,13 @@ fn take_pending(s: &mut State, t: &RankTeam) {
 /// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team.
 pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), String>> {
     let t = team()?;
-    t.barrier.wait();
+    t.meet();
     let mut result = Ok(());
     if LOCAL.with(Cell::get) == 0 {
         with_state(|s| take_pending(s, &t));
         result = merge();
     }
-    t.barrier.wait();
+    t.meet();
     Some(result)
 }
 
@@ -309,17 +451,34 @@ pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), 
 /// rank team.
 pub fn copyprivate(var: ProgramBytes, broadcast: impl FnOnce(ProgramBytes)) -> Option<()> {
     let t = team()?;
-    t.barrier.wait();
+    t.meet();
     if LOCAL.with(Cell::get) == 0 {
         broadcast(var);
         *t.copy.lock().unwrap_or_else(|e| e.into_inner()) = var.read();
     }
-    t.barrier.wait();
+    t.meet();
     if LOCAL.with(Cell::get) != 0 {
         var.write(&t.copy.lock().unwrap_or_else(|e| e.into_inner()));
     }
-    t.barrier.wait();
+    t.meet();
     Some(())
+}
+
+/// `__cape_copyin` on a worker: its copy of the threadprivate variable (in its own TLS block)
+/// gets thread 0's value at the region's start. False on thread 0 and outside a rank team.
+pub fn worker_copyin(var: ProgramBytes) -> bool {
+    let Some(t) = team().filter(|_| is_worker()) else {
+        return false;
+    };
+    // the same offset in thread 0's TLS block
+    let at = t.anchor.wrapping_add(var.addr().wrapping_sub(tls_anchor()));
+    for (addr, bytes) in &t.copyin {
+        if at >= *addr && at + var.len() <= addr + bytes.len() {
+            var.write(&bytes[at - addr..at - addr + var.len()]);
+            break;
+        }
+    }
+    true
 }
 
 /// A worker's heap call on `addr`: is it an arena block (thread 0's allocator)?
@@ -334,11 +493,31 @@ pub fn set_in_block(on: bool) {
     }
 }
 
-/// A worker allocates: from libc (its memory stays in this rank), refused inside a `masked`
-/// block of a team of several ranks, whose allocations the other ranks must see.
-pub fn worker_allocates() {
-    if IN_BLOCK.with(Cell::get) && team().is_some_and(|t| t.ranks > 1) {
-        refuse("memory allocation in a `masked` block run by a thread other than its rank's first");
+/// A worker's heap call inside a `masked` block of a team of several ranks, whose blocks the
+/// other ranks must see: thread 0 owns the arena, so it makes the call (`call`, on thread 0)
+/// the next time it waits for the rank's threads; the worker waits for the answer. None when
+/// the call is this thread's own (thread 0, outside such a block: libc).
+pub fn heap_call_on_thread_0(call: impl FnOnce() -> usize + Send + 'static) -> Option<usize> {
+    if !IN_BLOCK.with(Cell::get) {
+        return None;
+    }
+    let t = team().filter(|t| t.ranks > 1 && is_worker())?;
+    let _turn = t.turn.lock().unwrap_or_else(|e| e.into_inner());
+    *t.call.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(call));
+    t.called.store(true, Ordering::Release);
+    t.barrier.nudge();
+    pool::pool().nudge();
+    let mut waited = 0u32;
+    loop {
+        if let Some(answer) = t.answer.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Some(answer);
+        }
+        waited += 1;
+        if waited < 1000 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+        }
     }
 }
 

@@ -56,6 +56,9 @@ impl Comm {
         })?;
         let world = universe.world();
         let (counters, window_base) = open_counters(&world)?;
+        if provided >= Threading::Serialized {
+            *any_thread_window() = Some(Window(counters));
+        }
         Ok(Comm {
             serialized: provided >= Threading::Serialized,
             world,
@@ -118,24 +121,7 @@ impl Comm {
     /// Atomically adds 1 to chunk counter `slot` (on rank 0) and returns its previous value.
     pub fn fetch_ticket(&self, slot: usize) -> u64 {
         let Some(win) = self.counters else { return 0 };
-        let one: u64 = 1;
-        let mut old: u64 = 0;
-        // SAFETY: the window exposes COUNTER_SLOTS u64 on every rank and stays locked (lock_all)
-        // from start-up to finalisation; `slot` is reduced modulo COUNTER_SLOTS; both buffers
-        // are live u64 values for the duration of the call and the flush.
-        unsafe {
-            mpi::ffi::MPI_Fetch_and_op(
-                (&one as *const u64).cast(),
-                (&mut old as *mut u64).cast(),
-                mpi::ffi::RSMPI_UINT64_T,
-                0,
-                (slot % COUNTER_SLOTS) as mpi::ffi::MPI_Aint,
-                mpi::ffi::RSMPI_SUM,
-                win,
-            );
-            mpi::ffi::MPI_Win_flush(0, win);
-        }
-        old
+        fetch_and_add(win, slot % COUNTER_SLOTS, 1) as u64
     }
 
     /// `atomic capture`: adds `delta` to the cell `slot` (the variable's address modulo
@@ -144,23 +130,7 @@ impl Comm {
     /// Open MPI 4.1's emulated compare-and-swap over shared memory crashes.)
     pub fn capture_fetch_add(&self, slot: usize, delta: i64) -> i64 {
         let Some(win) = self.counters else { return 0 };
-        let mut old: i64 = 0;
-        // SAFETY: the window holds COUNTER_SLOTS + CAPTURE_SLOTS u64 on every rank and stays
-        // locked (lock_all) until finalisation; the slot is reduced modulo CAPTURE_SLOTS; both
-        // buffers are live values until the flush returns.
-        unsafe {
-            mpi::ffi::MPI_Fetch_and_op(
-                (&delta as *const i64).cast(),
-                (&mut old as *mut i64).cast(),
-                mpi::ffi::RSMPI_INT64_T,
-                0,
-                (COUNTER_SLOTS + slot % CAPTURE_SLOTS) as mpi::ffi::MPI_Aint,
-                mpi::ffi::RSMPI_SUM,
-                win,
-            );
-            mpi::ffi::MPI_Win_flush(0, win);
-        }
-        old
+        fetch_and_add(win, COUNTER_SLOTS + slot % CAPTURE_SLOTS, delta)
     }
 
     /// After an epoch that used capture cells (every rank of the team calls it with the same
@@ -211,6 +181,7 @@ impl Comm {
     pub fn finalize(&mut self) {
         super::mpi_lock::close();
         if let Some(mut win) = self.counters.take() {
+            *any_thread_window() = None;
             // SAFETY: the window was created and locked by open_counters and is used by no
             // one after this point; unlock_all/free are collective and every rank finalises.
             unsafe {
@@ -274,6 +245,53 @@ impl Comm {
     pub fn barrier(&self) {
         self.world.barrier();
     }
+}
+
+/// The counter window as any thread of the rank may use it (hybrid teams), when MPI gives
+/// `MPI_THREAD_SERIALIZED`. Its lock also serialises thread 0's one-sided calls with theirs.
+struct Window(mpi::ffi::MPI_Win);
+
+// SAFETY: an MPI_Win is a handle MPI lets any thread use under MPI_THREAD_SERIALIZED; every
+// use goes through `fetch_and_add`, under the lock of `any_thread_window`.
+unsafe impl Send for Window {}
+
+fn any_thread_window() -> std::sync::MutexGuard<'static, Option<Window>> {
+    static WINDOW: std::sync::Mutex<Option<Window>> = std::sync::Mutex::new(None);
+    WINDOW.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Adds `delta` to word `index` of rank 0's counter window and returns its previous value; the
+/// MPI calls of all threads of the rank are made one at a time.
+fn fetch_and_add(win: mpi::ffi::MPI_Win, index: usize, delta: i64) -> i64 {
+    let _one_at_a_time = any_thread_window();
+    let mut old: i64 = 0;
+    // SAFETY: the window holds COUNTER_SLOTS + CAPTURE_SLOTS u64 on every rank and stays
+    // locked (lock_all) until finalisation; callers reduce `index` below that; both buffers
+    // are live values until the flush returns; the lock above serialises the calls.
+    unsafe {
+        mpi::ffi::MPI_Fetch_and_op(
+            (&delta as *const i64).cast(),
+            (&mut old as *mut i64).cast(),
+            mpi::ffi::RSMPI_INT64_T,
+            0,
+            index as mpi::ffi::MPI_Aint,
+            mpi::ffi::RSMPI_SUM,
+            win,
+        );
+        mpi::ffi::MPI_Win_flush(0, win);
+    }
+    old
+}
+
+/// `atomic capture` on any thread of a hybrid rank: `Comm::capture_fetch_add` without the
+/// `Comm`. None when MPI does not allow it (no `MPI_THREAD_SERIALIZED`, or MPI is finalised).
+pub fn capture_fetch_add_any_thread(slot: usize, delta: i64) -> Option<i64> {
+    let win = any_thread_window().as_ref()?.0;
+    Some(fetch_and_add(
+        win,
+        COUNTER_SLOTS + slot % CAPTURE_SLOTS,
+        delta,
+    ))
 }
 
 /// `MPI_Win_allocate` of the chunk counters (zeroed) and a passive-target `lock_all` epoch

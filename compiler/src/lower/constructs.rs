@@ -10,8 +10,8 @@ use lang_c::span::Node;
 
 use super::{statement_of, statement_span, Context};
 use crate::diag::Diagnostic;
-use crate::directive::{Directive, DirectiveKind};
-use crate::resolve::{Storage, VarId};
+use crate::directive::Directive;
+use crate::resolve::VarId;
 
 pub struct ConstructTree<'a> {
     nodes: Vec<Construct<'a>>,
@@ -70,7 +70,7 @@ impl<'a> ConstructTree<'a> {
         }
         ConstructTree {
             nodes,
-            threadprivate: threadprivate_vars(cx),
+            threadprivate: super::thread_local::threadprivate_vars(cx.program, cx.directives),
         }
     }
 
@@ -112,28 +112,4 @@ impl<'a> ConstructTree<'a> {
     pub fn is_threadprivate(&self, v: VarId) -> bool {
         self.threadprivate.binary_search(&v).is_ok()
     }
-}
-
-/// The variables `threadprivate` directives name (resolved where the directive stands).
-fn threadprivate_vars(cx: &Context) -> Vec<VarId> {
-    let mut found: Vec<VarId> = cx
-        .directives
-        .iter()
-        .filter(|d| d.kind == DirectiveKind::Threadprivate)
-        .flat_map(|d| {
-            let function = cx.program.function_at(d.span.start);
-            d.list_arg
-                .iter()
-                .filter_map(move |item| cx.program.visible(&item.name, d.span.start, function))
-        })
-        .filter(|&v| {
-            cx.program
-                .vars
-                .get(v)
-                .is_some_and(|var| matches!(var.storage, Storage::Global | Storage::Static))
-        })
-        .collect();
-    found.sort_unstable();
-    found.dedup();
-    found
 }

@@ -375,11 +375,27 @@ fn render_region(
             &[("field", &c.field), ("expr", &expr)],
         ))?);
         let pointer = one(pointer_declaration(cx, var, &c.pointer, &pointer_of))?;
-        let mut decl = one(render(
-            PARALLEL,
-            "shared_pointer",
-            &[("pointer", &pointer), ("field", &c.field)],
-        ))?;
+        // a threadprivate static local: this thread's copy, named by its assembler name
+        let tls_local = var.storage == crate::resolve::Storage::Static
+            && super::data_sharing::is_threadprivate(cx, c.var);
+        let mut decl = if tls_local {
+            let symbol = super::thread_local::local_symbol(c.var);
+            one(render(
+                PARALLEL,
+                "threadprivate_pointer",
+                &[
+                    ("pointer", &pointer),
+                    ("field", &c.field),
+                    ("symbol", &symbol),
+                ],
+            ))?
+        } else {
+            one(render(
+                PARALLEL,
+                "shared_pointer",
+                &[("pointer", &pointer), ("field", &c.field)],
+            ))?
+        };
         if let Some(value) = read_only_values.get(&c.var) {
             decl.push_str(&one(render(
                 PARALLEL,

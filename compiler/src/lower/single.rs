@@ -175,6 +175,7 @@ pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) -> String {
             continue;
         }
         let id = out.fresh_id().to_string();
+        let symbol = super::thread_local::local_symbol(v);
         let args = [
             ("var", item.name.as_str()),
             ("location", location.as_str()),
@@ -189,7 +190,13 @@ pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) -> String {
         } else {
             "threadprivate"
         };
-        match render(CONSTRUCTS, section, &args) {
+        let with_symbol = [args[0], args[1], args[2], ("symbol", symbol.as_str())];
+        let args: &[(&str, &str)] = if storage == Storage::Static {
+            &with_symbol
+        } else {
+            &args
+        };
+        match render(CONSTRUCTS, section, args) {
             Ok(text) => out.file_end.push(text),
             Err(e) => out.errors.push(e),
         }

@@ -158,7 +158,7 @@ void __cape_combine_no_such_operand_type(void *, const void *);
 
 int hist[8];
 long total;
-int tp;
+_Thread_local int tp;
 
 struct point { int x, y; } pt;
 

@@ -1,4 +1,5 @@
-int g = 1, t = 2;
+int g = 1;
+int t = 2;
 #pragma omp threadprivate(t)
 int main(void)
 {

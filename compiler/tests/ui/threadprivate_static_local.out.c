@@ -12,8 +12,8 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #endif
 static int bump(int by)
 {
-    static int calls = 1;
-    static void *const __cape_tp_ref_1[2] __asm__("__cape_tp_ref_1") __attribute__((used)) = { &calls, (void *)sizeof calls }; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
+    static _Thread_local int calls  __asm__("__cape_tp_var_1")= 1;
+    static const __SIZE_TYPE__ __cape_tp_size_1 __asm__("__cape_tp_size_1") __attribute__((used)) = sizeof calls; /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4 */
     calls += by;
     return calls;
 }
@@ -25,8 +25,8 @@ struct __cape_data_3 {
 static void __cape_fn_3(void *__cape_arg);
 int __cape_user_main(void)
 {
-    static double weight = 2.0;
-    static void *const __cape_tp_ref_2[2] __asm__("__cape_tp_ref_2") __attribute__((used)) = { &weight, (void *)sizeof weight }; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
+    static _Thread_local double weight  __asm__("__cape_tp_var_2")= 2.0;
+    static const __SIZE_TYPE__ __cape_tp_size_2 __asm__("__cape_tp_size_2") __attribute__((used)) = sizeof weight; /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12 */
     weight = 3.0;
     {
         /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
@@ -44,7 +44,9 @@ int __cape_user_main(void)
 static void __cape_fn_3(void *__cape_arg)
 {
     struct __cape_data_3 *__cape_d = (struct __cape_data_3 *)__cape_arg;
-    double (*__cape_shared_weight) = __cape_d->weight;
+    (void)__cape_d;
+    extern _Thread_local char __cape_tls_weight[] __asm__("__cape_tp_var_2");
+    double (*__cape_shared_weight) = (void *)__cape_tls_weight; /* this thread's copy */
     __cape_copyin(&(*__cape_shared_weight), sizeof (*__cape_shared_weight));
     {
         (*__cape_shared_weight) += bump(1);
@@ -53,19 +55,21 @@ static void __cape_fn_3(void *__cape_arg)
 
 
 /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4: a static local, registered at
-   start-up on every rank through the address its function records under an assembler name */
-extern void *const __cape_tp_ref_1_of[2] __asm__("__cape_tp_ref_1");
+   start-up on every rank through the assembler names of its (thread-local) object and size */
+extern _Thread_local char __cape_tp_var_1_of[] __asm__("__cape_tp_var_1");
+extern const __SIZE_TYPE__ __cape_tp_size_1_of __asm__("__cape_tp_size_1");
 __attribute__((constructor)) static void __cape_tp_init_1(void)
 {
-    __cape_threadprivate(__cape_tp_ref_1_of[0], (__SIZE_TYPE__)__cape_tp_ref_1_of[1]);
+    __cape_threadprivate(__cape_tp_var_1_of, __cape_tp_size_1_of);
 }
 
 /* capecc: #pragma omp threadprivate(weight) at threadprivate_static_local.c:12: a static local, registered at
-   start-up on every rank through the address its function records under an assembler name */
-extern void *const __cape_tp_ref_2_of[2] __asm__("__cape_tp_ref_2");
+   start-up on every rank through the assembler names of its (thread-local) object and size */
+extern _Thread_local char __cape_tp_var_2_of[] __asm__("__cape_tp_var_2");
+extern const __SIZE_TYPE__ __cape_tp_size_2_of __asm__("__cape_tp_size_2");
 __attribute__((constructor)) static void __cape_tp_init_2(void)
 {
-    __cape_threadprivate(__cape_tp_ref_2_of[0], (__SIZE_TYPE__)__cape_tp_ref_2_of[1]);
+    __cape_threadprivate(__cape_tp_var_2_of, __cape_tp_size_2_of);
 }
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */
