@@ -21,11 +21,6 @@ use crate::runtime::Runtime;
 use crate::sys::mpi_lock::{self, LOCK_SLOTS};
 use crate::sys::raw::SameProgram;
 
-/// A section's merge record is numbered `ticket << PASS_BITS | pass`: the threads of a hybrid
-/// rank may run several sections under one ticket, passing it on (`rank_locks.rs`); a rank of
-/// one thread runs one (pass 0).
-pub(super) const PASS_BITS: u32 = 20;
-
 /// Checkpointing and the sections' heap do not go together.
 pub(super) const ALLOC_LOGGED: &str =
     "`malloc` inside a critical section (or lock pair) is not supported with \
@@ -316,7 +311,7 @@ pub fn exit(s: &mut State, slot: usize) -> Result<(), String> {
     r.locks.seen.insert(slot, h.log_len + entries.len());
     r.records.push(Record::Section {
         slot,
-        seq: h.ticket << PASS_BITS,
+        seq: h.ticket,
         runs: written,
     });
     Ok(())

@@ -4,23 +4,25 @@
 //! lock); in a team of several ranks, the rank then takes the slot's cross-rank ticket lock
 //! (`lock.rs`, `sys/mpi_lock.rs`; the MPI calls of the rank's threads one at a time) and
 //! writes the log's new bytes into its memory. While another thread of the rank wants the
-//! slot, the leaving holder appends its bytes to the log but keeps the ticket, and its
-//! successor runs under it without an MPI call (at most `PASSES` sections in a row, then the
-//! ticket goes to the other ranks). The sections under one ticket are numbered
-//! `ticket << PASS_BITS | pass`, so every rank applies them in the order they ran. Each section's
-//! merge record and the bytes it leaves out of the rank's diff go to the rank's thread 0
+//! slot, the leaving holder keeps the ticket for it, and its successor runs under it without
+//! an MPI call (every `PASSES` sections the rank asks whether another rank waits, and passes
+//! the ticket on if one does). When the ticket leaves the rank, the bytes its sections wrote
+//! under it (their stores, coalesced, read then) go into the log as one entry set and into
+//! one merge record with the ticket, as one section of a rank of one thread would; the
+//! record and the bytes it leaves out of the rank's diff go to the rank's thread 0
 //! (`threads.rs`), which merges them at the next merge point.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::lock::{self, ALLOC_LOGGED, PASS_BITS};
+use super::lock::{self, ALLOC_LOGGED};
 use super::records::Record;
 use crate::sys::mpi_lock::{self, LOCK_SLOTS};
 use crate::sys::raw::SameProgram;
 
-/// Sections of a rank in a row under one ticket while its threads want the lock.
+/// Sections of a rank in a row under one ticket while its threads want the lock, before it
+/// asks whether another rank waits for it.
 const PASSES: u64 = 32;
 /// Spins on a taken lock before sleeping.
 const SPINS: u32 = 1000;
@@ -42,31 +44,36 @@ pub(super) struct RankLocks {
 }
 
 struct Slot {
-    state: Mutex<SlotState>,
+    /// The rank's lock: taken or not (a compare-and-swap when free, as libgomp's mutex).
+    taken: AtomicBool,
+    /// Threads asleep waiting for it (changed under `sleep`, read by the releaser).
+    asleep: AtomicU32,
+    sleep: Mutex<()>,
     freed: Condvar,
-    /// Mirrors `taken` for the spinners.
-    busy: AtomicBool,
-    /// Threads of the rank waiting to take it (spinning or asleep).
+    /// Threads of the rank waiting to take it (between ranks only: the holder then keeps
+    /// the ticket for them).
     wanting: AtomicU32,
+    /// What the rank shares about the cross-rank lock (between ranks only).
+    cross: Mutex<CrossState>,
 }
 
 #[derive(Default)]
-struct SlotState {
-    taken: bool,
-    asleep: u32,
+struct CrossState {
     /// The cross-rank ticket the rank holds between two of its sections.
     ticket: Option<Ticket>,
     /// The log bytes already in this rank's memory.
     seen: usize,
 }
 
-#[derive(Clone, Copy)]
 struct Ticket {
     ticket: u64,
-    /// The log's length now (only the holder appends).
+    /// The log's length when the rank took it (nobody else appends while the rank holds it).
     log_len: usize,
     /// Sections of the rank under it so far.
     pass: u64,
+    /// Their stores, read and logged when the ticket leaves the rank (its own threads do not
+    /// need the log: the bytes are in its memory).
+    stores: Vec<(usize, usize)>,
 }
 
 /// A lock this thread holds.
@@ -100,10 +107,12 @@ impl RankLocks {
         RankLocks {
             slots: (0..LOCK_SLOTS)
                 .map(|_| Slot {
-                    state: Mutex::new(SlotState::default()),
+                    taken: AtomicBool::new(false),
+                    asleep: AtomicU32::new(0),
+                    sleep: Mutex::new(()),
                     freed: Condvar::new(),
-                    busy: AtomicBool::new(false),
                     wanting: AtomicU32::new(0),
+                    cross: Mutex::new(CrossState::default()),
                 })
                 .collect(),
             between,
@@ -120,7 +129,14 @@ impl RankLocks {
             return Ok(());
         }
         let s = self.slot(slot).ok_or("internal error: no lock slot")?;
-        let (ticket, seen) = s.take();
+        s.take(self.between.is_some());
+        let (ticket, seen) = match self.between {
+            Some(_) => {
+                let mut cross = guard(&s.cross);
+                (cross.ticket.take(), cross.seen)
+            }
+            None => (None, 0),
+        };
         let ticket = match (&self.between, ticket) {
             (Some(_), Some(t)) => Some(t),
             (Some(b), None) => {
@@ -143,6 +159,7 @@ impl RankLocks {
                     ticket,
                     log_len,
                     pass: 0,
+                    stores: Vec::new(),
                 })
             }
             (None, _) => None,
@@ -176,30 +193,29 @@ impl RankLocks {
         let (Some(held), Some(s)) = (held, self.slot(slot)) else {
             return Ok(());
         };
-        let mut next = None;
-        let mut seen = None;
-        if let (Some(b), Some(t)) = (&self.between, held.ticket) {
-            let (entries, runs) = lock::section_bytes(b.program, held.stores, &mut out.excluded);
-            let log_len = t.log_len + entries.len();
-            // a thread of the rank waits: it runs under the same ticket, after this section
-            if s.wanting.load(Ordering::Acquire) > 0 && t.pass + 1 < PASSES {
-                mpi_lock::append(slot, t.log_len, &entries)?;
-                next = Some(Ticket {
-                    log_len,
-                    pass: t.pass + 1,
-                    ..t
-                });
+        if let (Some(b), Some(mut t)) = (&self.between, held.ticket) {
+            t.stores.extend(held.stores);
+            // a thread of the rank waits: it runs under the same ticket, after this section,
+            // unless the rank had its turn and another rank waits (asked every `PASSES`)
+            let keep = s.wanting.load(Ordering::Acquire) > 0
+                && ((t.pass + 1) % PASSES != 0 || !mpi_lock::others_waiting(slot, t.ticket));
+            let mut cross = guard(&s.cross);
+            if keep {
+                t.pass += 1;
+                cross.ticket = Some(t);
             } else {
+                let (entries, runs) = lock::section_bytes(b.program, t.stores, &mut out.excluded);
                 mpi_lock::release(slot, t.log_len, &entries)?;
+                cross.seen = t.log_len + entries.len();
+                cross.ticket = None;
+                out.records.push(Record::Section {
+                    slot,
+                    seq: t.ticket,
+                    runs,
+                });
             }
-            seen = Some(log_len);
-            out.records.push(Record::Section {
-                slot,
-                seq: (t.ticket << PASS_BITS) | t.pass,
-                runs,
-            });
         }
-        s.give_back(next, seen);
+        s.give_back();
         Ok(())
     }
 
@@ -267,45 +283,58 @@ impl RankLocks {
     /// lock): the logs start empty again.
     pub(super) fn merged(&self) {
         for s in &self.slots {
-            let mut st = guard(&s.state);
-            st.seen = 0;
-            st.ticket = None;
+            let mut cross = guard(&s.cross);
+            cross.seen = 0;
+            cross.ticket = None;
         }
     }
 }
 
 impl Slot {
-    /// Takes the rank's lock: the ticket the rank holds for it, if any, and the log bytes
-    /// already in memory.
-    fn take(&self) -> (Option<Ticket>, usize) {
-        self.wanting.fetch_add(1, Ordering::AcqRel);
+    fn try_take(&self) -> bool {
+        self.taken
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Takes the rank's lock (`counted`: as one of the threads that want it).
+    fn take(&self, counted: bool) {
+        if self.try_take() {
+            return;
+        }
+        if counted {
+            self.wanting.fetch_add(1, Ordering::AcqRel);
+        }
         let mut spins = 0;
-        while self.busy.load(Ordering::Acquire) && spins < SPINS {
+        let mut taken = false;
+        while spins < SPINS {
+            if !self.taken.load(Ordering::Relaxed) && self.try_take() {
+                taken = true;
+                break;
+            }
             spins += 1;
             std::hint::spin_loop();
         }
-        let mut st = guard(&self.state);
-        while st.taken {
-            st.asleep += 1;
-            st = self.freed.wait(st).unwrap_or_else(|e| e.into_inner());
-            st.asleep -= 1;
+        if !taken {
+            let mut asleep = guard(&self.sleep);
+            // counted before the last try: a releaser that missed the count freed it before
+            self.asleep.fetch_add(1, Ordering::SeqCst);
+            while !self.try_take() {
+                asleep = self.freed.wait(asleep).unwrap_or_else(|e| e.into_inner());
+            }
+            self.asleep.fetch_sub(1, Ordering::SeqCst);
         }
-        st.taken = true;
-        self.busy.store(true, Ordering::Release);
-        self.wanting.fetch_sub(1, Ordering::AcqRel);
-        (st.ticket.take(), st.seen)
+        if counted {
+            self.wanting.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 
-    /// Gives the rank's lock back, with the ticket for the next holder of the rank, if kept.
-    fn give_back(&self, ticket: Option<Ticket>, seen: Option<usize>) {
-        let mut st = guard(&self.state);
-        st.ticket = ticket;
-        if let Some(seen) = seen {
-            st.seen = seen;
-        }
-        st.taken = false;
-        self.busy.store(false, Ordering::Release);
-        if st.asleep > 0 {
+    /// Gives the rank's lock back.
+    fn give_back(&self) {
+        self.taken.store(false, Ordering::SeqCst);
+        if self.asleep.load(Ordering::SeqCst) > 0 {
+            // a sleeper holds `sleep` from its count to its wait: this wakes it
+            let _sleepers = guard(&self.sleep);
             self.freed.notify_one();
         }
     }

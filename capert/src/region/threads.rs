@@ -478,15 +478,20 @@ pub fn sections_merged() {
 /// `f` on the locks of this thread's rank team; what it leaves for the merge goes to
 /// thread 0. None outside a rank team.
 fn with_rank_locks<R>(f: impl FnOnce(&RankLocks, &mut ForMerge) -> R) -> Option<R> {
-    let t = team()?;
-    let mut out = ForMerge::default();
-    let result = f(&t.locks, &mut out);
-    if !out.records.is_empty() || !out.excluded.is_empty() {
-        let mut pending = lock(&t);
-        pending.sections.records.append(&mut out.records);
-        pending.sections.excluded.append(&mut out.excluded);
-    }
-    Some(result)
+    // borrowed, not cloned: a count changed by every thread at every call would bounce
+    // between their cores (the table changes only at the region's start and end)
+    TEAM.with(|team| {
+        let team = team.borrow();
+        let t = team.as_ref()?;
+        let mut out = ForMerge::default();
+        let result = f(&t.locks, &mut out);
+        if !out.records.is_empty() || !out.excluded.is_empty() {
+            let mut pending = lock(t);
+            pending.sections.records.append(&mut out.records);
+            pending.sections.excluded.append(&mut out.excluded);
+        }
+        Some(result)
+    })
 }
 
 /// Takes a general `critical` section's or lock pair's lock `slot` in a rank team

@@ -183,6 +183,11 @@ pub fn acquire(slot: usize) -> Option<(u64, usize)> {
     with_window(|w| (ticket, w.fetch_add(slot, 2, 0) as usize))
 }
 
+/// Whether a rank took a ticket of `slot` after `ticket` (the caller holds `ticket`).
+pub fn others_waiting(slot: usize, ticket: u64) -> bool {
+    with_window(|w| w.fetch_add(slot, 0, 0) > ticket + 1).unwrap_or(false)
+}
+
 /// The log bytes `[from, to)` of `slot` (the caller holds its lock).
 pub fn read_log(slot: usize, from: usize, to: usize) -> Result<Vec<u8>, String> {
     with_window(|w| {
@@ -227,9 +232,8 @@ pub fn release(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
 }
 
 /// Appends `entries` to the log of `slot` at `at` (its current length, the caller holds the
-/// lock) and keeps the lock (another thread of the rank takes it over). Err when the log is
-/// full.
-pub fn append(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
+/// lock). Err when the log is full.
+fn append(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
     with_window(|w| {
         if at + entries.len() > w.log_bytes {
             return Err(format!(
