@@ -357,16 +357,25 @@ pub fn reduce(shared: ProgramBytes, combiner: Combiner, partial: Vec<u8>) -> boo
 /// (what libgomp's atomic costs), logged for the merge between ranks. False outside a rank
 /// team.
 pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -> bool {
-    let Some(t) = team() else { return false };
-    let mut pending = lock(&t);
-    pending
-        .before
-        .entry(target.addr())
-        .or_insert_with(|| target.read());
-    pending.updates.push((target, combiner, operand.to_vec()));
-    // user code under the lock: the update must not interleave with another thread's
-    crate::access_check::paused(|| combiner.apply(target, operand));
-    true
+    // borrowed, not cloned (see `with_rank_locks`)
+    TEAM.with(|team| {
+        let team = team.borrow();
+        let Some(t) = team.as_ref() else {
+            return false;
+        };
+        let mut pending = lock(t);
+        // a team this rank runs alone merges nothing: the update is all there is
+        if !t.shared.is_empty() {
+            pending
+                .before
+                .entry(target.addr())
+                .or_insert_with(|| target.read());
+            pending.updates.push((target, combiner, operand.to_vec()));
+        }
+        // user code under the lock: the update must not interleave with another thread's
+        crate::access_check::paused(|| combiner.apply(target, operand));
+        true
+    })
 }
 
 /// `atomic capture` (`__cape_atomic_fetch_add`) on any thread of a rank team: `x` before the
