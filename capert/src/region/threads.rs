@@ -283,7 +283,7 @@ pub(super) fn run(
     });
     enter(&rank_team, 0);
     let serving = Arc::clone(&rank_team);
-    let result = pool::pool().run(count, job, main, &|| serving.serve());
+    let result = pool::pool().run(count, job, main, &|| serving.serve(), ranks > 1);
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));
@@ -471,8 +471,14 @@ pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), 
     if LOCAL.with(Cell::get) == 0 {
         with_state(|s| take_pending(s, &t));
         result = merge();
+        t.meet();
+    } else if t.ranks > 1 {
+        // thread 0 merges with the other ranks: their merging threads need the cores more
+        // than this one needs to leave the barrier a microsecond early
+        t.barrier.wait_briefly();
+    } else {
+        t.meet();
     }
-    t.meet();
     Some(result)
 }
 
