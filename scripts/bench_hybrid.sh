@@ -7,8 +7,13 @@
 # 2. memory: the peak resident size of each rank of jacobi at (2, 1), (2, 2) and (2, 4).
 # 3. a simulated cluster: jacobi with CAPE_STATS=1 and the eager merge at several (R, T):
 #    the iterations each rank runs and the bytes it sends per join.
+# 4. critical (not in the default set): the cost of a general critical section
+#    (scripts/bench_critical/critical_cost.c, a read-modify-write under the unnamed critical,
+#    and the same under a lock set and unset in helpers) per acquisition over the loop alone
+#    (mode 5), gcc -fopenmp at
+#    R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES), alternating.
 #
-# usage: scripts/bench_hybrid.sh [speed] [memory] [cluster]   (default: all three)
+# usage: scripts/bench_hybrid.sh [speed] [memory] [cluster] [critical]   (default: the first three)
 # Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
 # put all its threads on that core).
 # environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
@@ -35,7 +40,7 @@ mkdir -p "$OUT"
 
 declare -A args=([matmul]="1500" [jacobi]="2000 100" [pi]="1000000000" [region]="1 0 3000")
 declare -A src=([matmul]=examples/matmul.c [jacobi]=examples/jacobi.c [pi]=examples/pi.c
-    [region]=scripts/bench_region/region_cost.c)
+    [region]=scripts/bench_region/region_cost.c [critical]=scripts/bench_critical/critical_cost.c)
 for k in "${!src[@]}"; do
     gcc -O2 -fopenmp "${src[$k]}" -o "$OUT/$k-gcc" -lm
     gcc -O2 -Wno-unknown-pragmas "${src[$k]}" -o "$OUT/$k-seq" -lm 2>/dev/null || true
@@ -117,6 +122,48 @@ cluster() {
                 printf "%-6s %8d %14d %14d\n", how, regions, sent / n / regions, run / n
             }'
     done
+}
+
+critical() {
+    local n=${BENCH_CRITICAL_N:-200000} shape mode how got
+    echo "== critical: per acquisition (us) of a general section (mode 1), of a lock pair in"
+    echo "   helpers (mode 4) and of the section taken by threads 0 and 1 only (mode 6) over the"
+    echo "   loop alone (mode 5), N = $n; kernel seconds, medians"
+    echo "load before: $(uptime)"
+    printf '%-6s %-5s %10s %10s %10s %10s %9s %9s %9s\n' shape who loop section helpers two us/sect us/help us/two
+    for shape in ${BENCH_SHAPES:-1x2 2x2}; do
+        declare -A t=()
+        for ((r = 0; r < REPS; r++)); do
+            for mode in 5 1 4 6; do
+                for how in gcc cape; do
+                    if [ "$how" = gcc ]; then
+                        got=$(OMP_NUM_THREADS=$((${shape%x*} * ${shape#*x})) "${rt[@]}" \
+                            "$OUT/critical-gcc" "$mode" "$n" 2>"$OUT/critical.err")
+                    else
+                        got=$(OMP_NUM_THREADS=${shape#*x} mpirun --bind-to none -np "${shape%x*}" \
+                            "${rt[@]}" "$OUT/critical-cape" "$mode" "$n" 2>"$OUT/critical.err")
+                    fi
+                    if [ "$got" != "$n" ]; then
+                        echo "bench_hybrid.sh: critical mode $mode ($how, $shape) printed $got" >&2
+                        exit 1
+                    fi
+                    t[$how$mode]+="$(awk '$1 == "kernel_seconds" { print $2; exit }' "$OUT/critical.err") "
+                done
+            done
+        done
+        for how in gcc cape; do
+            m0=$(echo "${t[${how}5]}" | tr ' ' '\n' | grep . | median)
+            m1=$(echo "${t[${how}1]}" | tr ' ' '\n' | grep . | median)
+            m4=$(echo "${t[${how}4]}" | tr ' ' '\n' | grep . | median)
+            m6=$(echo "${t[${how}6]}" | tr ' ' '\n' | grep . | median)
+            printf '%-6s %-5s %10s %10s %10s %10s %9.3f %9.3f %9.3f\n' "$shape" "$how" "$m0" "$m1" "$m4" "$m6" \
+                "$(awk -v a="$m1" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
+                "$(awk -v a="$m4" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
+                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
+        done
+        unset t
+    done
+    echo "load after:  $(uptime)"
 }
 
 for p in "${parts[@]}"; do

@@ -68,7 +68,7 @@ step "end-to-end subset with CAPE_MERGE=lazy CAPE_TRACKER=mprotect" env CAPE_MER
 step "end-to-end subset with CAPE_MERGE=eager" env CAPE_MERGE=eager E2E_PROCS="3" \
     E2E_FILTER="$lazy_subset" cargo test --release -p capecc --test e2e
 # hybrid execution (R ranks of T threads, docs/hybrid.md) against gcc -fopenmp at R*T threads
-hybrid_subset="examples/ hybrid_ heap_in_(single|master) omp_threadprivate red_ omp_atomic_(scalars|histogram|mixed) omp_barrier omp_critical omp_for omp_single omp_master omp_sections omp_sched omp_ordered omp_queries clause_ polybench/(jacobi|lu|cholesky|gemm)"
+hybrid_subset="examples/ hybrid_ critical_ lock_helpers heap_in_(single|master) omp_threadprivate red_ omp_atomic_(scalars|histogram|mixed) omp_barrier omp_critical omp_for omp_single omp_master omp_sections omp_sched omp_ordered omp_queries clause_ polybench/(jacobi|lu|cholesky|gemm)"
 step "end-to-end subset with several threads per rank" env E2E_PROCS="1x2 2x2 2x3" \
     E2E_FILTER="$hybrid_subset" cargo test --release -p capecc --test e2e
 # every write the compiler's write scopes leave out would be a wrong answer: full scans check them

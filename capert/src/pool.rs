@@ -98,6 +98,16 @@ impl Barrier {
 
     /// `wait`, running `serve` meanwhile (see `wait_until`).
     pub fn wait_serving(&self, serve: &dyn Fn() -> bool) {
+        self.arrive(serve, self.spins);
+    }
+
+    /// `wait` for a thread that is likely to wait long (while another merges with other
+    /// ranks, whose processes may need the cores): it spins only briefly before it sleeps.
+    pub fn wait_briefly(&self) {
+        self.arrive(&idle, SPINS_OVERSUBSCRIBED.min(self.spins));
+    }
+
+    fn arrive(&self, serve: &dyn Fn() -> bool, spins: u32) {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
             self.arrived.store(0, Ordering::Relaxed);
@@ -108,7 +118,7 @@ impl Barrier {
         wait_until(
             || self.generation.load(Ordering::Acquire) != generation,
             &self.wake,
-            self.spins,
+            spins,
             serve,
         );
     }
@@ -155,13 +165,16 @@ impl Pool {
 
     /// Runs `job(1..n)` on `n - 1` workers and `main()` on the calling thread, and returns
     /// when all have finished, running `serve` while it waits for them (see `wait_until`).
-    /// One job at a time (the rank's thread 0 calls it).
+    /// One job at a time (the rank's thread 0 calls it). `merges`: the caller merges with
+    /// other ranks next, whose processes need the cores: the workers then spin only briefly
+    /// for the next job before they sleep.
     pub fn run(
         &self,
         n: u32,
         job: Job,
         main: impl FnOnce(),
         serve: &dyn Fn() -> bool,
+        merges: bool,
     ) -> Result<(), String> {
         if n <= 1 {
             main();
@@ -170,7 +183,12 @@ impl Pool {
         self.ensure_workers(n - 1)?;
         let s = &self.shared;
         let spins = spins_for(n as usize);
-        s.spins.store(spins, Ordering::Relaxed);
+        let next_job_spins = if merges {
+            SPINS_OVERSUBSCRIBED.min(spins)
+        } else {
+            spins
+        };
+        s.spins.store(next_job_spins, Ordering::Relaxed);
         *s.job.lock().unwrap_or_else(|e| e.into_inner()) = Some((job, n));
         s.running.store(n as usize - 1, Ordering::Release);
         s.generation.fetch_add(1, Ordering::AcqRel);
@@ -245,7 +263,7 @@ mod tests {
             let hits = Arc::new(Mutex::new(vec![0u32; n as usize]));
             let h = Arc::clone(&hits);
             let job: Job = Arc::new(move |t| h.lock().unwrap()[t as usize] += 1);
-            pool.run(n, job, || hits.lock().unwrap()[0] += 1, &idle)
+            pool.run(n, job, || hits.lock().unwrap()[0] += 1, &idle, false)
                 .unwrap();
             assert_eq!(*hits.lock().unwrap(), vec![1; n as usize]);
         }
@@ -267,7 +285,8 @@ mod tests {
             }
         };
         let p = phase.clone();
-        pool.run(n, Arc::new(move |_| p()), phase, &idle).unwrap();
+        pool.run(n, Arc::new(move |_| p()), phase, &idle, n.is_multiple_of(2))
+            .unwrap();
         assert_eq!(count.load(Ordering::SeqCst), 50 * n as usize);
     }
 }

@@ -206,9 +206,12 @@ fn start_lazy(
         return None;
     }
     let auto = cfg.merge == MergeMode::Auto;
-    let why = if cfg.num_threads.is_some_and(|t| t > 1) {
-        // a page the fetch thread installs is writable before its bytes are in place
-        "it is not used with several threads per rank (`OMP_NUM_THREADS` > 1)".to_string()
+    // Several threads per rank: their regions fetch the invalid pages first and merge eagerly
+    // (`region/threads.rs::validate_shared`), the regions of one thread per rank may merge
+    // on demand. `auto` does not start the engine then: the default team is hybrid, so its
+    // start-up and served buffers would buy nothing.
+    let why = if auto && cfg.num_threads.is_some_and(|t| t > 1) {
+        "the regions run several threads per rank".to_string()
     } else if !comm.serialized {
         "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
     } else {

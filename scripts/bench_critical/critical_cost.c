@@ -3,7 +3,10 @@
    the ranks share); mode 2: the same effect as a mergeable update (no lock); mode 0: no
    critical section at all (the loop's own cost); mode 3: a general section that calls a
    function doing the read-modify-write (it runs as its instrumented clone); mode 4: the
-   read-modify-write between a lock's set and unset made in helper functions. The kernel time goes to stderr as
+   read-modify-write between a lock's set and unset made in helper functions; mode 5: nothing
+   (the loop alone, for the threads of one rank, whose atomic costs a lock); mode 6: mode 1's
+   section taken by threads 0 and 1 only (with two threads per rank: the threads of one
+   rank, no other rank wants the lock). The kernel time goes to stderr as
    `kernel_seconds T`, the answer to stdout. */
 #include <omp.h>
 #include <stdio.h>
@@ -27,32 +30,46 @@ int main(int argc, char **argv)
     long n = argc > 2 ? atol(argv[2]) : 20000;
     omp_init_lock(&lock);
     double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        if (mode == 1) {
+    if (mode == 6) {
+#pragma omp parallel
+        {
+            int me = omp_get_thread_num();
+            for (long i = me; me < 2 && i < n; i += 2) {
 #pragma omp critical
-            {
+                {
+                    long c = counter;
+                    counter = c + 1;
+                }
+            }
+        }
+    } else {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) {
+            if (mode == 1) {
+#pragma omp critical
+                {
+                    long c = counter;
+                    counter = c + 1;
+                }
+            } else if (mode == 3) {
+#pragma omp critical
+                bump(&counter);
+            } else if (mode == 4) {
+                acquire();
                 long c = counter;
                 counter = c + 1;
-            }
-        } else if (mode == 3) {
+                release();
+            } else if (mode == 2) {
 #pragma omp critical
-            bump(&counter);
-        } else if (mode == 4) {
-            acquire();
-            long c = counter;
-            counter = c + 1;
-            release();
-        } else if (mode == 2) {
-#pragma omp critical
-            counter += 1;
-        } else {
+                counter += 1;
+            } else if (mode != 5) {
 #pragma omp atomic
-            sink += 0;
+                sink += 0;
+            }
         }
     }
     double t = omp_get_wtime() - t0;
-    if (mode == 0)
+    if (mode == 0 || mode == 5)
         counter = n;
     printf("%ld\n", counter);
     fprintf(stderr, "kernel_seconds %.6f\n", t);

@@ -10,8 +10,12 @@ use crate::runtime;
 pub extern "C" fn __cape_barrier() {
     guard(|| {
         // several threads in this rank: they meet first, thread 0 merges with the other ranks
-        let result = region::threads::barrier(|| with_state(region::constructs::barrier))
-            .unwrap_or_else(|| with_state(region::constructs::barrier));
+        let result = region::threads::barrier(|| {
+            let merged = with_state(region::constructs::barrier);
+            region::threads::sections_merged();
+            merged
+        })
+        .unwrap_or_else(|| with_state(region::constructs::barrier));
         if let Err(e) = result {
             runtime::fatal(&e);
         }

@@ -100,7 +100,9 @@ pub extern "C" fn __cape_malloc(size: usize) -> *mut c_void {
 
 /// `malloc` in a section under a cross-rank lock: the sections' heap (`region/lock.rs`).
 fn section_alloc(size: usize) -> Option<*mut c_void> {
-    match with_state(|s| crate::region::lock::section_alloc(s, size)) {
+    let block = threads::section_alloc(size)
+        .unwrap_or_else(|| with_state(|s| crate::region::lock::section_alloc(s, size)));
+    match block {
         Ok(p) => p.map(|p| p as *mut c_void),
         Err(e) => runtime::fatal(&e),
     }

@@ -1,7 +1,7 @@
 //! The OpenMP lock API (`omp_*_lock`, `omp_*_nest_lock`).
 
 use super::guard;
-use crate::region::with_state;
+use crate::region::{threads, with_state};
 use std::ffi::{c_char, c_int};
 
 // Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
@@ -84,7 +84,9 @@ pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
 /// compiler lowered: the cross-rank lock's depth changes (Some(depth) after the change).
 fn nested_in_region(lock: *mut u64, delta: i32) -> Option<c_int> {
     let slot = crate::region::lock::slot_of_address(lock as usize);
-    match with_state(|s| crate::region::lock::nest(s, slot, delta)) {
+    let depth = threads::section_nest(slot, delta)
+        .unwrap_or_else(|| with_state(|s| crate::region::lock::nest(s, slot, delta)));
+    match depth {
         Ok(depth) => depth.map(|d| d as c_int),
         Err(e) => crate::runtime::fatal(&e),
     }
@@ -131,14 +133,16 @@ pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
 }
 
 // Cross-rank locks (`region/lock.rs`): general `critical` sections and lock pairs around any
-// code inside a region, lowered by the compiler with every store of the section reported.
+// code inside a region, lowered by the compiler with every store of the section reported. A
+// thread of a rank that runs several takes its rank's lock first (`region/rank_locks.rs`).
 
+/// Takes lock `slot`: false when no lock is needed (outside parallel regions).
 fn cross_rank_enter(slot: usize) -> bool {
-    if crate::region::threads::in_rank_team() {
-        // the section's stores are recorded per thread, and only thread 0's reach the join
-        crate::region::threads::refuse(
-            "a `critical` section or lock pair whose body is not a set of updates",
-        );
+    if let Some(entered) = threads::section_enter(slot) {
+        if let Err(e) = entered {
+            crate::runtime::fatal(&e);
+        }
+        return true;
     }
     match with_state(|s| crate::region::lock::enter(s, slot)) {
         Ok(taken) => taken,
@@ -147,7 +151,9 @@ fn cross_rank_enter(slot: usize) -> bool {
 }
 
 fn cross_rank_exit(slot: usize) {
-    if let Err(e) = with_state(|s| crate::region::lock::exit(s, slot)) {
+    let left = threads::section_exit(slot)
+        .unwrap_or_else(|| with_state(|s| crate::region::lock::exit(s, slot)));
+    if let Err(e) = left {
         crate::runtime::fatal(&e);
     }
 }
@@ -191,7 +197,9 @@ pub extern "C" fn __cape_critical_store(
     size: usize,
 ) -> *mut std::ffi::c_void {
     guard(|| {
-        with_state(|s| crate::region::lock::store(s, addr as usize, size));
+        if !threads::section_store(addr as usize, size) {
+            with_state(|s| crate::region::lock::store(s, addr as usize, size));
+        }
         addr
     })
 }
@@ -215,7 +223,7 @@ pub extern "C" fn __cape_lock_set(lock: *mut u64, nest: c_int) {
 #[no_mangle]
 pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
     guard(|| {
-        let in_region = with_state(|s| s.team.in_team_region());
+        let in_region = threads::in_rank_team() || with_state(|s| s.team.in_team_region());
         if in_region {
             cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
         } else if nest != 0 {
@@ -228,7 +236,8 @@ pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
 
 fn holds_across_ranks(lock: *mut u64) -> bool {
     let slot = crate::region::lock::slot_of_address(lock as usize);
-    with_state(|s| crate::region::lock::holds(s, slot))
+    threads::section_holds(slot)
+        .unwrap_or_else(|| with_state(|s| crate::region::lock::holds(s, slot)))
 }
 
 /// `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the

@@ -19,6 +19,12 @@ use super::records::Record;
 use super::State;
 use crate::runtime::Runtime;
 use crate::sys::mpi_lock::{self, LOCK_SLOTS};
+use crate::sys::raw::SameProgram;
+
+/// Checkpointing and the sections' heap do not go together.
+pub(super) const ALLOC_LOGGED: &str =
+    "`malloc` inside a critical section (or lock pair) is not supported with \
+     CAPE_CHECKPOINT/CAPE_RESTART: allocate the blocks before the region";
 
 /// The heap of the sections (`malloc` under a cross-rank lock): an arena block reserved at
 /// start-up on every rank. Its header holds, per lock slot, the free part of the slot's
@@ -67,23 +73,40 @@ pub fn section_alloc(s: &mut State, size: usize) -> Result<Option<usize>, String
     else {
         return Ok(None);
     };
-    let base = HEAP_BASE.load(Ordering::Relaxed);
     let Some(rt) = s.rt.as_ref() else {
         return Ok(None);
     };
-    if base == 0 {
+    if HEAP_BASE.load(Ordering::Relaxed) == 0 {
         return Ok(None);
     }
     if rt.ft.is_some() {
         // the chunk counter on rank 0 is not in the checkpoint log
-        return Err(
-            "`malloc` inside a critical section (or lock pair) is not supported with \
-             CAPE_CHECKPOINT/CAPE_RESTART: allocate the blocks before the region"
-                .into(),
-        );
+        return Err(ALLOC_LOGGED.into());
+    }
+    let Some((block, header)) = alloc_in_slot(rt.same_program, slot, size)? else {
+        return Ok(None);
+    };
+    store(s, header.0, header.1);
+    Ok(Some(block))
+}
+
+/// A block of the sections' heap: its address, and the (address, length) of the heap header's
+/// bytes the allocation changed (a store of the section).
+pub(super) type SectionBlock = (usize, (usize, usize));
+
+/// A block of `size` bytes of the sections' heap for a section of lock `slot` (whose holder
+/// calls). None when there is no such heap.
+pub(super) fn alloc_in_slot(
+    program: SameProgram,
+    slot: usize,
+    size: usize,
+) -> Result<Option<SectionBlock>, String> {
+    let base = HEAP_BASE.load(Ordering::Relaxed);
+    if base == 0 {
+        return Ok(None);
     }
     let len = HEAP_LEN.load(Ordering::Relaxed);
-    let word = rt.same_program.object(base + slot * 16, 16);
+    let word = program.object(base + slot * 16, 16);
     let bounds = word.read();
     let get = |i: usize| -> usize {
         let b: [u8; 8] = bounds
@@ -109,8 +132,7 @@ pub fn section_alloc(s: &mut State, size: usize) -> Result<Option<usize>, String
     let mut new_bounds = ((start + size) as u64).to_le_bytes().to_vec();
     new_bounds.extend_from_slice(&(end as u64).to_le_bytes());
     word.write(&new_bounds);
-    store(s, base + slot * 16, 16);
-    Ok(Some(start))
+    Ok(Some((start, (base + slot * 16, 16))))
 }
 
 /// One lock this rank holds.
@@ -176,7 +198,7 @@ pub fn enter(s: &mut State, slot: usize) -> Result<bool, String> {
     })?;
     let from = r.locks.seen.get(&slot).copied().unwrap_or(0);
     let log = mpi_lock::read_log(slot, from, log_len)?;
-    apply_log(rt, &log, &mut r.excluded)?;
+    apply_log(rt.same_program, &log, &mut r.excluded)?;
     r.locks.seen.insert(slot, log_len);
     let shared = shared_ranges(rt, r.sp);
     if r.locks.held.is_empty() {
@@ -196,8 +218,8 @@ pub fn enter(s: &mut State, slot: usize) -> Result<bool, String> {
 
 /// Writes the log entries of other holders into memory; their bytes leave the diff (every
 /// rank writes the final values after the merge from the sections' records).
-fn apply_log(
-    rt: &mut Runtime,
+pub(super) fn apply_log(
+    program: SameProgram,
     mut log: &[u8],
     excluded: &mut Vec<(usize, usize)>,
 ) -> Result<(), String> {
@@ -211,7 +233,7 @@ fn apply_log(
         let bytes = log
             .get(16..16 + len)
             .ok_or("internal error: a truncated lock log")?;
-        rt.same_program.object(addr, len).write(bytes);
+        program.object(addr, len).write(bytes);
         excluded.push((addr, addr + len));
         log = log.get(16 + len.next_multiple_of(8)..).unwrap_or(&[]);
     }
@@ -284,18 +306,7 @@ pub fn exit(s: &mut State, slot: usize) -> Result<(), String> {
     if r.locks.held.is_empty() {
         crate::sys::check_flag::set(r.locks.check_period);
     }
-    let runs = coalesce(h.stores);
-    let mut entries = Vec::new();
-    let mut written = Vec::with_capacity(runs.len());
-    for (addr, len) in runs {
-        let bytes = rt.same_program.object(addr, len).read();
-        entries.extend_from_slice(&(addr as u64).to_le_bytes());
-        entries.extend_from_slice(&(len as u64).to_le_bytes());
-        entries.extend_from_slice(&bytes);
-        entries.resize(entries.len().next_multiple_of(8), 0);
-        r.excluded.push((addr, addr + len));
-        written.push((addr, bytes));
-    }
+    let (entries, written) = section_bytes(rt.same_program, h.stores, &mut r.excluded);
     mpi_lock::release(slot, h.log_len, &entries)?;
     r.locks.seen.insert(slot, h.log_len + entries.len());
     r.records.push(Record::Section {
@@ -304,6 +315,28 @@ pub fn exit(s: &mut State, slot: usize) -> Result<(), String> {
         runs: written,
     });
     Ok(())
+}
+
+/// The bytes a section wrote (its stores, coalesced, read now): as log entries and as the runs
+/// of its merge record; they leave the rank's diff (`excluded`).
+pub(super) fn section_bytes(
+    program: SameProgram,
+    stores: Vec<(usize, usize)>,
+    excluded: &mut Vec<(usize, usize)>,
+) -> (Vec<u8>, Vec<(usize, Vec<u8>)>) {
+    let runs = coalesce(stores);
+    let mut entries = Vec::new();
+    let mut written = Vec::with_capacity(runs.len());
+    for (addr, len) in runs {
+        let bytes = program.object(addr, len).read();
+        entries.extend_from_slice(&(addr as u64).to_le_bytes());
+        entries.extend_from_slice(&(len as u64).to_le_bytes());
+        entries.extend_from_slice(&bytes);
+        entries.resize(entries.len().next_multiple_of(8), 0);
+        excluded.push((addr, addr + len));
+        written.push((addr, bytes));
+    }
+    (entries, written)
 }
 
 /// Sorted, overlapping and adjacent runs joined.

@@ -30,6 +30,7 @@ pub mod lock;
 mod memory;
 #[cfg(test)]
 mod protocol_tests;
+mod rank_locks;
 mod records;
 pub mod replay;
 mod scope;

@@ -9,6 +9,7 @@
 //! thread 0 takes it at the next merge point, which all threads of the rank reach first
 //! (a barrier among them before and after the merge).
 
+use super::rank_locks::{BetweenRanks, ForMerge, RankLocks};
 use super::records::Record;
 use super::team::Level;
 use super::{with_state, State};
@@ -79,6 +80,8 @@ struct RankTeam {
     called: AtomicBool,
     answer: Mutex<Option<usize>>,
     turn: Mutex<()>,
+    /// General `critical` sections and lock pairs of the rank's threads.
+    locks: RankLocks,
 }
 
 /// Work for thread 0 with its answer (an address or a number).
@@ -120,6 +123,8 @@ struct Pending {
     /// deltas captured so far of those counted in the rank alone.
     captured: Vec<usize>,
     local_captures: HashMap<usize, i64>,
+    /// What general `critical` sections and lock pairs of the rank's threads left.
+    sections: ForMerge,
 }
 
 thread_local! {
@@ -218,11 +223,22 @@ pub(super) fn run(
     body: impl Fn() + Send + Sync + 'static,
     main: impl FnOnce(),
 ) -> Result<(), String> {
-    let (rank, arena, copyin, shared) = with_state(|s| {
+    let (rank, arena, copyin, shared, between) = with_state(|s| {
         let arena = s.rt.as_ref().map_or((0, 0), |rt| rt.arena.bounds());
         let rank = s.rank_size().0;
         let shared = super::constructs::active_shared_ranges(s);
-        (rank, arena, s.threadprivates.values_at_start(rank), shared)
+        let between = s.rt.as_ref().filter(|_| !shared.is_empty()).map(|rt| {
+            // the arena whole: a block a `single` allocates in the region is shared too
+            let mut shared = shared.clone();
+            shared.push(arena);
+            BetweenRanks {
+                shared,
+                program: rt.same_program,
+                logged: rt.ft.is_some(),
+            }
+        });
+        let copyin = s.threadprivates.values_at_start(rank);
+        (rank, arena, copyin, shared, between)
     });
     let rank_team = Arc::new(RankTeam {
         rank,
@@ -242,6 +258,7 @@ pub(super) fn run(
         called: AtomicBool::new(false),
         answer: Mutex::new(None),
         turn: Mutex::new(()),
+        locks: RankLocks::new(between),
     });
     let worker_team = Arc::clone(&rank_team);
     let job: pool::Job = Arc::new(move |t| {
@@ -266,7 +283,7 @@ pub(super) fn run(
     });
     enter(&rank_team, 0);
     let serving = Arc::clone(&rank_team);
-    let result = pool::pool().run(count, job, main, &|| serving.serve());
+    let result = pool::pool().run(count, job, main, &|| serving.serve(), ranks > 1);
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));
@@ -340,16 +357,25 @@ pub fn reduce(shared: ProgramBytes, combiner: Combiner, partial: Vec<u8>) -> boo
 /// (what libgomp's atomic costs), logged for the merge between ranks. False outside a rank
 /// team.
 pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -> bool {
-    let Some(t) = team() else { return false };
-    let mut pending = lock(&t);
-    pending
-        .before
-        .entry(target.addr())
-        .or_insert_with(|| target.read());
-    pending.updates.push((target, combiner, operand.to_vec()));
-    // user code under the lock: the update must not interleave with another thread's
-    crate::access_check::paused(|| combiner.apply(target, operand));
-    true
+    // borrowed, not cloned (see `with_rank_locks`)
+    TEAM.with(|team| {
+        let team = team.borrow();
+        let Some(t) = team.as_ref() else {
+            return false;
+        };
+        let mut pending = lock(t);
+        // a team this rank runs alone merges nothing: the update is all there is
+        if !t.shared.is_empty() {
+            pending
+                .before
+                .entry(target.addr())
+                .or_insert_with(|| target.read());
+            pending.updates.push((target, combiner, operand.to_vec()));
+        }
+        // user code under the lock: the update must not interleave with another thread's
+        crate::access_check::paused(|| combiner.apply(target, operand));
+        true
+    })
 }
 
 /// `atomic capture` (`__cape_atomic_fetch_add`) on any thread of a rank team: `x` before the
@@ -423,6 +449,10 @@ fn take_pending(s: &mut State, t: &RankTeam) {
             });
         }
     }
+    if let Some(r) = s.team.region.as_mut() {
+        r.records.extend(pending.sections.records);
+        r.excluded.extend(pending.sections.excluded);
+    }
     for (shared, combiner, partial) in pending.reductions {
         if let Some(now) = super::constructs::reduce(s, shared, combiner, partial) {
             // no merge between ranks: combined here, the workers are waiting or done
@@ -441,9 +471,73 @@ pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), 
     if LOCAL.with(Cell::get) == 0 {
         with_state(|s| take_pending(s, &t));
         result = merge();
+        t.meet();
+    } else if t.ranks > 1 {
+        // thread 0 merges with the other ranks: their merging threads need the cores more
+        // than this one needs to leave the barrier a microsecond early
+        t.barrier.wait_briefly();
+    } else {
+        t.meet();
     }
-    t.meet();
     Some(result)
+}
+
+/// After thread 0's merge between ranks at a barrier of a rank team: the cross-rank locks'
+/// logs start again (rank 0 emptied them), so the rank has read none of their bytes.
+pub fn sections_merged() {
+    if let Some(t) = team() {
+        t.locks.merged();
+    }
+}
+
+/// `f` on the locks of this thread's rank team; what it leaves for the merge goes to
+/// thread 0. None outside a rank team.
+fn with_rank_locks<R>(f: impl FnOnce(&RankLocks, &mut ForMerge) -> R) -> Option<R> {
+    // borrowed, not cloned: a count changed by every thread at every call would bounce
+    // between their cores (the table changes only at the region's start and end)
+    TEAM.with(|team| {
+        let team = team.borrow();
+        let t = team.as_ref()?;
+        let mut out = ForMerge::default();
+        let result = f(&t.locks, &mut out);
+        if !out.records.is_empty() || !out.excluded.is_empty() {
+            let mut pending = lock(t);
+            pending.sections.records.append(&mut out.records);
+            pending.sections.excluded.append(&mut out.excluded);
+        }
+        Some(result)
+    })
+}
+
+/// Takes a general `critical` section's or lock pair's lock `slot` in a rank team
+/// (`rank_locks.rs`). None outside a rank team.
+pub fn section_enter(slot: usize) -> Option<Result<(), String>> {
+    with_rank_locks(|l, out| l.enter(slot, out))
+}
+
+/// Leaves lock `slot` (see `section_enter`).
+pub fn section_exit(slot: usize) -> Option<Result<(), String>> {
+    with_rank_locks(|l, out| l.exit(slot, out))
+}
+
+/// A nest lock set or unset again by its holder (see `RankLocks::nest`).
+pub fn section_nest(slot: usize, delta: i32) -> Option<Result<Option<u32>, String>> {
+    with_rank_locks(|l, out| l.nest(slot, delta, out))
+}
+
+/// Whether this thread holds lock `slot` (see `section_enter`).
+pub fn section_holds(slot: usize) -> Option<bool> {
+    with_rank_locks(|l, _| l.holds(slot))
+}
+
+/// A store inside a section of a rank team; false outside a rank team.
+pub fn section_store(addr: usize, len: usize) -> bool {
+    with_rank_locks(|l, _| l.store(addr, len)).is_some()
+}
+
+/// `malloc` inside a section of a rank team (see `RankLocks::alloc`).
+pub fn section_alloc(size: usize) -> Option<Result<Option<usize>, String>> {
+    with_rank_locks(|l, _| l.alloc(size))
 }
 
 /// `copyprivate` in a rank team: thread 0 gets the value from the team (`broadcast`, the

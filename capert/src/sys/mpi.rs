@@ -260,6 +260,23 @@ fn any_thread_window() -> std::sync::MutexGuard<'static, Option<Window>> {
     WINDOW.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The rank's turn at MPI while it is held: the one-sided calls of any thread of a hybrid rank
+/// (the cross-rank locks' window, `mpi_lock.rs`) are made one at a time with the others'.
+pub struct OneAtATime {
+    _turn: std::sync::MutexGuard<'static, Option<Window>>,
+}
+
+pub fn one_at_a_time() -> OneAtATime {
+    OneAtATime {
+        _turn: any_thread_window(),
+    }
+}
+
+/// Whether any thread of the rank may call MPI (`MPI_THREAD_SERIALIZED` was given).
+pub fn any_thread_allowed() -> bool {
+    any_thread_window().is_some()
+}
+
 /// Adds `delta` to word `index` of rank 0's counter window and returns its previous value; the
 /// MPI calls of all threads of the rank are made one at a time.
 fn fetch_and_add(win: mpi::ffi::MPI_Win, index: usize, delta: i64) -> i64 {

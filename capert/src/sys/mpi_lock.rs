@@ -31,15 +31,18 @@ struct LockWindow {
     log_bytes: usize,
 }
 
-// SAFETY: the window is used only by the runtime's thread (MPI is never called from another
-// thread while the locks are used: they run inside user code, the fetch thread is idle then);
-// the Mutex only makes the static well-formed.
+// SAFETY: the window is used by one thread at a time: every use holds the Mutex below and the
+// rank's turn at MPI (`mpi::one_at_a_time`), so the threads of a hybrid rank call MPI one after
+// the other (`MPI_THREAD_SERIALIZED`).
 unsafe impl Send for LockWindow {}
 
 static WINDOW: Mutex<Option<LockWindow>> = Mutex::new(None);
 
+/// `f` on the window, holding the rank's turn at MPI (one call at a time, never held while
+/// waiting: another thread of the rank may hold the lock this one waits for).
 fn with_window<R>(f: impl FnOnce(&LockWindow) -> R) -> Option<R> {
     let guard = WINDOW.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = super::mpi::one_at_a_time();
     guard.as_ref().map(f)
 }
 
@@ -166,20 +169,23 @@ impl LockWindow {
 /// Takes the next ticket of `slot` and waits until it is served; returns (ticket, the log's
 /// length then). None when the window is not open.
 pub fn acquire(slot: usize) -> Option<(u64, usize)> {
-    with_window(|w| {
-        let ticket = w.fetch_add(slot, 0, 1);
-        let mut polls = 0u32;
-        // spin briefly, then leave the core to the holder (ranks may share cores)
-        while w.fetch_add(slot, 1, 0) != ticket {
-            polls = polls.saturating_add(1);
-            if polls > 1024 {
-                std::thread::sleep(std::time::Duration::from_micros(20));
-            } else if polls > 64 {
-                std::thread::yield_now();
-            }
+    let ticket = with_window(|w| w.fetch_add(slot, 0, 1))?;
+    let mut polls = 0u32;
+    // spin briefly, then leave the core to the holder (ranks may share cores)
+    while with_window(|w| w.fetch_add(slot, 1, 0))? != ticket {
+        polls = polls.saturating_add(1);
+        if polls > 1024 {
+            std::thread::sleep(std::time::Duration::from_micros(20));
+        } else if polls > 64 {
+            std::thread::yield_now();
         }
-        (ticket, w.fetch_add(slot, 2, 0) as usize)
-    })
+    }
+    with_window(|w| (ticket, w.fetch_add(slot, 2, 0) as usize))
+}
+
+/// Whether a rank took a ticket of `slot` after `ticket` (the caller holds `ticket`).
+pub fn others_waiting(slot: usize, ticket: u64) -> bool {
+    with_window(|w| w.fetch_add(slot, 0, 0) > ticket + 1).unwrap_or(false)
 }
 
 /// The log bytes `[from, to)` of `slot` (the caller holds its lock).
@@ -220,6 +226,14 @@ pub fn read_log(slot: usize, from: usize, to: usize) -> Result<Vec<u8>, String> 
 /// Appends `entries` to the log of `slot` at `at` (its current length, the caller holds the
 /// lock), then passes the lock to the next ticket. Err when the log is full.
 pub fn release(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
+    append(slot, at, entries)?;
+    with_window(|w| w.fetch_add(slot, 1, 1));
+    Ok(())
+}
+
+/// Appends `entries` to the log of `slot` at `at` (its current length, the caller holds the
+/// lock). Err when the log is full.
+fn append(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
     with_window(|w| {
         if at + entries.len() > w.log_bytes {
             return Err(format!(
@@ -250,7 +264,6 @@ pub fn release(slot: usize, at: usize, entries: &[u8]) -> Result<(), String> {
             }
             w.fetch_add(slot, 2, entries.len() as u64);
         }
-        w.fetch_add(slot, 1, 1);
         Ok(())
     })
     .unwrap_or(Ok(()))
