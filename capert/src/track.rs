@@ -145,6 +145,9 @@ pub struct Tracker {
     /// uffd: the memory the scans look at (sorted, disjoint, page aligned), set per region
     /// from the compiler's write scope; everything by default. See [`Tracker::set_scope`].
     scope: Vec<(usize, usize)>,
+    /// uffd with invalid pages served: the tracked memory registered in missing mode, where
+    /// pages are invalidated by dropping them (`track/invalid.rs`); None before.
+    missing: Option<Vec<(usize, usize)>>,
 }
 
 /// How many of `ranges` (sorted, non-empty) from the first on are contiguous: one scan
@@ -216,6 +219,7 @@ impl Tracker {
                         injected: Vec::new(),
                         protected_since_scan: false,
                         scope: vec![EVERYTHING],
+                        missing: None,
                     };
                     let why = format!(
                         "page tracker: uffd (userfaultfd WP_ASYNC + PAGEMAP_SCAN via {how})"
@@ -244,6 +248,7 @@ impl Tracker {
             injected: Vec::new(),
             protected_since_scan: false,
             scope: vec![EVERYTHING],
+            missing: None,
         };
         let why = match uffd_failure {
             None => "page tracker: mprotect (selected by `CAPE_TRACKER`)".to_string(),
@@ -397,7 +402,7 @@ impl Tracker {
             self.publish().ok();
             return Err(e);
         }
-        Ok(())
+        self.register_missing(start, end)
     }
 
     /// The ranges as a signal handler's table sees them, with the bitmap `bitmap` picks.
@@ -831,6 +836,7 @@ fn probe_uffd() -> Result<(Backend, &'static str), String> {
 impl Drop for Tracker {
     fn drop(&mut self) {
         crate::sys::invalid::clear();
+        crate::sys::missing::clear();
         match &self.backend {
             Backend::Uffd { uffd, .. } => {
                 for range in &self.ranges {

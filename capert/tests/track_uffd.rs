@@ -113,3 +113,8 @@ fn invalid_pages_fetched_at_first_access() {
 fn invalid_predicted_pages() {
     invalid::predicted_pages_invalidated(KIND);
 }
+
+#[test]
+fn invalid_pages_dropped() {
+    invalid::dropped_pages_keep_the_mapping_whole(KIND);
+}

@@ -1,9 +1,11 @@
 //! Invalid pages of the demand-driven merge (docs/lazy-merge.md): a page whose newest bytes
-//! are on another rank is `PROT_NONE`; the first access faults, and the fault is served by
+//! are on another rank is dropped where its memory is registered in missing mode
+//! (`missing.rs`: the access raises SIGBUS) and `PROT_NONE` elsewhere (SIGSEGV); the first
+//! access faults, and the fault is served by
 //! the *fetch thread*: it asks the page's source for the bytes, installs them into memory and
 //! twin, gives the page the protection the tracker expects, and wakes the faulting thread.
 //!
-//! The SIGSEGV handler (`signals.rs`) calls [`serve`] first. What it does there is
+//! The SIGSEGV and SIGBUS handlers (`signals.rs`) call [`serve`] first. What it does there is
 //! async-signal-safe: a lookup in a fixed static table, atomics and `futex` calls. Whatever
 //! is not (MPI, allocation) runs on the fetch thread, which sleeps on a futex until a fault
 //! hands it a page (the QEMU post-copy structure, with SIGSEGV in place of the userfaultfd
@@ -148,7 +150,7 @@ fn die(message: &[u8]) -> ! {
     }
 }
 
-/// Called first by the SIGSEGV handler: if `addr` lies in an invalid page, has the fetch
+/// Called first by the SIGSEGV and SIGBUS handlers: if `addr` lies in an invalid page, has the fetch
 /// thread install it, waits, and returns true (the access is retried).
 pub fn serve(addr: usize) -> bool {
     let page = addr & !(PAGE_SIZE - 1);
@@ -356,6 +358,15 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
     // SAFETY: the twin page belongs to the same slot and only the tracker (which does not run
     // while a fault is served) writes it otherwise.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), twin as *mut u8, PAGE_SIZE) };
+    let after = AFTER.load(Ordering::Relaxed);
+    let (word, bit) = slot.bit(page);
+    if super::missing::covers(page) {
+        // dropped, not `PROT_NONE`: the page appears filled and write-protected at once
+        super::missing::install(page, bytes, after == AFTER_UFFD_WP)
+            .map_err(|e| format!("UFFDIO_COPY: {e}"))?;
+        word.fetch_and(!bit, Ordering::AcqRel);
+        return Ok(());
+    }
     let rw = libc::PROT_READ | libc::PROT_WRITE;
     let filled = fill_closed(page, bytes);
     if !filled {
@@ -363,7 +374,6 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
         // SAFETY: the page is now writable; the faulting thread sleeps until we are done.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), page as *mut u8, PAGE_SIZE) };
     }
-    let after = AFTER.load(Ordering::Relaxed);
     if after == AFTER_UFFD_WP {
         // kept by mprotect: the page opens write-protected
         super::uffd::write_protect_fd(UFFD_FD.load(Ordering::Relaxed), page, PAGE_SIZE)
@@ -376,7 +386,6 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
         protect(page, rw)?;
     }
     // valid once accessible: a thread that faulted on it meanwhile finds it valid and retries
-    let (word, bit) = slot.bit(page);
     word.fetch_and(!bit, Ordering::AcqRel);
     Ok(())
 }

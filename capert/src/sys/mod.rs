@@ -9,6 +9,7 @@ pub mod ft;
 pub mod heap;
 pub mod invalid;
 pub mod mem;
+pub mod missing;
 pub mod mpi;
 pub mod mpi_lock;
 pub mod mpi_pages;

@@ -1,4 +1,5 @@
-//! SIGSEGV handler of the mprotect tracker and of invalid pages (`invalid.rs`).
+//! SIGSEGV handler of the mprotect tracker and of invalid pages (`invalid.rs`), and SIGBUS
+//! handler of invalid pages dropped in missing mode (`missing.rs`).
 //!
 //! The handler is async-signal-safe: it only reads a fixed static table of tracked ranges
 //! (published by the tracker while no region runs), sets a bit in a preallocated bitmap, copies the
@@ -123,6 +124,9 @@ unsafe impl Sync for PreviousAction {}
 static PREVIOUS: PreviousAction = PreviousAction(UnsafeCell::new(MaybeUninit::uninit()));
 static INSTALL: Once = Once::new();
 static INSTALL_ERRNO: AtomicI32 = AtomicI32::new(0);
+static PREVIOUS_SIGBUS: PreviousAction = PreviousAction(UnsafeCell::new(MaybeUninit::uninit()));
+static INSTALL_SIGBUS: Once = Once::new();
+static INSTALL_SIGBUS_ERRNO: AtomicI32 = AtomicI32::new(0);
 
 /// A range handed to `publish`: the bitmap has one bit per page and lives until `clear`.
 pub struct PublishedRange<'a> {
@@ -136,29 +140,58 @@ pub struct PublishedRange<'a> {
 /// action is kept for chaining; it is never restored, so that handlers installed later (Open MPI)
 /// that chain to ours keep working.
 pub fn install() -> std::io::Result<()> {
-    INSTALL.call_once(|| {
-        let previous = PREVIOUS.0.get() as *mut libc::sigaction;
-        // SAFETY: reads the current SIGSEGV action into our static (inside the Once, before
+    install_handler(
+        libc::SIGSEGV,
+        on_sigsegv,
+        &INSTALL,
+        &PREVIOUS,
+        &INSTALL_ERRNO,
+    )
+}
+
+/// Installs the SIGBUS handler of missing-mode invalid pages once per process, as `install`.
+pub fn install_sigbus() -> std::io::Result<()> {
+    install_handler(
+        libc::SIGBUS,
+        on_sigbus,
+        &INSTALL_SIGBUS,
+        &PREVIOUS_SIGBUS,
+        &INSTALL_SIGBUS_ERRNO,
+    )
+}
+
+type Handler = extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void);
+
+fn install_handler(
+    signal: libc::c_int,
+    handler: Handler,
+    once: &Once,
+    previous: &'static PreviousAction,
+    failed: &AtomicI32,
+) -> std::io::Result<()> {
+    once.call_once(|| {
+        let previous = previous.0.get() as *mut libc::sigaction;
+        // SAFETY: reads the current action into our static (inside the Once, before
         // installation, so the handler cannot observe it half-written).
-        let rc = unsafe { libc::sigaction(libc::SIGSEGV, std::ptr::null(), previous) };
+        let rc = unsafe { libc::sigaction(signal, std::ptr::null(), previous) };
         if rc != 0 {
-            INSTALL_ERRNO.store(errno(), Ordering::Relaxed);
+            failed.store(errno(), Ordering::Relaxed);
             return;
         }
         // SAFETY: a zeroed sigaction is a valid "no flags, empty mask" starting point; the handler
         // has the SA_SIGINFO signature.
         let rc = unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigsegv as *const () as usize;
+            action.sa_sigaction = handler as *const () as usize;
             action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
             libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGSEGV, &action, std::ptr::null_mut())
+            libc::sigaction(signal, &action, std::ptr::null_mut())
         };
         if rc != 0 {
-            INSTALL_ERRNO.store(errno(), Ordering::Relaxed);
+            failed.store(errno(), Ordering::Relaxed);
         }
     });
-    match INSTALL_ERRNO.load(Ordering::Relaxed) {
+    match failed.load(Ordering::Relaxed) {
         0 => Ok(()),
         e => Err(std::io::Error::from_raw_os_error(e)),
     }
@@ -274,12 +307,33 @@ extern "C" fn on_sigsegv(
         }
     }
     set_errno(saved_errno);
-    chain(signal, info, context);
+    chain(&PREVIOUS, signal, info, context);
 }
 
-fn chain(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
-    // SAFETY: PREVIOUS was fully written before this handler was installed.
-    let previous = unsafe { (*PREVIOUS.0.get()).assume_init_ref() };
+extern "C" fn on_sigbus(
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    context: *mut libc::c_void,
+) {
+    let saved_errno = errno();
+    // SAFETY: the kernel passes a valid siginfo for an SA_SIGINFO handler.
+    let addr = unsafe { (*info).si_addr() } as usize;
+    // a dropped invalid page: fetched (installed by UFFDIO_COPY), then the access is retried
+    let retry = super::invalid::serve(addr) || super::missing::fill_hole(addr);
+    set_errno(saved_errno);
+    if !retry {
+        chain(&PREVIOUS_SIGBUS, signal, info, context);
+    }
+}
+
+fn chain(
+    previous: &PreviousAction,
+    signal: libc::c_int,
+    info: *mut libc::siginfo_t,
+    context: *mut libc::c_void,
+) {
+    // SAFETY: the previous action was fully written before this handler was installed.
+    let previous = unsafe { (*previous.0.get()).assume_init_ref() };
     let target = previous.sa_sigaction;
     if target == libc::SIG_DFL || target == libc::SIG_IGN {
         // Restore the default action and return: the faulting instruction runs again and the
@@ -288,7 +342,7 @@ fn chain(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = libc::SIG_DFL;
-            libc::sigaction(libc::SIGSEGV, &action, std::ptr::null_mut());
+            libc::sigaction(signal, &action, std::ptr::null_mut());
         }
     } else if previous.sa_flags & libc::SA_SIGINFO != 0 {
         // SAFETY: the previous action declared SA_SIGINFO, so `target` has this signature.

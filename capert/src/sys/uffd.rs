@@ -12,8 +12,15 @@ pub const UFFD_API: u64 = 0xAA;
 pub const UFFD_USER_MODE_ONLY: libc::c_int = 1;
 pub const UFFD_FEATURE_WP_UNPOPULATED: u64 = 1 << 13;
 pub const UFFD_FEATURE_WP_ASYNC: u64 = 1 << 15;
+/// Missing faults raise SIGBUS in the faulting thread instead of queuing a message: the
+/// demand-driven merge's invalid pages (`sys/missing.rs`); write faults stay asynchronous.
+pub const UFFD_FEATURE_SIGBUS: u64 = 1 << 7;
+const UFFDIO_REGISTER_MODE_MISSING: u64 = 1 << 0;
 const UFFDIO_REGISTER_MODE_WP: u64 = 1 << 1;
 const UFFDIO_WRITEPROTECT_MODE_WP: u64 = 1 << 0;
+const UFFDIO_COPY_MODE_WP: u64 = 1 << 1;
+/// Bit of `UFFDIO_COPY` in the `ioctls` a registration returns (`_UFFDIO_COPY`).
+const UFFDIO_COPY_BIT: u64 = 1 << 0x03;
 
 pub const PM_SCAN_WP_MATCHING: u64 = 1 << 0;
 pub const PM_SCAN_CHECK_WPASYNC: u64 = 1 << 1;
@@ -54,6 +61,20 @@ struct UffdioWriteprotect {
     range: UffdioRange,
     mode: u64,
 }
+#[repr(C)]
+struct UffdioCopy {
+    dst: u64,
+    src: u64,
+    len: u64,
+    mode: u64,
+    copy: i64,
+}
+#[repr(C)]
+struct UffdioZeropage {
+    range: UffdioRange,
+    mode: u64,
+    zeropage: i64,
+}
 /// `struct pm_scan_arg` of linux/fs.h (6.7).
 #[repr(C)]
 struct PmScanArg {
@@ -93,6 +114,18 @@ const UFFDIO_WRITEPROTECT: u64 = ioc(
     0x06,
     std::mem::size_of::<UffdioWriteprotect>(),
 );
+const UFFDIO_COPY: u64 = ioc(
+    IOC_READ_WRITE,
+    0xAA,
+    0x03,
+    std::mem::size_of::<UffdioCopy>(),
+);
+const UFFDIO_ZEROPAGE: u64 = ioc(
+    IOC_READ_WRITE,
+    0xAA,
+    0x04,
+    std::mem::size_of::<UffdioZeropage>(),
+);
 const USERFAULTFD_IOC_NEW: u64 = ioc(IOC_NONE, 0xAA, 0x00, 0);
 const PAGEMAP_SCAN: u64 = ioc(
     IOC_READ_WRITE,
@@ -119,6 +152,8 @@ pub struct Uffd {
     fd: OwnedFd,
     /// How the descriptor was obtained (for the verbose reason line).
     pub how: &'static str,
+    /// `UFFD_FEATURE_SIGBUS` is on: missing-mode registrations are possible.
+    sigbus: bool,
 }
 
 impl Uffd {
@@ -172,7 +207,22 @@ impl Uffd {
         Err(failures.join("; "))
     }
 
+    /// `WP_ASYNC`, with `SIGBUS` where the kernel accepts both (it leaves the descriptor
+    /// unconfigured when it refuses a feature, so the second call can ask for less).
     fn enable_wp_async(fd: OwnedFd, how: &'static str) -> Result<Uffd, String> {
+        let mut api = UffdioApi {
+            api: UFFD_API,
+            features: UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_SIGBUS,
+            ioctls: 0,
+        };
+        if ioctl(&fd, UFFDIO_API, &mut api).is_ok() {
+            return Ok(Uffd {
+                fd,
+                how,
+                sigbus: true,
+            });
+        }
+        // a refused call zeroes the struct
         let mut api = UffdioApi {
             api: UFFD_API,
             features: UFFD_FEATURE_WP_ASYNC,
@@ -180,7 +230,32 @@ impl Uffd {
         };
         ioctl(&fd, UFFDIO_API, &mut api)
             .map_err(|e| format!("kernel lacks userfaultfd `WP_ASYNC` (Linux >= 6.7): {e}"))?;
-        Ok(Uffd { fd, how })
+        Ok(Uffd {
+            fd,
+            how,
+            sigbus: false,
+        })
+    }
+
+    /// Can ranges be registered in missing mode (faults raising SIGBUS)?
+    pub fn has_missing_faults(&self) -> bool {
+        self.sigbus
+    }
+
+    /// Registers [start, start+len), already registered for write-protect tracking, for
+    /// missing faults as well. `Ok(false)`: the kernel registered it but cannot `UFFDIO_COPY`
+    /// there (the caller registers it for write protection only again).
+    pub fn register_missing_wp(&self, start: usize, len: usize) -> io::Result<bool> {
+        let mut reg = UffdioRegister {
+            range: UffdioRange {
+                start: start as u64,
+                len: len as u64,
+            },
+            mode: UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_WP,
+            ioctls: 0,
+        };
+        ioctl(&self.fd, UFFDIO_REGISTER, &mut reg)?;
+        Ok(reg.ioctls & UFFDIO_COPY_BIT != 0)
     }
 
     /// The descriptor, for `write_protect_fd` (valid while `self` lives).
@@ -248,6 +323,48 @@ pub fn write_protect_fd(fd: RawFd, start: usize, len: usize) -> io::Result<()> {
     // SAFETY: UFFDIO_WRITEPROTECT reads the struct we own; on a descriptor that is not a
     // userfaultfd the ioctl fails with an error, it never writes memory.
     let rc = unsafe { libc::ioctl(fd, UFFDIO_WRITEPROTECT as libc::c_ulong, &mut wp) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// `UFFDIO_COPY` through a raw descriptor: `bytes` become the page(s) at `dst`, which has no
+/// page yet, in one step (write-protected with `wp`); a thread that faulted there retries.
+/// The caller guarantees `fd` is the tracker's live userfaultfd.
+pub fn copy_fd(fd: RawFd, dst: usize, bytes: &[u8], wp: bool) -> io::Result<()> {
+    let mut copy = UffdioCopy {
+        dst: dst as u64,
+        src: bytes.as_ptr() as u64,
+        len: bytes.len() as u64,
+        mode: if wp { UFFDIO_COPY_MODE_WP } else { 0 },
+        copy: 0,
+    };
+    // SAFETY: UFFDIO_COPY reads `bytes` (live for the call, `len` long) and writes only the
+    // struct we own and the missing page(s) at `dst`, which the kernel allocates itself.
+    let rc = unsafe { libc::ioctl(fd, UFFDIO_COPY as libc::c_ulong, &mut copy) };
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// `UFFDIO_ZEROPAGE` through a raw descriptor: the zero page at the missing page `dst`.
+/// Async-signal-safe (one ioctl).
+pub fn zeropage_fd(fd: RawFd, dst: usize, len: usize) -> io::Result<()> {
+    let mut zero = UffdioZeropage {
+        range: UffdioRange {
+            start: dst as u64,
+            len: len as u64,
+        },
+        mode: 0,
+        zeropage: 0,
+    };
+    // SAFETY: UFFDIO_ZEROPAGE writes only the struct we own and maps the zero page at `dst`
+    // where no page is mapped.
+    let rc = unsafe { libc::ioctl(fd, UFFDIO_ZEROPAGE as libc::c_ulong, &mut zero) };
     if rc < 0 {
         Err(io::Error::last_os_error())
     } else {

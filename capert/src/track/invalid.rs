@@ -1,17 +1,23 @@
 //! Invalid pages of the demand-driven merge (docs/lazy-merge.md): pages whose newest bytes
-//! are on another rank, `PROT_NONE` until a fault fetches them (`sys/invalid.rs` serves it).
+//! are on another rank, until a fault fetches them (`sys/invalid.rs` serves it). With the
+//! uffd tracker, anonymous tracked memory is registered in missing mode once invalid pages
+//! are served, and an invalid page there is dropped (`sys/missing.rs`: no protection
+//! change, no split mapping); elsewhere (the mprotect tracker, file-backed `.data`, kernels
+//! without `UFFD_FEATURE_SIGBUS`) it is `PROT_NONE`.
 //!
 //! Invariants kept here: an invalid page is never read by the tracker (twin syncs and the
 //! predicted pages' copies skip it, `memory` and `inject` fetch it first, `pair_mut`, used
-//! only on written pages, refuses it) and never reported written; it stays `PROT_NONE` whatever protection the tracker gives its range; its twin
+//! only on written pages, refuses it) and never reported written (a dropped page has no
+//! page-table entry, which the scan does not report; a `PROT_NONE` one is write-protected
+//! first); a `PROT_NONE` one stays so whatever protection the tracker gives its range; its twin
 //! and memory both become the fetched bytes when it is installed, after which it is
 //! protected like any page whose twin equals memory.
 
 use std::sync::atomic::Ordering;
 
-use super::{err, Backend, Range, TrackError, Tracker, PAGE_SIZE};
+use super::{err, file_backed_parts, Backend, Range, TrackError, Tracker, PAGE_SIZE};
 use crate::sys::invalid::{self as raw, Installed};
-use crate::sys::signals;
+use crate::sys::{missing, signals};
 
 impl Range {
     pub(super) fn is_invalid(&self, page: usize) -> bool {
@@ -95,10 +101,100 @@ impl Tracker {
     }
 
     /// Lets pages be invalidated: installs the SIGSEGV handler that serves their faults
-    /// (the mprotect tracker has it already) and starts the fetch thread on `source`.
+    /// (the mprotect tracker has it already), starts the fetch thread on `source` and turns
+    /// missing faults on where they can be (`enable_missing_faults`).
     pub fn serve_invalid_pages(&mut self, source: raw::Source) -> Result<(), TrackError> {
         signals::install().map_err(|e| err(format!("cannot install the SIGSEGV handler: {e}")))?;
-        raw::start_server(source).map_err(|e| err(format!("cannot start the fetch thread: {e}")))
+        raw::start_server(source)
+            .map_err(|e| err(format!("cannot start the fetch thread: {e}")))?;
+        self.enable_missing_faults().map(drop)
+    }
+
+    /// With the uffd tracker where the kernel raises SIGBUS for missing faults: the tracked
+    /// memory, and memory tracked later, is registered in missing mode as well, so that
+    /// invalid pages are dropped instead of made `PROT_NONE`. True if so. The fetch thread
+    /// (`serve_invalid_pages`, once per process) installs the dropped pages.
+    pub fn enable_missing_faults(&mut self) -> Result<bool, TrackError> {
+        if self.missing.is_some() {
+            return Ok(true);
+        }
+        if !matches!(&self.backend, Backend::Uffd { uffd, .. } if uffd.has_missing_faults())
+            || signals::install_sigbus().is_err()
+            || self.invalid_pages() > 0
+        {
+            return Ok(false);
+        }
+        self.missing = Some(Vec::new());
+        let spans: Vec<(usize, usize)> = self.ranges.iter().map(|r| (r.start(), r.end())).collect();
+        for (start, end) in spans {
+            self.register_missing(start, end)?;
+        }
+        Ok(true)
+    }
+
+    /// Registers the anonymous parts of tracked `[start, end)` in missing mode, once missing
+    /// faults are on (`serve_invalid_pages`). A part that cannot be keeps `PROT_NONE`
+    /// invalidation: file-backed parts (`MADV_DONTNEED` would bring back the file's bytes),
+    /// parts whose holes cannot be populated first.
+    pub(super) fn register_missing(&mut self, start: usize, end: usize) -> Result<(), TrackError> {
+        let (Backend::Uffd { uffd, .. }, Some(spans)) = (&self.backend, self.missing.as_mut())
+        else {
+            return Ok(());
+        };
+        let mut from = start;
+        let mut parts = Vec::new();
+        for (file_start, file_end) in file_backed_parts(start, end) {
+            if file_start > from {
+                parts.push((from, file_start));
+            }
+            from = from.max(file_end);
+        }
+        if from < end {
+            parts.push((from, end));
+        }
+        for (from, to) in parts {
+            if missing::populate(from, to - from).is_err() {
+                continue;
+            }
+            match uffd.register_missing_wp(from, to - from) {
+                Ok(true) => spans.push((from, to)),
+                Ok(false) => uffd.register_wp(from, to - from).map_err(|e| {
+                    err(format!(
+                        "cannot register tracked memory with userfaultfd: {e}"
+                    ))
+                })?,
+                // a refused registration changes nothing: write protection only, as before
+                Err(_) => {}
+            }
+        }
+        spans.sort_unstable();
+        missing::publish(uffd.raw_fd(), spans).map_err(|max| {
+            err(format!(
+                "too many tracked ranges for invalid pages (at most {max}); use `CAPE_MERGE=eager`"
+            ))
+        })
+    }
+
+    /// The parts of `[from, to)` inside missing-mode spans (true) and outside (false).
+    fn split_by_missing(&self, from: usize, to: usize) -> Vec<(usize, usize, bool)> {
+        let spans = self.missing.as_deref().unwrap_or(&[]);
+        let mut parts = Vec::new();
+        let mut at = from;
+        for &(s, e) in &spans[spans.partition_point(|&(_, e)| e <= from)..] {
+            if s >= to {
+                break;
+            }
+            if s > at {
+                parts.push((at, s, false));
+            }
+            let end = e.min(to);
+            parts.push((at.max(s), end, true));
+            at = end;
+        }
+        if at < to {
+            parts.push((at, to, false));
+        }
+        parts
     }
 
     /// Makes the pages of `[start, start + len)` (page aligned, tracked) invalid: their next
@@ -119,13 +215,20 @@ impl Tracker {
                 let index = (page - range.start()) / PAGE_SIZE;
                 range.invalid[index / 64].fetch_or(1 << (index % 64), Ordering::AcqRel);
             }
-            if let Backend::Uffd { uffd, .. } = &self.backend {
-                // not reported written by the next scan, whose copy would read it
-                uffd.write_protect(from, to - from)
-                    .map_err(|e| err(format!("cannot write-protect invalid pages: {e}")))?;
+            for (a, b, dropped) in self.split_by_missing(from, to) {
+                if dropped {
+                    missing::drop_pages(a, b - a)
+                        .map_err(|e| err(format!("cannot drop invalid pages: {e}")))?;
+                    continue;
+                }
+                if let Backend::Uffd { uffd, .. } = &self.backend {
+                    // not reported written by the next scan, whose copy would read it
+                    uffd.write_protect(a, b - a)
+                        .map_err(|e| err(format!("cannot write-protect invalid pages: {e}")))?;
+                }
+                raw::make_inaccessible(a, b - a)
+                    .map_err(|e| err(format!("cannot make pages inaccessible: {e}")))?;
             }
-            raw::make_inaccessible(from, to - from)
-                .map_err(|e| err(format!("cannot make pages inaccessible: {e}")))?;
             from = to;
         }
         Ok(())

@@ -34,6 +34,12 @@ fn serve(tracker: &mut Tracker) {
             }))
             .expect("fetch thread");
     });
+    let missing = tracker.enable_missing_faults().expect("missing faults");
+    assert_eq!(
+        missing,
+        tracker.kind() == TrackerKind::Uffd,
+        "missing faults"
+    );
 }
 
 fn faults() -> u64 {
@@ -175,5 +181,83 @@ pub fn predicted_pages_invalidated(kind: TrackerKind) {
     assert!(tracker.is_invalid(map.page(3)));
     assert_eq!(page_bytes(&map, 3), home);
     assert_eq!(faults(), before + 1);
+    drop(tracker);
+}
+
+/// The mappings of `/proc/self/maps` that overlap `map`.
+fn mappings_over(map: &Mapping) -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    maps.lines()
+        .filter(|l| {
+            let range = l.split(' ').next().unwrap_or("");
+            let (lo, hi) = range.split_once('-').unwrap_or(("0", "0"));
+            let at = |h: &str| usize::from_str_radix(h, 16).unwrap_or(0);
+            at(lo) < map.base + map.len && at(hi) > map.base
+        })
+        .count()
+}
+
+/// uffd: invalid pages are dropped, not `PROT_NONE`: every other page invalidated leaves the
+/// mapping whole, fetched pages are tracked as usual, and the kernel reads valid pages that
+/// were never touched (the holes are filled when missing faults are turned on).
+pub fn dropped_pages_keep_the_mapping_whole(kind: TrackerKind) {
+    let _serial = serial();
+    let mut tracker = new_tracker(kind);
+    serve(&mut tracker);
+    let pages = 64;
+    let map = Mapping::new(pages);
+    // the last 8 pages stay untouched holes
+    for i in 0..pages - 8 {
+        map.write(i * PAGE_SIZE, &vec![i as u8; PAGE_SIZE]);
+    }
+    tracker.add_range(map.base, map.len).expect("add_range");
+    let mut remote = HashMap::new();
+    for i in (0..pages - 8).step_by(2) {
+        let bytes = vec![0x80 | i as u8; PAGE_SIZE];
+        set_home(map.page(i), bytes.clone());
+        remote.insert(i, bytes);
+        tracker
+            .invalidate(map.page(i), PAGE_SIZE)
+            .expect("invalidate");
+    }
+    assert_eq!(tracker.invalid_pages(), 28);
+    assert_eq!(mappings_over(&map), 1, "invalidation split the mapping");
+    // the kernel reads a never-touched page (zeros) and a valid page without faulting
+    let mut fds = [0; 2];
+    // SAFETY: a pipe of this test, closed below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    for page in [pages - 1, 3] {
+        // SAFETY: one page of our live mapping into our pipe.
+        let n = unsafe { libc::write(fds[1], map.page(page) as *const libc::c_void, 16) };
+        assert_eq!(n, 16, "the kernel could not read page {page}");
+        let mut back = [0xffu8; 16];
+        // SAFETY: reads back into a local buffer.
+        unsafe { libc::read(fds[0], back.as_mut_ptr() as *mut libc::c_void, 16) };
+        let expected = if page == 3 { 3 } else { 0 };
+        assert_eq!(back, [expected; 16]);
+    }
+    // SAFETY: our pipe's descriptors.
+    unsafe { libc::close(fds[0]) };
+    // SAFETY: as above.
+    unsafe { libc::close(fds[1]) };
+    // a region reads one fetched page and writes another: only the written one is reported
+    tracker.begin_region().expect("begin_region");
+    assert_eq!(map.read_byte(10 * PAGE_SIZE + 5), 0x80 | 10);
+    map.write(20 * PAGE_SIZE + 9, b"w");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert_eq!(written, vec![map.page(20)]);
+    assert_eq!(tracker.twin(map.page(20)), remote[&20].as_slice());
+    tracker.commit(&written);
+    tracker.finish_region();
+    for (&i, bytes) in &remote {
+        let mut expected = bytes.clone();
+        if i == 20 {
+            expected[9] = b'w';
+        }
+        assert_eq!(page_bytes(&map, i), expected, "page {i}");
+    }
+    assert_eq!(tracker.invalid_pages(), 0);
+    assert_eq!(mappings_over(&map), 1, "installing split the mapping");
     drop(tracker);
 }
