@@ -10,7 +10,8 @@
 #     rank 0 reports a random region in [10, 90], BENCH_KILLS times (default 10):
 #     detection (kill -> the failed job's mpirun gone), recovery (kill -> the relaunched job
 #     runs the region after the one the failed job was in: rank 0's `CAPE_STATS=2` lines,
-#     which replayed regions do not print), against re-running from scratch (the undisturbed
+#     which replayed regions do not print and which count from 1 after the durable regions),
+#     against re-running from scratch (the undisturbed
 #     run); the output must be the undisturbed run's.
 # Ranks of parts 1 and 2 run at real-time priority (chrt -f 10) when BENCH_RT=1 (root only).
 #
@@ -124,11 +125,17 @@ for i in $(seq "$KILLS"); do
     at=$(region_now "$OUT/kill.err")
     while kill -0 "$mpirun_pid" 2>/dev/null; do sleep 0.002; done
     t_gone=$(now_ns)
-    # back where it was: the relaunch (whose replayed regions print no line) runs region at + 1
+    # back where it was: the relaunch runs region at + 1. Its replayed regions print no line
+    # and it numbers the regions it runs from 1: its region K is region durable + K.
     lines=$(wc -l <"$OUT/kill.err")
+    durable=
+    while kill -0 "$job" 2>/dev/null && [ -z "$durable" ]; do
+        durable=$(sed -n 's/^caperun: attempt 1 failed.*(\([0-9]*\) regions durable.*/\1/p; s/^caperun: attempt 1 failed.*(no log written.*/0/p' "$OUT/kill.err")
+        sleep 0.002
+    done
     while kill -0 "$job" 2>/dev/null; do
         now_at=$(tail -n +"$((lines + 1))" "$OUT/kill.err" | sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' | tail -n 1)
-        [ "${now_at:-0}" -gt "${at:-0}" ] && break
+        [ -n "$now_at" ] && [ "$((now_at + ${durable:-0}))" -gt "${at:-0}" ] && break
         sleep 0.005
     done
     t_back=$(now_ns)

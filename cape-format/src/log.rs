@@ -181,19 +181,29 @@ pub fn encode_compacted(
     thinned: &[Entry],
     snapshot: &Snapshot,
 ) -> Vec<u8> {
+    let [mut file, snapshot] = encode_compacted_parts(key, header, thinned, snapshot);
+    file.extend(snapshot);
+    file
+}
+
+/// [`encode_compacted`] as its two parts, the header with the record and the snapshot
+/// record, to be written one after the other: a snapshot of the whole shared state is not
+/// copied once more to join them.
+pub fn encode_compacted_parts(
+    key: &LogKey,
+    header: &mut Header,
+    thinned: &[Entry],
+    snapshot: &Snapshot,
+) -> [Vec<u8>; 2] {
     let mut file = vec![0u8; HEADER_LEN];
     if !thinned.is_empty() {
         file.extend(encode_record(key, HEADER_LEN as u64, 1, thinned));
     }
-    file.extend(crate::log_compact::encode_snapshot(
-        key,
-        file.len() as u64,
-        snapshot,
-    ));
-    header.committed_len = file.len() as u64;
+    let snapshot = crate::log_compact::encode_snapshot(key, file.len() as u64, snapshot);
+    header.committed_len = (file.len() + snapshot.len()) as u64;
     header.committed_regions = thinned.len() as u64;
     file[..HEADER_LEN].copy_from_slice(&header.encode(key));
-    file
+    [file, snapshot]
 }
 
 fn word(b: &[u8], at: usize) -> u64 {

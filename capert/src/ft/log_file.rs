@@ -6,8 +6,7 @@
 use super::log::{self, Entry, Header};
 use super::writer::Sink;
 use crate::sys::checkpoint_dir::CheckpointDir;
-use crate::tickpt::Tickpt;
-use cape_format::log_compact::{covered, thin, Snapshot};
+use cape_format::log_compact::{thin, Snapshot};
 use cape_format::log_key::LogKey;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -81,15 +80,17 @@ impl Sink for LogFile {
         Ok(())
     }
 
-    fn compact(&mut self, entries: Vec<Entry>, snapshot: Snapshot) -> Result<(), String> {
+    fn compact(
+        &mut self,
+        entries: Vec<Entry>,
+        snapshot: Snapshot,
+        ranges: Vec<(u64, u64)>,
+    ) -> Result<(), String> {
         if self.thinned.is_empty() && self.since.is_empty() {
             if let Some(e) = entries.first() {
                 self.header.first_fingerprint = e.fingerprint;
             }
         }
-        let image = Tickpt::decode(&snapshot.image)
-            .map_err(|e| format!("internal error: snapshot image: {e}"))?;
-        let ranges = covered(&image);
         let thinned: Vec<Entry> = self
             .thinned
             .iter()
@@ -101,18 +102,22 @@ impl Sink for LogFile {
             })
             .collect();
         let mut header = self.header;
-        let bytes = log::encode_compacted(&self.key, &mut header, &thinned, &snapshot);
+        let [head, image] =
+            log::encode_compacted_parts(&self.key, &mut header, &thinned, &snapshot);
+        drop(snapshot);
         let tmp = "cape.log.tmp";
         let file = self
             .dir
             .create_fresh(tmp)
             .map_err(|e| self.error("create a compacted copy of", e))?;
         if self.kill_in_compaction {
-            let _ = file.write_all_at(&bytes[..bytes.len() / 2], 0);
+            let _ = file.write_all_at(&head, 0);
+            let _ = file.write_all_at(&image[..image.len() / 2], head.len() as u64);
             let _ = file.sync_data();
             crate::sys::ft::kill_self();
         }
-        file.write_all_at(&bytes, 0)
+        file.write_all_at(&head, 0)
+            .and_then(|()| file.write_all_at(&image, head.len() as u64))
             .and_then(|()| file.sync_data())
             .and_then(|()| self.dir.rename(tmp, "cape.log"))
             .map_err(|e| self.error("compact", e))?;

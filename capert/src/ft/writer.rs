@@ -7,7 +7,7 @@
 
 use super::log::{Entry, Inputs};
 use crate::tickpt::Tickpt;
-use cape_format::log_compact::{CallState, Snapshot};
+use cape_format::log_compact::{covered, CallState, Snapshot};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -59,8 +59,14 @@ pub trait Sink: Send + 'static {
     /// Makes `entries` (the regions after the durable ones) durable as one record.
     fn append(&mut self, entries: Vec<Entry>) -> Result<(), String>;
     /// Makes `entries` and then `snapshot` (taken after the last of them) durable as a
-    /// compacted log.
-    fn compact(&mut self, entries: Vec<Entry>, snapshot: Snapshot) -> Result<(), String>;
+    /// compacted log; `covered` are the address ranges of the snapshot's image (sorted), known
+    /// before it was encoded.
+    fn compact(
+        &mut self,
+        entries: Vec<Entry>,
+        snapshot: Snapshot,
+        covered: Vec<(u64, u64)>,
+    ) -> Result<(), String>;
 }
 
 #[derive(Default)]
@@ -235,6 +241,7 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<(u64, bool), 
             Job::Snapshot(s) if Some(i) == last_snapshot => {
                 entries.extend(s.regions.into_iter().map(entry));
                 durable += entries.len() as u64;
+                let ranges = covered(&s.image);
                 let snapshot = Snapshot {
                     region: s.region,
                     control: s.control,
@@ -243,7 +250,7 @@ fn write<S: Sink>(sink: &mut S, jobs: Vec<(Job, usize)>) -> Result<(u64, bool), 
                     call: s.call,
                     image: s.image.encode(),
                 };
-                sink.compact(std::mem::take(&mut entries), snapshot)?;
+                sink.compact(std::mem::take(&mut entries), snapshot, ranges)?;
             }
             Job::Snapshot(s) => entries.extend(s.regions.into_iter().map(entry)),
         }
@@ -274,7 +281,12 @@ mod tests {
             let _ = self.done.send((entries.len(), false));
             Ok(())
         }
-        fn compact(&mut self, entries: Vec<Entry>, _: Snapshot) -> Result<(), String> {
+        fn compact(
+            &mut self,
+            entries: Vec<Entry>,
+            _: Snapshot,
+            _: Vec<(u64, u64)>,
+        ) -> Result<(), String> {
             self.go.recv().map_err(|e| e.to_string())?;
             let _ = self.done.send((entries.len(), true));
             Ok(())
@@ -372,7 +384,12 @@ mod tests {
         fn append(&mut self, _: Vec<Entry>) -> Result<(), String> {
             Err("disk full".into())
         }
-        fn compact(&mut self, _: Vec<Entry>, _: Snapshot) -> Result<(), String> {
+        fn compact(
+            &mut self,
+            _: Vec<Entry>,
+            _: Snapshot,
+            _: Vec<(u64, u64)>,
+        ) -> Result<(), String> {
             Err("disk full".into())
         }
     }
