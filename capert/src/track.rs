@@ -33,58 +33,15 @@ use crate::sys::uffd::{PagemapScan, Uffd};
 
 mod injection;
 mod invalid;
+mod kind;
 mod prediction;
+mod probe;
+use kind::{err, protect_error};
+pub use kind::{TrackError, TrackerKind};
 use prediction::Prediction;
+use probe::{file_backed_parts, probe_uffd};
 
 pub const PAGE_SIZE: usize = crate::sys::mprotect::PAGE_SIZE;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TrackerKind {
-    Uffd,
-    Mprotect,
-}
-
-impl TrackerKind {
-    /// Parses a `CAPE_TRACKER` value: `uffd`, `mprotect`, or `auto`/empty for the best available.
-    pub fn parse_env(value: &str) -> Result<Option<TrackerKind>, TrackError> {
-        match value.trim() {
-            "" | "auto" => Ok(None),
-            "uffd" => Ok(Some(TrackerKind::Uffd)),
-            "mprotect" => Ok(Some(TrackerKind::Mprotect)),
-            other => Err(TrackError(format!(
-                "unknown `CAPE_TRACKER` value `{other}`: use `uffd`, `mprotect` or `auto`"
-            ))),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            TrackerKind::Uffd => "uffd",
-            TrackerKind::Mprotect => "mprotect",
-        }
-    }
-}
-
-impl fmt::Display for TrackerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-#[derive(Debug)]
-pub struct TrackError(pub String);
-
-impl fmt::Display for TrackError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TrackError {}
-
-fn err(message: String) -> TrackError {
-    TrackError(message)
-}
 
 /// Only one tracker per process: the SIGSEGV handler's table is a static.
 static TRACKER_ALIVE: AtomicBool = AtomicBool::new(false);
@@ -770,67 +727,6 @@ fn same_range(ranges: &[Range], a: usize, b: usize) -> bool {
     ranges
         .get(index)
         .is_some_and(|r| r.start() <= a && b < r.end())
-}
-
-fn protect_error(e: std::io::Error) -> TrackError {
-    if e.raw_os_error() == Some(libc::ENOMEM) {
-        err(
-            "mprotect page tracker ran out of memory mappings (`vm.max_map_count` reached): \
-             raise it with `sysctl vm.max_map_count=...` or use `CAPE_TRACKER=uffd`"
-                .into(),
-        )
-    } else {
-        err(format!("mprotect page tracker failed: {e}"))
-    }
-}
-
-/// The parts of [start, end) mapped from a file (non-zero inode in `/proc/self/maps`). When the
-/// maps cannot be read, the whole range counts as file-backed: slower, never wrong.
-fn file_backed_parts(start: usize, end: usize) -> Vec<(usize, usize)> {
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
-        return vec![(start, end)];
-    };
-    let mut parts = Vec::new();
-    for line in maps.lines() {
-        let mut fields = line.split_whitespace();
-        let (Some(range), Some(inode)) = (fields.next(), fields.nth(3)) else {
-            continue;
-        };
-        let Some((from, to)) = range.split_once('-') else {
-            continue;
-        };
-        let (Ok(from), Ok(to)) = (
-            usize::from_str_radix(from, 16),
-            usize::from_str_radix(to, 16),
-        ) else {
-            continue;
-        };
-        if inode != "0" && from < end && to > start {
-            parts.push((from.max(start), to.min(end)));
-        }
-    }
-    parts
-}
-
-/// Opens a userfaultfd with WP_ASYNC and checks PAGEMAP_SCAN on a scratch page.
-fn probe_uffd() -> Result<(Backend, &'static str), String> {
-    let uffd = Uffd::open()?;
-    let mut scan =
-        PagemapScan::open().map_err(|e| format!("cannot open `/proc/self/pagemap`: {e}"))?;
-    let scratch =
-        TwinMapping::new(PAGE_SIZE).map_err(|e| format!("cannot map a probe page: {e}"))?;
-    let start = scratch.base();
-    let probe = uffd
-        .register_wp(start, PAGE_SIZE)
-        .map_err(|e| format!("userfaultfd write-protect registration failed: {e}"))
-        .and_then(|()| {
-            scan.written(start, start + PAGE_SIZE, true, |_, _| {})
-                .map_err(|e| format!("kernel lacks `PAGEMAP_SCAN` (Linux >= 6.7): {e}"))
-        });
-    let _ = uffd.unregister(start, PAGE_SIZE);
-    probe?;
-    let how = uffd.how;
-    Ok((Backend::Uffd { uffd, scan }, how))
 }
 
 impl Drop for Tracker {
