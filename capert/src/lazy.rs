@@ -192,9 +192,9 @@ fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usiz
 }
 
 /// The largest value of each of `mine` over the ranks (every rank calls it).
-fn max_over_ranks(comm: &Comm, mine: [f64; 2]) -> [f64; 2] {
+fn max_over_ranks(comm: &Comm, mine: [f64; 3]) -> [f64; 3] {
     let bytes: Vec<u8> = mine.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let mut max = [0.0f64; 2];
+    let mut max = [0.0f64; 3];
     for theirs in comm.all_gather_bytes(&bytes) {
         for (i, m) in max.iter_mut().enumerate() {
             let v = theirs
