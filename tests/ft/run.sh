@@ -512,14 +512,14 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
-# restarts a copy of the log DIR/mid (argument 2000) at each P; the first run's output
+# restarts a copy of the log DIR/mid (argument ITERATIONS) at each P; the first run's output
 # DIR/out1 followed by the restart's must be REFERENCE
-restart_copies() { # name, dir, reference, details, binary, P...
-    local name=$1 dir=$2 want=$3 details=$4 b=$5 P
-    shift 5
+restart_copies() { # name, dir, reference, details, binary, iterations, P...
+    local name=$1 dir=$2 want=$3 details=$4 b=$5 iterations=$6 P
+    shift 6
     for P in "$@"; do
         cp -r "$dir/mid" "$dir/mid-p$P"
-        restart "$dir/mid-p$P" "$P" "$b" 2000
+        restart "$dir/mid-p$P" "$P" "$b" "$iterations"
         if [ "$(cat "$dir/mid-p$P.rc")" != 0 ] || ! cat "$dir/out1" "$dir/mid-p$P.out" | cmp -s "$want" -; then
             fail "$name at P=$P" "status $(cat "$dir/mid-p$P.rc") or output differs" "$dir/mid-p$P.err"
         else
@@ -556,7 +556,7 @@ regions=$(header_word "$d/mid/cape.log" 48)
 if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
     fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
 else
-    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 1 3
+    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 2000 1 3
 fi
 
 # --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
@@ -564,25 +564,35 @@ fi
 # warm sweeps, in locals of main that no region writes. A P = 3 run is killed after a snapshot;
 # restarts at P = 3 and 2 re-run the sequential code against an earlier state of the grid and
 # must still print the values of the undisturbed run (the snapshot restores every user frame
-# and the callee-saved registers at the region call).
+# and the callee-saved registers at the region call). Snapshots as often as the writer allows
+# and the kill soon after the first one (after iteration 250), in a run of 3000 sweeps; when the
+# regions are so fast that the run ended before the kill landed, again with twice as many
+# sweeps (at most twice).
 d=$OUT/exact
 mkdir -p "$d"
 if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ref" ||
     ! "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ftx$$"; then
     fail "exact snapshot" "build failed"
 else
-    OMP_NUM_THREADS=2 "$d/ref" 2000 >"$d/ref.out"
     bin=$d/ftx$$
-    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" 2000 >"$d/out1" 2>"$d/err1" &
-    job=$!
-    victim=""
-    wait_lines "$d/out1" 10 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
-    wait $job
-    regions=$(header_word "$d/mid/cape.log" 48)
-    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ "$(wc -l <"$d/out1")" -ge 41 ]; then
-        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+    for sweeps in 3000 6000 12000; do
+        rm -rf "$d/mid"
+        CAPE_CHECKPOINT_EVERY=0.001s CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" $sweeps >"$d/out1" 2>"$d/err1" &
+        job=$!
+        victim=""
+        wait_lines "$d/out1" 5 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
+        wait $job
+        regions=$(header_word "$d/mid/cape.log" 48)
+        ended=0
+        [ "$(wc -l <"$d/out1")" -gt $((sweeps / 50)) ] && ended=1
+        [ -n "$victim" ] && [ $ended -eq 0 ] && break
+        [ $ended -eq 1 ] && echo "      (exact snapshot: the run of $sweeps sweeps ended before the kill; again with twice as many)"
+    done
+    OMP_NUM_THREADS=2 "$d/ref" $sweeps >"$d/ref.out"
+    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ $ended -eq 1 ]; then
+        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable, $sweeps sweeps)" "$d/err1"
     else
-        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim" "$bin" 3 2
+        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim, $sweeps sweeps" "$bin" $sweeps 3 2
     fi
 fi
 export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
