@@ -9,7 +9,8 @@
 # against other users (as root and as an ordinary user), a full disk, a directory made
 # unwritable mid-run, a hang until --timeout. tests/ft/progs/ftheap.c (section 7): a restart
 # rebuilds the heap blocks of `single`/`master` blocks. Section 10: the demand-driven merge
-# (`CAPE_MERGE=lazy`) with the log and a restart.
+# (`CAPE_MERGE=lazy`) with the log and a restart; section 11: the default `CAPE_MERGE=auto`
+# under caperun at P = 4, undisturbed and with a kill.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
@@ -644,6 +645,49 @@ else
     else
         pass "lazy merge logs the eager bytes" "$lazy_size bytes lazily, $eager_size eagerly (100 regions, P=3)"
     fi
+fi
+
+# --- 11. the default merge (`CAPE_MERGE=auto`) under caperun at P = 4 -----------------------
+# `auto` decides per region, from every rank's timings, whether an instance merges lazily;
+# the decision must be the same on every rank (one rank in the eager merge while another
+# exchanges notices is a hang), and rank 0 writing the log and its snapshots times its
+# instances differently from the others. The 256x256 grid of section 10, 4000 sweeps: long
+# enough for trials of the lazy merge; once undisturbed (it must have tried the lazy merge),
+# once with a rank killed midway.
+d=$OUT/auto
+mkdir -p "$d"
+auto_bin=$d/fta$$
+if ! gcc -O2 -fopenmp -DN=256 "$SRC" -o "$d/ref" || ! "$CAPECC" -O2 -DWITH_CAPE -DN=256 "$SRC" -o "$auto_bin"; then
+    fail "auto merge under caperun" "build failed"
+else
+    OMP_NUM_THREADS=4 "$d/ref" 4000 <"$INPUT" >"$d/ref.out"
+    unset CAPE_CHECKPOINT_EVERY CAPE_CHECKPOINT_COMPACT
+    CAPE_MERGE=auto CAPE_STATS=1 timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$auto_bin" 4000 <"$INPUT" >"$d/out" 2>"$d/err"
+    rc=$?
+    notices=$(sed -n 's/.*stats: total:.* notices=\([0-9]*\).*/\1/p' "$d/err" | awk '{n += $1} END {print n + 0}')
+    if [ $rc -ne 0 ] || ! cmp -s "$d/ref.out" "$d/out" || grep -q '^caperun:' "$d/err"; then
+        fail "auto merge under caperun" "exit status $rc, a failure, or output differs" "$d/err"
+    elif [ "$notices" -eq 0 ]; then
+        fail "auto merge under caperun" "no trial of the lazy merge (no page went by notice)" "$d/err"
+    else
+        pass "auto merge under caperun" "P=4, 4000 regions, $notices notices"
+    fi
+    CAPE_MERGE=auto timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill" &
+    job=$!
+    victim=""
+    wait_lines "$d/out-kill" 40 && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    wait $job
+    rc=$?
+    if [ -z "$victim" ]; then
+        fail "auto merge under caperun, killed" "could not kill a rank after iteration 2000" "$d/err-kill"
+    elif [ $rc -ne 0 ] || ! cmp -s "$d/ref.out" "$d/out-kill"; then
+        fail "auto merge under caperun, killed" "caperun exit status $rc or output differs after killing $victim" "$d/err-kill"
+    elif ! grep -q '^caperun: completed after 1 restart(s)' "$d/err-kill"; then
+        fail "auto merge under caperun, killed" "the failure was not reported" "$d/err-kill"
+    else
+        pass "auto merge under caperun, killed" "killed $victim after iteration 2000"
+    fi
+    export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 fi
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then
