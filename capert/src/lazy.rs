@@ -192,9 +192,9 @@ fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usiz
 }
 
 /// The largest value of each of `mine` over the ranks (every rank calls it).
-fn max_over_ranks(comm: &Comm, mine: [f64; 2]) -> [f64; 2] {
+fn max_over_ranks(comm: &Comm, mine: [f64; 3]) -> [f64; 3] {
     let bytes: Vec<u8> = mine.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let mut max = [0.0f64; 2];
+    let mut max = [0.0f64; 3];
     for theirs in comm.all_gather_bytes(&bytes) {
         for (i, m) in max.iter_mut().enumerate() {
             let v = theirs
@@ -209,8 +209,8 @@ fn max_over_ranks(comm: &Comm, mine: [f64; 2]) -> [f64; 2] {
 
 impl Engine {
     /// Collective: the window over the served buffers of `spans` (the eligible memory), the
-    /// progress check, the fetch thread. `Err`: why the merge stays eager (the same on every
-    /// rank).
+    /// progress check, the fetch thread. `Err`: why the merge stays eager (on every rank: each
+    /// step that can fail on one rank only is agreed on).
     fn start(
         comm: &Comm,
         tracker: &mut Tracker,
@@ -229,11 +229,18 @@ impl Engine {
             rank: comm.rank() as u32,
         };
         let served = engine.clone_handles();
-        tracker
+        let serving = tracker
             .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
                 served.fetch(page, out)
             }))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string());
+        // the engine starts on every rank or on none (a rank whose fetch thread is not
+        // running merges eagerly, so the others must too)
+        if comm.all_sum(u64::from(serving.is_err())) > 0 {
+            return Err(serving
+                .err()
+                .unwrap_or_else(|| "another rank cannot serve invalid pages".into()));
+        }
         Ok(engine)
     }
 

@@ -210,10 +210,22 @@ fn start_lazy(
     // (`region/threads.rs::validate_shared`), the regions of one thread per rank may merge
     // on demand. `auto` does not start the engine then: the default team is hybrid, so its
     // start-up and served buffers would buy nothing.
-    let why = if auto && cfg.num_threads.is_some_and(|t| t > 1) {
-        "the regions run several threads per rank".to_string()
+    let here = if auto && cfg.num_threads.is_some_and(|t| t > 1) {
+        Some("the regions run several threads per rank")
     } else if !comm.serialized {
-        "MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs".to_string()
+        Some("MPI does not provide `MPI_THREAD_SERIALIZED`, which the fetch thread needs")
+    } else {
+        None
+    };
+    // Agreed on (every rank has the demand-driven merge or none): with it, every region
+    // begin may be a collective decision and every merge point may exchange notices, so a
+    // rank without it would leave the others waiting (its environment or MPI may differ).
+    let refused = comm.all_sum(u64::from(here.is_some())) > 0;
+    let why = if refused {
+        here.unwrap_or(
+            "another rank cannot use it (several threads per rank, or no `MPI_THREAD_SERIALIZED`)",
+        )
+        .to_string()
     } else {
         let mut spans = page_hulls(globals);
         spans.push((cfg.arena_base as usize, cfg.arena_size as usize));

@@ -9,7 +9,8 @@
 # against other users (as root and as an ordinary user), a full disk, a directory made
 # unwritable mid-run, a hang until --timeout. tests/ft/progs/ftheap.c (section 7): a restart
 # rebuilds the heap blocks of `single`/`master` blocks. Section 10: the demand-driven merge
-# (`CAPE_MERGE=lazy`) with the log and a restart.
+# (`CAPE_MERGE=lazy`) with the log and a restart; section 11: the default `CAPE_MERGE=auto`
+# under caperun at P = 4, undisturbed and with a kill.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
@@ -512,14 +513,14 @@ else
     fail "crash during compaction" "the restart's log was not compacted"
 fi
 
-# restarts a copy of the log DIR/mid (argument 2000) at each P; the first run's output
+# restarts a copy of the log DIR/mid (argument ITERATIONS) at each P; the first run's output
 # DIR/out1 followed by the restart's must be REFERENCE
-restart_copies() { # name, dir, reference, details, binary, P...
-    local name=$1 dir=$2 want=$3 details=$4 b=$5 P
-    shift 5
+restart_copies() { # name, dir, reference, details, binary, iterations, P...
+    local name=$1 dir=$2 want=$3 details=$4 b=$5 iterations=$6 P
+    shift 6
     for P in "$@"; do
         cp -r "$dir/mid" "$dir/mid-p$P"
-        restart "$dir/mid-p$P" "$P" "$b" 2000
+        restart "$dir/mid-p$P" "$P" "$b" "$iterations"
         if [ "$(cat "$dir/mid-p$P.rc")" != 0 ] || ! cat "$dir/out1" "$dir/mid-p$P.out" | cmp -s "$want" -; then
             fail "$name at P=$P" "status $(cat "$dir/mid-p$P.rc") or output differs" "$dir/mid-p$P.err"
         else
@@ -556,7 +557,7 @@ regions=$(header_word "$d/mid/cape.log" 48)
 if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
     fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
 else
-    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 1 3
+    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 2000 1 3
 fi
 
 # --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
@@ -564,25 +565,35 @@ fi
 # warm sweeps, in locals of main that no region writes. A P = 3 run is killed after a snapshot;
 # restarts at P = 3 and 2 re-run the sequential code against an earlier state of the grid and
 # must still print the values of the undisturbed run (the snapshot restores every user frame
-# and the callee-saved registers at the region call).
+# and the callee-saved registers at the region call). Snapshots as often as the writer allows
+# and the kill soon after the first one (after iteration 250), in a run of 3000 sweeps; when the
+# regions are so fast that the run ended before the kill landed, again with twice as many
+# sweeps (at most twice).
 d=$OUT/exact
 mkdir -p "$d"
 if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ref" ||
     ! "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ftx$$"; then
     fail "exact snapshot" "build failed"
 else
-    OMP_NUM_THREADS=2 "$d/ref" 2000 >"$d/ref.out"
     bin=$d/ftx$$
-    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" 2000 >"$d/out1" 2>"$d/err1" &
-    job=$!
-    victim=""
-    wait_lines "$d/out1" 10 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
-    wait $job
-    regions=$(header_word "$d/mid/cape.log" 48)
-    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ "$(wc -l <"$d/out1")" -ge 41 ]; then
-        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+    for sweeps in 3000 6000 12000; do
+        rm -rf "$d/mid"
+        CAPE_CHECKPOINT_EVERY=0.001s CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" $sweeps >"$d/out1" 2>"$d/err1" &
+        job=$!
+        victim=""
+        wait_lines "$d/out1" 5 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
+        wait $job
+        regions=$(header_word "$d/mid/cape.log" 48)
+        ended=0
+        [ "$(wc -l <"$d/out1")" -gt $((sweeps / 50)) ] && ended=1
+        [ -n "$victim" ] && [ $ended -eq 0 ] && break
+        [ $ended -eq 1 ] && echo "      (exact snapshot: the run of $sweeps sweeps ended before the kill; again with twice as many)"
+    done
+    OMP_NUM_THREADS=2 "$d/ref" $sweeps >"$d/ref.out"
+    if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ $ended -eq 1 ]; then
+        fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable, $sweeps sweeps)" "$d/err1"
     else
-        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim" "$bin" 3 2
+        restart_copies "exact snapshot, restart" "$d" "$d/ref.out" "locals of main restored from region $regions, killed $victim, $sweeps sweeps" "$bin" $sweeps 3 2
     fi
 fi
 export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
@@ -634,6 +645,49 @@ else
     else
         pass "lazy merge logs the eager bytes" "$lazy_size bytes lazily, $eager_size eagerly (100 regions, P=3)"
     fi
+fi
+
+# --- 11. the default merge (`CAPE_MERGE=auto`) under caperun at P = 4 -----------------------
+# `auto` decides per region, from every rank's timings, whether an instance merges lazily;
+# the decision must be the same on every rank (one rank in the eager merge while another
+# exchanges notices is a hang), and rank 0 writing the log and its snapshots times its
+# instances differently from the others. The 256x256 grid of section 10, 4000 sweeps: long
+# enough for trials of the lazy merge; once undisturbed (it must have tried the lazy merge),
+# once with a rank killed midway.
+d=$OUT/auto
+mkdir -p "$d"
+auto_bin=$d/fta$$
+if ! gcc -O2 -fopenmp -DN=256 "$SRC" -o "$d/ref" || ! "$CAPECC" -O2 -DWITH_CAPE -DN=256 "$SRC" -o "$auto_bin"; then
+    fail "auto merge under caperun" "build failed"
+else
+    OMP_NUM_THREADS=4 "$d/ref" 4000 <"$INPUT" >"$d/ref.out"
+    unset CAPE_CHECKPOINT_EVERY CAPE_CHECKPOINT_COMPACT
+    CAPE_MERGE=auto CAPE_STATS=1 timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck" "$auto_bin" 4000 <"$INPUT" >"$d/out" 2>"$d/err"
+    rc=$?
+    notices=$(sed -n 's/.*stats: total:.* notices=\([0-9]*\).*/\1/p' "$d/err" | awk '{n += $1} END {print n + 0}')
+    if [ $rc -ne 0 ] || ! cmp -s "$d/ref.out" "$d/out" || grep -q '^caperun:' "$d/err"; then
+        fail "auto merge under caperun" "exit status $rc, a failure, or output differs" "$d/err"
+    elif [ "$notices" -eq 0 ]; then
+        fail "auto merge under caperun" "no trial of the lazy merge (no page went by notice)" "$d/err"
+    else
+        pass "auto merge under caperun" "P=4, 4000 regions, $notices notices"
+    fi
+    CAPE_MERGE=auto timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill" &
+    job=$!
+    victim=""
+    wait_lines "$d/out-kill" 40 && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    wait $job
+    rc=$?
+    if [ -z "$victim" ]; then
+        fail "auto merge under caperun, killed" "could not kill a rank after iteration 2000" "$d/err-kill"
+    elif [ $rc -ne 0 ] || ! cmp -s "$d/ref.out" "$d/out-kill"; then
+        fail "auto merge under caperun, killed" "caperun exit status $rc or output differs after killing $victim" "$d/err-kill"
+    elif ! grep -q '^caperun: completed after 1 restart(s)' "$d/err-kill"; then
+        fail "auto merge under caperun, killed" "the failure was not reported" "$d/err-kill"
+    else
+        pass "auto merge under caperun, killed" "killed $victim after iteration 2000"
+    fi
+    export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
 fi
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then

@@ -17,8 +17,15 @@
 //!
 //! Each sample is the time from one instance's begin to the next one's (the region, its
 //! merge points and the sequential code after it, where the lazy merge's fetches happen).
-//! Decisions are collective (the maximum over the ranks of the samples, gathered only at the
-//! checks and the two decision points of a trial), so every rank takes the same one.
+//! Decisions are collective: every rank must take the same one, or one rank would wait in the
+//! eager merge's allreduce while another waits in the lazy merge's exchange of notices. Each
+//! decision reads only the maximum over the ranks of the values it compares (gathered only
+//! at the checks and the two decision points of a trial), and the state a decision leaves
+//! for later ones (phase, next check, the run a trial waits for) is computed from those
+//! maxima and the instance count alone, never from this rank's own measurements: ranks
+//! measure differently (rank 0 writes the checkpoint log and its snapshots between
+//! instances, a rank is descheduled), so a budget doubled from this rank's run would let one
+//! rank start a trial at a check where another does not.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -57,7 +64,8 @@ struct Site {
     /// The mode of the last two instances (last first; true: lazy).
     modes: [Option<bool>; 2],
     last_begin: Option<(Instant, Duration)>,
-    /// Seconds of all instances so far, and needed before a trial.
+    /// Seconds of all instances so far (this rank's measurement), and needed before a trial
+    /// (agreed: from the maximum over the ranks of `run`).
     run: f64,
     budget: f64,
     /// Seconds of eager instances since the last check, and of their merges.
@@ -107,13 +115,14 @@ pub struct Auto {
 impl Auto {
     /// Called at the begin of every instance of the region `site` on every rank, at `now`,
     /// with the time this rank spent in merges so far (`merged`): does this instance use
-    /// the demand-driven merge? `max_over_ranks` is collective (called alike on every rank).
+    /// the demand-driven merge? `max_over_ranks` is collective (called alike on every rank);
+    /// the answer is the same on every rank.
     pub fn choose(
         &mut self,
         site: usize,
         now: Instant,
         merged: Duration,
-        max_over_ranks: &mut dyn FnMut([f64; 2]) -> [f64; 2],
+        max_over_ranks: &mut dyn FnMut([f64; 3]) -> [f64; 3],
     ) -> bool {
         let s = self.sites.entry(site).or_default();
         s.count += 1;
@@ -149,7 +158,7 @@ impl Site {
         }
     }
 
-    fn next_mode(&mut self, max_over_ranks: &mut dyn FnMut([f64; 2]) -> [f64; 2]) -> bool {
+    fn next_mode(&mut self, max_over_ranks: &mut dyn FnMut([f64; 3]) -> [f64; 3]) -> bool {
         let check = self.count >= self.next_check;
         if check {
             self.next_check *= 2;
@@ -162,7 +171,7 @@ impl Site {
                     0.0
                 };
                 (self.eager_run, self.eager_merge) = (0.0, 0.0);
-                let [run, share] = max_over_ranks([self.run, share]);
+                let [run, share, _] = max_over_ranks([self.run, share, 0.0]);
                 if run >= self.budget && share >= MIN_SHARE {
                     self.start_trial()
                 } else {
@@ -182,9 +191,10 @@ impl Site {
             }
             Phase::Refresh(_) => self.start_trial(),
             Phase::Trial(1) => {
-                let [eager, first] = max_over_ranks([min(&self.eager), self.first_lazy]);
+                let [run, eager, first] =
+                    max_over_ranks([self.run, min(&self.eager), self.first_lazy]);
                 if first > GIVE_UP * eager {
-                    self.lazy_lost()
+                    self.lazy_lost(run)
                 } else {
                     self.phase = Phase::Trial(2);
                     true
@@ -195,12 +205,13 @@ impl Site {
                 true
             }
             Phase::Trial(_) => {
-                let [eager, lazy] = max_over_ranks([min(&self.eager), min(&self.lazy)]);
+                let [run, eager, lazy] =
+                    max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
                 if lazy < MARGIN * eager {
                     self.phase = Phase::Lazy;
                     true
                 } else {
-                    self.lazy_lost()
+                    self.lazy_lost(run)
                 }
             }
         }
@@ -212,9 +223,10 @@ impl Site {
         true
     }
 
-    /// Back to eager; the next trial waits until the region has run twice as long.
-    fn lazy_lost(&mut self) -> bool {
-        self.budget = 2.0 * self.budget.max(self.run);
+    /// Back to eager; the next trial waits until the region has run twice as long (`run`:
+    /// the maximum over the ranks, so that the budget is the same on every rank).
+    fn lazy_lost(&mut self, run: f64) -> bool {
+        self.budget = 2.0 * self.budget.max(run);
         self.phase = Phase::Eager;
         false
     }
@@ -234,7 +246,7 @@ mod tests {
         let mut modes = Vec::new();
         for _ in 0..n {
             let now = start + Duration::from_secs_f64(t);
-            let mut gather = |mine: [f64; 2]| {
+            let mut gather = |mine: [f64; 3]| {
                 collectives += 1;
                 mine
             };
@@ -288,6 +300,159 @@ mod tests {
             assert_eq!(lazy_instances, trials * trial_len, "lazy {lazy}");
             // trials at 2 s, then at least twice the run so far: a handful in 1000 s
             assert!((1..=10).contains(&trials), "{trials} trials");
+        }
+    }
+}
+
+/// Several ranks in threads, each with its own `Auto`, whose collective is a real gather: the
+/// decisions must be the same on every rank whatever each rank measured.
+#[cfg(test)]
+mod ranks {
+    use super::*;
+    use std::sync::{Condvar, Mutex};
+
+    /// One rank's part in a round: which collective it is in, and its values.
+    type Call = (&'static str, Vec<f64>);
+
+    /// Gathers in rounds, like an MPI collective: every rank's `k`-th call pairs with every
+    /// other rank's `k`-th call; calls of different kinds pairing up (one rank in a decision's
+    /// collective, another not) is the hang the runtime would have, reported here.
+    struct World {
+        ranks: usize,
+        rounds: Mutex<Vec<Vec<Option<Call>>>>,
+        changed: Condvar,
+    }
+
+    impl World {
+        fn gather(
+            &self,
+            rank: usize,
+            round: usize,
+            kind: &'static str,
+            mine: &[f64],
+        ) -> Vec<Vec<f64>> {
+            let mut rounds = self.rounds.lock().unwrap();
+            while rounds.len() <= round {
+                rounds.push(vec![None; self.ranks]);
+            }
+            rounds[round][rank] = Some((kind, mine.to_vec()));
+            self.changed.notify_all();
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while rounds[round].iter().any(Option::is_none) {
+                let left = deadline.saturating_duration_since(Instant::now());
+                assert!(
+                    !left.is_zero(),
+                    "rank {rank}: the other ranks never reached round {round} ({kind})"
+                );
+                rounds = self.changed.wait_timeout(rounds, left).unwrap().0;
+            }
+            let all: Vec<_> = rounds[round].iter().flatten().cloned().collect();
+            for (other, (k, _)) in all.iter().enumerate() {
+                assert_eq!(
+                    *k, kind,
+                    "round {round}: rank {rank} in {kind}, rank {other} in {k}: the ranks disagree"
+                );
+            }
+            all.into_iter().map(|(_, v)| v).collect()
+        }
+    }
+
+    /// A small deterministic generator (xorshift).
+    struct Noise(u64);
+    impl Noise {
+        fn next(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// `ranks` ranks run `n` instances of one region: each instance takes `eager` or `lazy`
+    /// seconds (the same on every rank: they meet at its merges), `merge` of an eager one in
+    /// merges; rank r reaches each begin late by up to `late[r]` seconds (rank 0 writing a
+    /// log or a snapshot, a rank descheduled), drawn from `seed`. Returns every rank's modes.
+    fn run_ranks(
+        n: usize,
+        (eager, lazy, merge): (f64, f64, f64),
+        late: &[f64],
+        seed: u64,
+    ) -> Vec<Vec<bool>> {
+        let world = World {
+            ranks: late.len(),
+            rounds: Mutex::new(Vec::new()),
+            changed: Condvar::new(),
+        };
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..late.len())
+                .map(|rank| {
+                    let (world, late) = (&world, late[rank]);
+                    scope.spawn(move || {
+                        let mut noise = Noise(seed.wrapping_mul(2 * rank as u64 + 1) | 1);
+                        let mut auto = Auto::default();
+                        let (mut t, mut merged, mut round) = (0.0, 0.0, 0);
+                        let mut modes = Vec::new();
+                        for _ in 0..n {
+                            let now = start + Duration::from_secs_f64(t + late * noise.next());
+                            let mut max_over_ranks = |mine: [f64; 3]| {
+                                let all = world.gather(rank, round, "decision", &mine);
+                                round += 1;
+                                let mut max = [0.0f64; 3];
+                                for v in all {
+                                    for (m, x) in max.iter_mut().zip(v) {
+                                        *m = m.max(x);
+                                    }
+                                }
+                                max
+                            };
+                            let lazy_now = auto.choose(
+                                1,
+                                now,
+                                Duration::from_secs_f64(merged),
+                                &mut max_over_ranks,
+                            );
+                            // the merge point: eager and lazy merges are different collectives
+                            world.gather(
+                                rank,
+                                round,
+                                if lazy_now {
+                                    "lazy merge"
+                                } else {
+                                    "eager merge"
+                                },
+                                &[],
+                            );
+                            round += 1;
+                            modes.push(lazy_now);
+                            if lazy_now {
+                                t += lazy;
+                            } else {
+                                t += eager;
+                                merged += merge * (1.0 + 0.2 * noise.next());
+                            }
+                        }
+                        world.gather(rank, round, "end", &[]);
+                        modes
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
+    #[test]
+    fn every_rank_decides_alike_whatever_it_measured() {
+        // lazy slower (trials lost, the next one after a doubled run) or faster; rank 0
+        // late by up to 50 ms at a begin, the others by up to 1 ms: the trials' outcomes
+        // depend on that noise, but not on the rank
+        for times in [(0.010, 0.011, 0.005), (0.010, 0.005, 0.005)] {
+            for seed in 1..=8 {
+                let modes = run_ranks(3000, times, &[0.050, 0.001, 0.001, 0.001], seed);
+                assert!(modes.iter().all(|m| *m == modes[0]), "seed {seed}");
+                let trials = modes[0].windows(2).filter(|w| !w[0] && w[1]).count();
+                assert!(trials >= 2, "seed {seed}: {trials} trials");
+            }
         }
     }
 }

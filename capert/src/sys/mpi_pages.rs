@@ -30,7 +30,15 @@ impl PageWindow {
     /// Collective over the world: maps `len` bytes of served buffers and exposes them.
     pub fn create(comm: &Comm, len: usize) -> Result<PageWindow, String> {
         let served = TwinMapping::new(len.max(1))
-            .map_err(|e| format!("cannot map {len} bytes of served pages: {e}"))?;
+            .map_err(|e| format!("cannot map {len} bytes of served pages: {e}"));
+        // every rank or none goes on to `MPI_Win_create`: a rank that stopped here would
+        // leave the others waiting in it
+        if comm.all_sum(u64::from(served.is_err())) > 0 {
+            return Err(served.err().unwrap_or_else(|| {
+                format!("another rank cannot map {len} bytes of served pages")
+            }));
+        }
+        let served = served?;
         // SAFETY: an MPI_Win handle is a plain pointer-sized value, written by MPI_Win_create.
         let mut win: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
         // SAFETY: collective call; the exposed memory is our live mapping of `len` bytes, which
