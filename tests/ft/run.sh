@@ -529,35 +529,52 @@ restart_copies() { # name, dir, reference, details, binary, iterations, P...
     done
 }
 
-# --- 9. snapshot mode (the default is `auto`; here every 0.02 s: the regions take 0.2 s) ------
+# --- 9. snapshot mode (the default is `auto`; here every 0.02 s) -----------------------------
 # Regions are logged thinned and become durable with each snapshot: a rank killed after
-# iteration 600 of 2000 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
+# iteration 150 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
+# The regions are fast (a run of 2000 sweeps takes well under a second at P = 3), so each run
+# has 4000 sweeps, and a run that ended before the kill landed is repeated with twice as many
+# (at most twice).
 export CAPE_CHECKPOINT_EVERY=0.02s
 d=$OUT/snap
 bin=$(fresh_binary "$d" "fts$$")
-timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 3 --checkpoint "$d/ck" "$bin" 2000 <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
-job=$!
-victim=""
-wait_ranks "$(basename "$bin")" 3 && wait_lines "$d/stdout" 12 && victim=$(kill_random_rank "$(basename "$bin")")
-wait $job
-rc=$?
-if [ -z "$victim" ] || [ $rc -ne 0 ] || ! cmp -s "$REF2000" "$d/stdout"; then
-    fail "snapshot mode, rank killed" "status $rc, victim ${victim:-none}, or output differs" "$d/stderr"
+for sweeps in 4000 8000 16000; do
+    rm -rf "$d/ck"
+    timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 3 --checkpoint "$d/ck" "$bin" $sweeps <"$INPUT" >"$d/stdout" 2>"$d/stderr" &
+    job=$!
+    victim=""
+    wait_ranks "$(basename "$bin")" 3 && wait_lines "$d/stdout" 3 && victim=$(kill_random_rank "$(basename "$bin")")
+    wait $job
+    rc=$?
+    [ -n "$victim" ] && break
+    echo "      (snapshot mode: the run of $sweeps sweeps ended before the kill; again with twice as many)"
+done
+OMP_NUM_THREADS=2 "$OUT/ref" $sweeps <"$INPUT" >"$d/ref.out"
+if [ -z "$victim" ] || [ $rc -ne 0 ] || ! cmp -s "$d/ref.out" "$d/stdout"; then
+    fail "snapshot mode, rank killed" "status $rc, victim ${victim:-none}, or output differs ($sweeps sweeps)" "$d/stderr"
 elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || ! grep -q '^caperun: attempt 1 failed' "$d/stderr"; then
     fail "snapshot mode, rank killed" "no snapshot in the log, or the failure was not reported" "$d/stderr"
 else
-    pass "snapshot mode, rank killed" "killed $victim, $(sed -n 's/.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr") regions durable"
+    pass "snapshot mode, rank killed" "killed $victim, $(sed -n 's/.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr") regions durable, $sweeps sweeps"
 fi
-CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" 2000 <"$INPUT" >"$d/out1" 2>"$d/err1" &
-job=$!
-victim=""
-wait_lines "$d/out1" 12 && victim=$(kill_random_rank "$(basename "$bin")")
-wait $job
+for sweeps in 4000 8000 16000; do
+    rm -rf "$d/mid"
+    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" $sweeps <"$INPUT" >"$d/out1" 2>"$d/err1" &
+    job=$!
+    victim=""
+    wait_lines "$d/out1" 3 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
+    wait $job
+    ended=0
+    [ "$(wc -l <"$d/out1")" -gt $((sweeps / 50)) ] && ended=1
+    [ -n "$victim" ] && [ $ended -eq 0 ] && break
+    echo "      (snapshot mode, restart: the run of $sweeps sweeps ended before the kill; again with twice as many)"
+done
 regions=$(header_word "$d/mid/cape.log" 48)
-if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ]; then
-    fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable)" "$d/err1"
+OMP_NUM_THREADS=2 "$OUT/ref" $sweeps <"$INPUT" >"$d/ref.out"
+if [ -z "$victim" ] || [ $ended -eq 1 ] || [ "${regions:-0}" -eq 0 ]; then
+    fail "snapshot mode, restart" "could not kill a rank after a snapshot (${regions:-0} regions durable, $sweeps sweeps)" "$d/err1"
 else
-    restart_copies "snapshot mode, restart" "$d" "$REF2000" "from $regions regions (snapshot), killed $victim" "$bin" 2000 1 3
+    restart_copies "snapshot mode, restart" "$d" "$d/ref.out" "from $regions regions (snapshot), killed $victim, $sweeps sweeps" "$bin" $sweeps 1 3
 fi
 
 # --- 10. exact snapshots: what sequential code keeps outside shared memory ------------------
