@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How a rank fetches pages from their home while the home computes (not a test; the tables of
-# docs/lazy-merge.md). Builds scripts/bench_fetch/fetch.c with Open MPI's mpicc and, when
+# docs/lazy-merge-fetch.md). Builds scripts/bench_fetch/fetch.c with Open MPI's mpicc and, when
 # installed, MPICH's mpicc.mpich, runs each fetch mechanism at P = 2 (with Open MPI also under
 # each one-sided component) and prints markdown: per mechanism and case, the median wait per
 # page in microseconds for N = 1, 8, 64, 512 pages, the bandwidth at N = 512, the median

@@ -84,10 +84,82 @@ impl PageWindow {
         if offset > self.len || out.len() > self.len - offset {
             return Err(format!("fetch at {offset:#x} outside the served pages"));
         }
-        let rank = rank as i32;
-        // SAFETY: a passive-target epoch on a window every rank created; `out` is a live
-        // buffer of `out.len()` bytes until the unlock completes the get.
+        // SAFETY: `out` is a live buffer of `out.len()` bytes until the unlock completes the
+        // get, inside the target's window (checked above).
         let rc = unsafe {
+            self.epoch(rank, |target, win| {
+                mpi::ffi::MPI_Get(
+                    out.as_mut_ptr().cast(),
+                    out.len() as i32,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    target,
+                    offset as mpi::ffi::MPI_Aint,
+                    out.len() as i32,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    win,
+                )
+            })
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(format!("`MPI_Get` from rank {rank} failed (code {rc})"))
+        }
+    }
+
+    /// Writes one byte at offset 0 of `rank`'s served buffers (the progress check's signal;
+    /// no page is published there yet).
+    fn put_signal(&self, rank: usize, value: u8) -> Result<(), String> {
+        if self.len == 0 {
+            return Err("no served pages".into());
+        }
+        let byte = [value];
+        // SAFETY: `byte` lives until the unlock completes the put, at offset 0 of a window of
+        // at least one byte.
+        let rc = unsafe {
+            self.epoch(rank, |target, win| {
+                mpi::ffi::MPI_Put(
+                    byte.as_ptr().cast(),
+                    1,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    target,
+                    0,
+                    1,
+                    mpi::ffi::RSMPI_UINT8_T,
+                    win,
+                )
+            })
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(format!("`MPI_Put` to rank {rank} failed (code {rc})"))
+        }
+    }
+
+    /// The byte at offset 0 of this rank's served buffers, as another rank's put left it.
+    fn signal(&self) -> u8 {
+        // SAFETY: the mapping is at least one byte long and lives as long as `self`; a
+        // volatile read, since another process writes it (a put) while this rank spins.
+        unsafe { std::ptr::read_volatile(self.served.base() as *const u8) }
+    }
+
+    /// Clears the signal byte (after the check: every put to it has completed).
+    fn clear_signal(&self) {
+        // SAFETY: as in `signal`; no rank writes it any more.
+        unsafe { std::ptr::write_volatile(self.served.base() as *mut u8, 0) }
+    }
+
+    /// One passive-target epoch on `rank`: lock (shared), `op(rank, window)`, unlock; the
+    /// first non-zero MPI return code.
+    ///
+    /// # Safety
+    /// `op` must issue only operations whose buffers stay valid until this returns.
+    unsafe fn epoch(&self, rank: usize, op: impl FnOnce(i32, mpi::ffi::MPI_Win) -> i32) -> i32 {
+        let rank = rank as i32;
+        // SAFETY: a passive-target epoch on a window every rank created; the caller keeps
+        // the operation's buffers alive until the unlock completes it.
+        unsafe {
             let mut rc = mpi::ffi::MPI_Win_lock(
                 mpi::ffi::MPI_LOCK_SHARED as i32,
                 rank,
@@ -95,27 +167,13 @@ impl PageWindow {
                 self.win,
             );
             if rc == 0 {
-                rc = mpi::ffi::MPI_Get(
-                    out.as_mut_ptr().cast(),
-                    out.len() as i32,
-                    mpi::ffi::RSMPI_UINT8_T,
-                    rank,
-                    offset as mpi::ffi::MPI_Aint,
-                    out.len() as i32,
-                    mpi::ffi::RSMPI_UINT8_T,
-                    self.win,
-                );
+                rc = op(rank, self.win);
                 let unlocked = mpi::ffi::MPI_Win_unlock(rank, self.win);
                 if rc == 0 {
                     rc = unlocked;
                 }
             }
             rc
-        };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(format!("`MPI_Get` from rank {rank} failed (code {rc})"))
         }
     }
 }
@@ -128,14 +186,18 @@ impl Drop for PageWindow {
     }
 }
 
-/// How long a target computes without calling MPI in the progress check.
+/// How long a target computes without calling MPI in the progress check, at most: it stops
+/// as soon as its origin signals that the get completed.
 const TARGET_BUSY: Duration = Duration::from_millis(20);
 /// A get that took longer waited for the target's next MPI call (a get that progresses takes
 /// microseconds; the margin is for a loaded, oversubscribed machine).
 const PROGRESS_LIMIT: Duration = Duration::from_millis(10);
 
 /// The start-up check (collective): does a get complete while its target computes without
-/// calling MPI? Even ranks read from the next odd rank, which spins meanwhile; up to three
+/// calling MPI? Even ranks read from the next odd rank, which spins meanwhile, without MPI
+/// calls, until the origin, its get done, puts a signal byte into its window (a put that
+/// progresses like the get) or `TARGET_BUSY` has passed; so where gets progress the check
+/// takes microseconds, and where they do not, the get waits out the target's spin. Up to three
 /// tries, stopping at the first in which every origin was fast. True on every rank, or false
 /// on every rank.
 pub fn gets_progress(comm: &Comm, window: &PageWindow) -> bool {
@@ -145,7 +207,8 @@ pub fn gets_progress(comm: &Comm, window: &PageWindow) -> bool {
     }
     let origin = rank % 2 == 0 && rank + 1 < size;
     let target = rank % 2 == 1;
-    for _ in 0..3 {
+    let mut fast = false;
+    for attempt in 1..=3u8 {
         comm.barrier();
         let mut slow = false;
         if origin {
@@ -153,15 +216,21 @@ pub fn gets_progress(comm: &Comm, window: &PageWindow) -> bool {
             let mut byte = [0u8; 8];
             let start = Instant::now();
             slow = window.get(rank + 1, 0, &mut byte).is_err() || start.elapsed() >= PROGRESS_LIMIT;
+            // the target stops spinning at the signal (or at TARGET_BUSY without it)
+            slow |= window.put_signal(rank + 1, attempt).is_err();
         } else if target {
             let start = Instant::now();
-            while start.elapsed() < TARGET_BUSY {
+            while start.elapsed() < TARGET_BUSY && window.signal() != attempt {
                 std::hint::spin_loop();
             }
         }
         if comm.all_sum(u64::from(slow)) == 0 {
-            return true;
+            fast = true;
+            break;
         }
     }
-    false
+    // every put completed before its origin's all_sum: the byte is no rank's any more
+    comm.barrier();
+    window.clear_signal();
+    fast
 }
