@@ -12,8 +12,8 @@
 #    the iterations each rank runs and the bytes it sends per join.
 # 4. critical (not in the default set): the cost of a general critical section
 #    (scripts/bench_critical/critical_cost.c, a read-modify-write under the unnamed critical,
-#    and the same under a lock set and unset in helpers) per acquisition over the loop alone
-#    (mode 5), gcc -fopenmp at
+#    and the same under a lock set and unset in helpers) per acquisition, and of an `atomic`
+#    update (mode 0), over the loop alone (mode 5), gcc -fopenmp at
 #    R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES), alternating.
 #
 # usage: scripts/bench_hybrid.sh [speed] [memory] [cluster] [critical]   (default: the first three)
@@ -155,14 +155,15 @@ cluster() {
 critical() {
     local n=${BENCH_CRITICAL_N:-200000} shape mode how got
     echo "== critical: per acquisition (us) of a general section (mode 1), of a lock pair in"
-    echo "   helpers (mode 4) and of the section taken by threads 0 and 1 only (mode 6) over the"
-    echo "   loop alone (mode 5), N = $n; kernel seconds, medians"
+    echo "   helpers (mode 4), of the section taken by threads 0 and 1 only (mode 6) and of an"
+    echo "   atomic update (mode 0) over the loop alone (mode 5), N = $n; kernel seconds, medians"
     echo "load before: $(uptime)"
-    printf '%-6s %-5s %10s %10s %10s %10s %9s %9s %9s\n' shape who loop section helpers two us/sect us/help us/two
+    printf '%-6s %-5s %10s %10s %10s %10s %10s %9s %9s %9s %9s\n' shape who loop section helpers two atomic \
+        us/sect us/help us/two us/atom
     for shape in ${BENCH_SHAPES:-1x2 2x2}; do
         declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            for mode in 5 1 4 6; do
+            for mode in 5 1 4 6 0; do
                 for how in gcc cape; do
                     if [ "$how" = gcc ]; then
                         got=$(OMP_NUM_THREADS=$((${shape%x*} * ${shape#*x})) "${rt[@]}" \
@@ -184,10 +185,13 @@ critical() {
             m1=$(echo "${t[${how}1]}" | tr ' ' '\n' | grep . | median)
             m4=$(echo "${t[${how}4]}" | tr ' ' '\n' | grep . | median)
             m6=$(echo "${t[${how}6]}" | tr ' ' '\n' | grep . | median)
-            printf '%-6s %-5s %10s %10s %10s %10s %9.3f %9.3f %9.3f\n' "$shape" "$how" "$m0" "$m1" "$m4" "$m6" \
+            ma=$(echo "${t[${how}0]}" | tr ' ' '\n' | grep . | median)
+            printf '%-6s %-5s %10s %10s %10s %10s %10s %9.3f %9.3f %9.3f %9.4f\n' "$shape" "$how" "$m0" "$m1" "$m4" \
+                "$m6" "$ma" \
                 "$(awk -v a="$m1" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
                 "$(awk -v a="$m4" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
+                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
+                "$(awk -v a="$ma" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
         done
         unset t
     done
