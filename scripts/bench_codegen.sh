@@ -50,49 +50,9 @@ builds=(seq omp cape)
 
 OUT=$ROOT/bench-out/codegen
 mkdir -p "$OUT"
-cat >"$OUT/bench_timer.h" <<'EOF'
-#include <stdio.h>
-#include <time.h>
-static struct timespec bench_t0;
-static void bench_start(void) { clock_gettime(CLOCK_MONOTONIC, &bench_t0); }
-static void bench_stop(void)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    fprintf(stderr, "kernel_seconds %.6f\n",
-            (double)(t1.tv_sec - bench_t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - bench_t0.tv_nsec));
-}
-EOF
-
-# Scales the size macros and puts bench_start()/bench_stop() around the parallel part of main
-# (top-level statements are indented by 4 spaces in these sources; pragmas are at column 0).
-instrument() {
-    local src=$1 scale=$2
-    awk -v scale="$scale" '
-        { line[NR] = $0 }
-        END {
-            for (i = 1; i <= NR; i++) {
-                if (scale != "-" && line[i] ~ /^#define [A-Z_0-9]+ [0-9]+$/ && line[i] !~ /TSTEPS|TMAX/) {
-                    split(line[i], f, " "); line[i] = f[1] " " f[2] " " f[3] * scale
-                }
-                if (line[i] ~ /^#pragma omp/) { if (!first) first = i; last = i }
-            }
-            # start: the top-level statement holding the first pragma
-            start = first
-            if (line[first + 1] !~ /^    [^ ]/)
-                for (start = first - 1; start > 0; start--)
-                    if (line[start] ~ /^    [^ }]/) break
-            # stop: the first top-level statement after the last region
-            for (stop = last + 2; stop <= NR; stop++)
-                if (line[stop] ~ /^    [^ }]/) break
-            if (!first || start < 1 || stop > NR) { print "cannot place the timer" > "/dev/stderr"; exit 1 }
-            for (i = 1; i <= NR; i++) {
-                if (i == start) print "    bench_start();"
-                if (i == stop) print "    bench_stop();"
-                print line[i]
-            }
-        }' "$src"
-}
+# shellcheck source=scripts/bench_timer.sh
+source scripts/bench_timer.sh
+bench_timer_header "$OUT"
 
 for k in "${kernels[@]}"; do
     read -r -a s <<<"${spec[$k]:?unknown kernel $k}"

@@ -3,14 +3,17 @@
 # 1. speed: matmul, jacobi, pi and the fixed cost of an empty region
 #    (bench_region/region_cost.c) built with gcc -fopenmp (2 threads) and with capecc, run at
 #    (R, T) = (1, 2) and (2, 1); the runs alternate in one script run, medians are printed
-#    with the ratio to gcc. Every kernel's output is checked against the sequential build.
+#    with the ratio to gcc: the kernel time (a timer around the parallel part of main, as in
+#    bench_codegen.sh: no process or MPI start-up) and the process time. The sizes make the
+#    kernel take more than a second at 2 threads. Every kernel's output is checked against
+#    the sequential build.
 # 2. memory: the peak resident size of each rank of jacobi at (2, 1), (2, 2) and (2, 4).
 # 3. a simulated cluster: jacobi with CAPE_STATS=1 and the eager merge at several (R, T):
 #    the iterations each rank runs and the bytes it sends per join.
 # 4. critical (not in the default set): the cost of a general critical section
 #    (scripts/bench_critical/critical_cost.c, a read-modify-write under the unnamed critical,
-#    and the same under a lock set and unset in helpers) per acquisition over the loop alone
-#    (mode 5), gcc -fopenmp at
+#    and the same under a lock set and unset in helpers) per acquisition, and of an `atomic`
+#    update (mode 0), over the loop alone (mode 5), gcc -fopenmp at
 #    R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES), alternating.
 #
 # usage: scripts/bench_hybrid.sh [speed] [memory] [cluster] [critical]   (default: the first three)
@@ -38,29 +41,42 @@ OUT=$ROOT/bench-out/hybrid
 mkdir -p "$OUT"
 [ -x "$CAPECC" ] || cargo build --release -q
 
-declare -A args=([matmul]="1500" [jacobi]="2000 100" [pi]="1000000000" [region]="1 0 3000")
+declare -A args=([matmul]="1500" [jacobi]="2000 500" [pi]="4000000000" [region]="1 0 3000")
 declare -A src=([matmul]=examples/matmul.c [jacobi]=examples/jacobi.c [pi]=examples/pi.c
     [region]=scripts/bench_region/region_cost.c [critical]=scripts/bench_critical/critical_cost.c)
+# shellcheck source=scripts/bench_timer.sh
+source scripts/bench_timer.sh
+bench_timer_header "$OUT"
 for k in "${!src[@]}"; do
-    gcc -O2 -fopenmp "${src[$k]}" -o "$OUT/$k-gcc" -lm
-    gcc -O2 -Wno-unknown-pragmas "${src[$k]}" -o "$OUT/$k-seq" -lm 2>/dev/null || true
-    "$CAPECC" -O2 "${src[$k]}" -o "$OUT/$k-cape" -lm
+    file=${src[$k]}
+    inc=()
+    case $k in
+    matmul | jacobi | pi)
+        instrument "$file" - >"$OUT/$k.c"
+        file=$OUT/$k.c
+        inc=(-I "$ROOT/examples" -include "$OUT/bench_timer.h")
+        ;;
+    esac
+    gcc -O2 -fopenmp "${inc[@]}" "$file" -o "$OUT/$k-gcc" -lm
+    gcc -O2 -Wno-unknown-pragmas "${inc[@]}" "$file" -o "$OUT/$k-seq" -lm 2>/dev/null || true
+    "$CAPECC" -O2 "${inc[@]}" "$file" -o "$OUT/$k-cape" -lm
 done
 
 median() {
     sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'
 }
 
-# run KERNEL HOW: prints the wall time in seconds (region: the median region time in us);
-# HOW is gcc (2 threads) or RxT
+# run KERNEL HOW: prints the kernel time and the wall time of the process in seconds
+# (region: the median region time in us); HOW is gcc (2 threads) or RxT
 run() {
-    local k=$1 how=$2 start end got
+    local k=$1 how=$2 start end got kernel
     read -r -a a <<<"${args[$k]}"
     start=$(date +%s.%N)
     if [ "$how" = gcc ]; then
-        got=$(OMP_NUM_THREADS=2 "${rt[@]}" "$OUT/$k-gcc" "${a[@]}")
+        got=$(OMP_NUM_THREADS=2 "${rt[@]}" "$OUT/$k-gcc" "${a[@]}" 2>"$OUT/$k.err")
     else
-        got=$(OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" "${rt[@]}" "$OUT/$k-cape" "${a[@]}")
+        got=$(OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" "${rt[@]}" \
+            "$OUT/$k-cape" "${a[@]}" 2>"$OUT/$k.err")
     fi
     end=$(date +%s.%N)
     if [ "$k" = region ]; then
@@ -71,30 +87,42 @@ run() {
         echo "bench_hybrid.sh: $k ($how) printed another answer than the sequential build" >&2
         exit 1
     fi
-    awk -v s="$start" -v e="$end" 'BEGIN { print e - s }'
+    kernel=$(awk '$1 == "kernel_seconds" { print $2; exit }' "$OUT/$k.err")
+    [ -n "$kernel" ] || { echo "bench_hybrid.sh: $k ($how) printed no kernel time" >&2; exit 1; }
+    awk -v k="$kernel" -v s="$start" -v e="$end" 'BEGIN { print k, e - s }'
 }
 
 speed() {
     echo "== speed: gcc -fopenmp at 2 threads vs capecc at (R, T) = (1, 2) and (2, 1)"
+    echo "   (seconds, medians of $REPS; kernel: timer around the parallel part, process: the"
+    echo "   whole run with mpirun; region: median microseconds of one empty region)"
     echo "load before: $(uptime)"
-    printf '%-8s %10s %10s %10s %9s %9s\n' kernel gcc-2 cape-1x2 cape-2x1 1x2/gcc 2x1/gcc
+    printf '%-14s %10s %10s %10s %9s %9s\n' kernel gcc-2 cape-1x2 cape-2x1 1x2/gcc 2x1/gcc
     for k in matmul jacobi pi region; do
         read -r -a a <<<"${args[$k]}"
-        [ "$k" = region ] || "$OUT/$k-seq" "${a[@]}" >"$OUT/$k.expected"
-        declare -a tg=() t12=() t21=()
+        [ "$k" = region ] || "$OUT/$k-seq" "${a[@]}" >"$OUT/$k.expected" 2>/dev/null
+        declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            tg+=("$(run "$k" gcc)")
-            t12+=("$(run "$k" 1x2)")
-            t21+=("$(run "$k" 2x1)")
+            for how in gcc 1x2 2x1; do
+                t[$how]+="$(run "$k" "$how");"
+            done
         done
-        mg=$(printf '%s\n' "${tg[@]}" | median)
-        m12=$(printf '%s\n' "${t12[@]}" | median)
-        m21=$(printf '%s\n' "${t21[@]}" | median)
-        printf '%-8s %10s %10s %10s %9.3f %9.3f\n' "$k" "$mg" "$m12" "$m21" \
-            "$(awk -v a="$m12" -v b="$mg" 'BEGIN { print a / b }')" \
-            "$(awk -v a="$m21" -v b="$mg" 'BEGIN { print a / b }')"
+        local cols=(1)
+        [ "$k" = region ] || cols=(1 2)
+        for c in "${cols[@]}"; do
+            declare -A m=()
+            for how in gcc 1x2 2x1; do
+                m[$how]=$(echo "${t[$how]}" | tr ';' '\n' | grep . | awk -v c="$c" '{ print $c }' | median)
+            done
+            name=$k
+            [ "$k" = region ] || { [ "$c" = 1 ] && name="$k kernel" || name="$k process"; }
+            printf '%-14s %10s %10s %10s %9.3f %9.3f\n' "$name" "${m[gcc]}" "${m[1x2]}" "${m[2x1]}" \
+                "$(awk -v a="${m[1x2]}" -v b="${m[gcc]}" 'BEGIN { print a / b }')" \
+                "$(awk -v a="${m[2x1]}" -v b="${m[gcc]}" 'BEGIN { print a / b }')"
+            unset m
+        done
+        unset t
     done
-    echo "(seconds; region: median microseconds of one empty region)"
     echo "load after:  $(uptime)"
 }
 
@@ -127,14 +155,15 @@ cluster() {
 critical() {
     local n=${BENCH_CRITICAL_N:-200000} shape mode how got
     echo "== critical: per acquisition (us) of a general section (mode 1), of a lock pair in"
-    echo "   helpers (mode 4) and of the section taken by threads 0 and 1 only (mode 6) over the"
-    echo "   loop alone (mode 5), N = $n; kernel seconds, medians"
+    echo "   helpers (mode 4), of the section taken by threads 0 and 1 only (mode 6) and of an"
+    echo "   atomic update (mode 0) over the loop alone (mode 5), N = $n; kernel seconds, medians"
     echo "load before: $(uptime)"
-    printf '%-6s %-5s %10s %10s %10s %10s %9s %9s %9s\n' shape who loop section helpers two us/sect us/help us/two
+    printf '%-6s %-5s %10s %10s %10s %10s %10s %9s %9s %9s %9s\n' shape who loop section helpers two atomic \
+        us/sect us/help us/two us/atom
     for shape in ${BENCH_SHAPES:-1x2 2x2}; do
         declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            for mode in 5 1 4 6; do
+            for mode in 5 1 4 6 0; do
                 for how in gcc cape; do
                     if [ "$how" = gcc ]; then
                         got=$(OMP_NUM_THREADS=$((${shape%x*} * ${shape#*x})) "${rt[@]}" \
@@ -156,10 +185,13 @@ critical() {
             m1=$(echo "${t[${how}1]}" | tr ' ' '\n' | grep . | median)
             m4=$(echo "${t[${how}4]}" | tr ' ' '\n' | grep . | median)
             m6=$(echo "${t[${how}6]}" | tr ' ' '\n' | grep . | median)
-            printf '%-6s %-5s %10s %10s %10s %10s %9.3f %9.3f %9.3f\n' "$shape" "$how" "$m0" "$m1" "$m4" "$m6" \
+            ma=$(echo "${t[${how}0]}" | tr ' ' '\n' | grep . | median)
+            printf '%-6s %-5s %10s %10s %10s %10s %10s %9.3f %9.3f %9.3f %9.4f\n' "$shape" "$how" "$m0" "$m1" "$m4" \
+                "$m6" "$ma" \
                 "$(awk -v a="$m1" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
                 "$(awk -v a="$m4" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
+                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
+                "$(awk -v a="$ma" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
         done
         unset t
     done

@@ -130,18 +130,64 @@ __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
+/* In a team this rank runs alone (`__cape_atomic_direct()`: nothing is merged) an update is
+   one compare-and-swap loop on x, as libgomp's; the scratch word of a wider operand is then
+   this file's, taken under its lock. */
+static __attribute__((unused)) int __cape_atomic_wide_lock;
+#define __CAPE_ATOMIC_CAS(U) { \
+    U __cape_old = __atomic_load_n((U *)__cape_x, __ATOMIC_RELAXED), __cape_new; \
+    do { \
+        __builtin_memcpy(__cape_tmp, &__cape_old, sizeof(U)); \
+        __cape_combine(__cape_tmp, __cape_e); \
+        __builtin_memcpy(&__cape_new, __cape_tmp, sizeof(U)); \
+    } while (!__atomic_compare_exchange_n((U *)__cape_x, &__cape_old, __cape_new, 1, \
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    return 1; }
+/* 0: x has no compare-and-swap of its size and alignment */
+static __attribute__((unused)) int __cape_atomic_cas(void *__cape_x, __SIZE_TYPE__ __cape_xsize,
+    const void *__cape_e, void (*__cape_combine)(void *, const void *))
+{
+    unsigned char __cape_tmp[8] __attribute__((aligned(8)));
+    if ((__cape_xsize != 1 && __cape_xsize != 2 && __cape_xsize != 4 && __cape_xsize != 8)
+        || (__UINTPTR_TYPE__)__cape_x % __cape_xsize != 0)
+        return 0;
+    switch (__cape_xsize) {
+    case 1: __CAPE_ATOMIC_CAS(unsigned char)
+    case 2: __CAPE_ATOMIC_CAS(unsigned short)
+    case 4: __CAPE_ATOMIC_CAS(unsigned int)
+    default: __CAPE_ATOMIC_CAS(unsigned long long)
+    }
+}
 static __attribute__((unused)) void __cape_atomic_apply(void *__cape_x, __SIZE_TYPE__ __cape_xsize,
     const void *__cape_e, __SIZE_TYPE__ __cape_esize, void (*__cape_combine)(void *, const void *))
 {
-    unsigned char __cape_buf[sizeof __cape_atomic_wide] = { 0 };
+    unsigned char __cape_buf[sizeof __cape_atomic_wide] __attribute__((aligned(16))) = { 0 };
+    int __cape_locked = 0;
     if (__cape_esize > sizeof __cape_buf || __cape_xsize > sizeof __cape_buf)
         return;
+#ifndef __CAPE_CHECK_BUILD
+    if (__cape_atomic_direct()) {
+        if (__cape_esize > __cape_xsize) {
+            while (__atomic_exchange_n(&__cape_atomic_wide_lock, 1, __ATOMIC_ACQUIRE))
+                while (__atomic_load_n(&__cape_atomic_wide_lock, __ATOMIC_RELAXED)) { }
+            __cape_locked = 1;
+            __builtin_memcpy(__cape_atomic_wide, __cape_e, __cape_esize);
+        }
+        if (__cape_atomic_cas(__cape_x, __cape_xsize, __cape_e, __cape_combine)) {
+            if (__cape_locked)
+                __atomic_store_n(&__cape_atomic_wide_lock, 0, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+#endif
     __builtin_memcpy(__cape_buf, __cape_e, __cape_esize);
     if (__cape_esize > __cape_xsize) {
         __cape_atomic_update(__cape_atomic_wide, __cape_buf, sizeof __cape_buf, __cape_combine_wide);
         __builtin_memset(__cape_buf, 0, sizeof __cape_buf);
     }
     __cape_atomic_update(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
+    if (__cape_locked)
+        __atomic_store_n(&__cape_atomic_wide_lock, 0, __ATOMIC_RELEASE);
 }
 #define __CAPE_DEFINE_COMBINER(op, tn, T, en, E, stmt) \
     static __attribute__((unused)) void __cape_combine_##op##_##tn##_##en(void *__cape_inout, const void *__cape_in) \

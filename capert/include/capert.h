@@ -145,6 +145,15 @@ extern "C" {
 long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
 
 /*
+ Whether a mergeable update may be made as one atomic instruction by the caller, with no
+ call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several
+ threads that this rank runs alone (the world is one rank: nothing is merged, the update is
+ all there is, as with libgomp); 0 elsewhere, where the update must be logged for the merge
+ between ranks or is made under the runtime's locks.
+ */
+int __cape_atomic_direct(void);
+
+/*
  A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
  `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
  the updated bytes are excluded from the diff and every rank applies every rank's logged

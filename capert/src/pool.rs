@@ -21,10 +21,16 @@ const SPINS: u32 = 100_000;
 /// spin briefly (libgomp's throttled count).
 const SPINS_OVERSUBSCRIBED: u32 = 1_000;
 
+/// The cores this process may use, asked once: `available_parallelism` reads the cgroup's
+/// files (/proc, /sys) at every call, tens of microseconds, which would be most of a region.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| thread::available_parallelism().map_or(1, |c| c.get()))
+}
+
 /// How long `n` threads of this process spin before they sleep.
 fn spins_for(n: usize) -> u32 {
-    let cores = thread::available_parallelism().map_or(1, |c| c.get());
-    if n > cores {
+    if n > cores() {
         SPINS_OVERSUBSCRIBED
     } else {
         SPINS

@@ -180,6 +180,8 @@ void __cape_copyprivate(void *addr, size_t size)
     else memcpy(addr, copyprivate_values[slot], size);
 }
 
+int __cape_atomic_direct(void) { return 0; }
+
 void __cape_atomic_update(void *addr, const void *operand, size_t size,
                           void (*combine)(void *, const void *))
 {

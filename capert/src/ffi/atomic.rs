@@ -4,7 +4,7 @@ use super::guard;
 use crate::region::{self, with_state};
 use crate::runtime;
 use crate::sys::raw::{Combiner, ProgramBytes};
-use std::ffi::{c_longlong, c_void};
+use std::ffi::{c_int, c_longlong, c_void};
 
 /// `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
 /// before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
@@ -41,6 +41,16 @@ pub extern "C" fn __cape_atomic_fetch_add(
             Err(e) => runtime::fatal(&e),
         }
     })
+}
+
+/// Whether a mergeable update may be made as one atomic instruction by the caller, with no
+/// call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several
+/// threads that this rank runs alone (the world is one rank: nothing is merged, the update is
+/// all there is, as with libgomp); 0 elsewhere, where the update must be logged for the merge
+/// between ranks or is made under the runtime's locks.
+#[no_mangle]
+pub extern "C" fn __cape_atomic_direct() -> c_int {
+    guard(|| c_int::from(region::threads::atomic_direct()))
 }
 
 /// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):

@@ -141,6 +141,19 @@ thread_local! {
     static TLS_ANCHOR: u8 = const { 0 };
 }
 
+/// A rank team that merges nothing runs (see `atomic_direct`).
+static DIRECT: AtomicBool = AtomicBool::new(false);
+
+/// `__cape_atomic_direct`: the region running is a team of several threads of this rank that
+/// no other rank takes part in (no shared memory between ranks): an `atomic` update is then not
+/// logged, and the translated code makes it as a compare-and-swap loop when `x` has one (its
+/// size and alignment decide, so every update of one variable takes the same path: the
+/// compare-and-swap or `atomic_update` under the rank's lock). Set by thread 0 before the
+/// workers start and restored after they are done.
+pub fn atomic_direct() -> bool {
+    DIRECT.load(Ordering::Acquire)
+}
+
 fn tls_anchor() -> usize {
     TLS_ANCHOR.with(|a| a as *const u8 as usize)
 }
@@ -283,7 +296,9 @@ pub(super) fn run(
     });
     enter(&rank_team, 0);
     let serving = Arc::clone(&rank_team);
+    let direct = DIRECT.swap(rank_team.shared.is_empty(), Ordering::AcqRel);
     let result = pool::pool().run(count, job, main, &|| serving.serve(), ranks > 1);
+    DIRECT.store(direct, Ordering::Release);
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));
