@@ -6,6 +6,7 @@
  * a single block, sequential code reading and writing pages homed elsewhere, and a barrier
  * between epochs, and the kernel reading and writing pages homed elsewhere (fwrite, fread).
  * Every value is printed or folded into a checksum, and the file written is compared. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -117,8 +118,11 @@ int main(void)
     for (int i = 0; i < ROWS; i++)
         diag += grid[cur][i][i] + block[i * 100];
 
-    /* the kernel reads rows homed on other ranks, then writes into them */
-    FILE *f = fopen("lazy_pages.bin", "w+b");
+    /* the kernel reads rows homed on other ranks, then writes into them. Every rank runs
+     * this sequential code on the same file: opened without truncation, so that a rank
+     * opening it late cannot empty it under another one's fread (they write the same bytes) */
+    int fd = open("lazy_pages.bin", O_RDWR | O_CREAT, 0644);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r+b");
     if (!f)
         return 1;
     size_t put = fwrite(grid[cur], sizeof grid[cur], 1, f);
