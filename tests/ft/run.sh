@@ -529,6 +529,27 @@ restart_copies() { # name, dir, reference, details, binary, iterations, P...
     done
 }
 
+# Runs BINARY at -np P with a log in DIR/mid for SWEEPS sweeps (stdin from $INPUT) and kills a
+# random rank once the output has LINES lines and one region is durable. The regions are fast
+# enough that a run can end before the kill lands: then again with twice and four times as
+# many sweeps. Sets `victim` (empty if none was killed), `sweeps` (of the last run) and
+# `ended` (1: that run ended before the kill).
+kill_logged_run() { # name, dir, P, binary, lines, sweeps
+    local name=$1 dir=$2 np=$3 b=$4 lines=$5 first=$6
+    for sweeps in $first $((first * 2)) $((first * 4)); do
+        rm -rf "$dir/mid"
+        CAPE_CHECKPOINT=$dir/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np "$np" "$b" $sweeps <"$INPUT" >"$dir/out1" 2>"$dir/err1" &
+        local job=$!
+        victim=""
+        wait_lines "$dir/out1" "$lines" && wait_regions "$dir/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$b")")
+        wait $job
+        ended=0
+        [ "$(wc -l <"$dir/out1")" -gt $((sweeps / 50)) ] && ended=1
+        [ -n "$victim" ] && [ $ended -eq 0 ] && return
+        echo "      ($name: the run of $sweeps sweeps ended before the kill; again with twice as many)"
+    done
+}
+
 # --- 9. snapshot mode (the default is `auto`; here every 0.02 s) -----------------------------
 # Regions are logged thinned and become durable with each snapshot: a rank killed after
 # iteration 150 is recovered from the last snapshot; a log killed midway restarts at P = 1 and 3.
@@ -557,18 +578,7 @@ elif ! grep -q 'CAPESNP' "$d/ck/cape.log" || ! grep -q '^caperun: attempt 1 fail
 else
     pass "snapshot mode, rank killed" "killed $victim, $(sed -n 's/.*(\([0-9]*\) regions durable.*/\1/p' "$d/stderr") regions durable, $sweeps sweeps"
 fi
-for sweeps in 4000 8000 16000; do
-    rm -rf "$d/mid"
-    CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" $sweeps <"$INPUT" >"$d/out1" 2>"$d/err1" &
-    job=$!
-    victim=""
-    wait_lines "$d/out1" 3 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
-    wait $job
-    ended=0
-    [ "$(wc -l <"$d/out1")" -gt $((sweeps / 50)) ] && ended=1
-    [ -n "$victim" ] && [ $ended -eq 0 ] && break
-    echo "      (snapshot mode, restart: the run of $sweeps sweeps ended before the kill; again with twice as many)"
-done
+kill_logged_run "snapshot mode, restart" "$d" 4 "$bin" 3 4000
 regions=$(header_word "$d/mid/cape.log" 48)
 OMP_NUM_THREADS=2 "$OUT/ref" $sweeps <"$INPUT" >"$d/ref.out"
 if [ -z "$victim" ] || [ $ended -eq 1 ] || [ "${regions:-0}" -eq 0 ]; then
@@ -593,19 +603,8 @@ if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftrunning.c" -o "$d/ref" ||
     fail "exact snapshot" "build failed"
 else
     bin=$d/ftx$$
-    for sweeps in 3000 6000 12000; do
-        rm -rf "$d/mid"
-        CAPE_CHECKPOINT_EVERY=0.001s CAPE_CHECKPOINT=$d/mid timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$bin" $sweeps >"$d/out1" 2>"$d/err1" &
-        job=$!
-        victim=""
-        wait_lines "$d/out1" 5 && wait_regions "$d/mid/cape.log" 1 && victim=$(kill_random_rank "$(basename "$bin")")
-        wait $job
-        regions=$(header_word "$d/mid/cape.log" 48)
-        ended=0
-        [ "$(wc -l <"$d/out1")" -gt $((sweeps / 50)) ] && ended=1
-        [ -n "$victim" ] && [ $ended -eq 0 ] && break
-        [ $ended -eq 1 ] && echo "      (exact snapshot: the run of $sweeps sweeps ended before the kill; again with twice as many)"
-    done
+    CAPE_CHECKPOINT_EVERY=0.001s kill_logged_run "exact snapshot" "$d" 3 "$bin" 5 3000
+    regions=$(header_word "$d/mid/cape.log" 48)
     OMP_NUM_THREADS=2 "$d/ref" $sweeps >"$d/ref.out"
     if [ -z "$victim" ] || [ "${regions:-0}" -eq 0 ] || [ $ended -eq 1 ]; then
         fail "exact snapshot" "could not kill a rank after a snapshot (${regions:-0} regions durable, $sweeps sweeps)" "$d/err1"
