@@ -113,6 +113,22 @@ cp "$OUT/last.out" "$want" 2>/dev/null
 # the region rank 0 is at: the last `capert: stats: region K:` line (CAPE_STATS=2) of stderr
 region_now() { sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' "$1" | tail -n 1; }
 detects=() recovers=() totals=() lost=()
+# the steps of a recovery: caperun's and rank 0's `... stats: STEP at SECONDS` lines (caperun's
+# first: the failed attempt's; rank 0's last: the relaunch's), in ms after the kill
+STEPS=("caperun: stats: rank death seen" "caperun: stats: job killed" "caperun: stats: mpirun gone"
+    "caperun: stats: mpirun starts (restart)" "capert: stats: ft: runtime start"
+    "capert: stats: ft: MPI_Init begins" "capert: stats: ft: MPI_Init done"
+    "capert: stats: ft: log open" "capert: stats: ft: replay begins"
+    "capert: stats: ft: snapshot region reached" "capert: stats: ft: snapshot injected"
+    "capert: stats: ft: replay done")
+declare -A step_ms
+step_at() { # STEP FILE KILL_NS: ms from the kill to the step's last line, or -
+    local t
+    local which=(tail -n 1)
+    [[ $1 == caperun* ]] && which=(head -n 1)
+    t=$(grep -F "$1 at " "$2" | "${which[@]}" | sed 's/.* at \([0-9.]*\)$/\1/')
+    [ -n "$t" ] && echo "($t * 1000000000 - $3) / 1000000" | bc || echo -
+}
 for i in $(seq "$KILLS"); do
     rm -rf "$OUT/ckk"
     target=$((KILL_SWEEPS / 10 + RANDOM % (KILL_SWEEPS * 8 / 10 + 1)))
@@ -165,6 +181,13 @@ for i in $(seq "$KILLS"); do
     totals+=("$(echo "scale=3; ($end - $start) / 1000000000" | bc)")
     lost+=("$(sed -n 's/.*failed after.*(\([0-9]*\) regions durable.*/\1/p' "$OUT/kill.err")/${at:-?}")
     echo "kill $i: at region ${at:-?}, detected ${detects[-1]} ms, back after ${recovers[-1]} ms, durable/at ${lost[-1]}, total ${totals[-1]} s"
+    steps=""
+    for s in "${STEPS[@]}"; do
+        ms=$(step_at "$s" "$OUT/kill.err" "$t_kill")
+        step_ms[$s]+="$ms "
+        steps+="${s##*stats: }=$ms "
+    done
+    echo "  steps (ms after the kill): $steps"
 done
 
 {
@@ -189,4 +212,18 @@ done
     echo "| $t_full | $(median "${detects[@]}") | $(median "${recovers[@]}") | $(median "${totals[@]}") |"
     echo
     echo "detection (ms): ${detects[*]}; back (ms): ${recovers[*]}; regions durable/reached at the kill: ${lost[*]}"
+    if [ "$KILLS" -gt 0 ]; then
+        echo
+        echo "The recovery step by step (\`CAPE_STATS=2\` lines of caperun and of the relaunch's rank 0; medians, ms after the kill):"
+        echo
+        echo "| step | median (ms) | every kill |"
+        echo "|---|---|---|"
+        for s in "${STEPS[@]}"; do
+            # shellcheck disable=SC2086
+            vals=$(printf '%s\n' ${step_ms[$s]} | grep -v '^-$')
+            # shellcheck disable=SC2086
+            echo "| ${s##*stats: } | $( [ -n "$vals" ] && median $vals || echo -) | ${step_ms[$s]}|"
+        done
+        echo "| back where it was | $(median "${recovers[@]}") | ${recovers[*]} |"
+    fi
 } | tee "$OUT/results.md"
