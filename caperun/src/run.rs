@@ -232,7 +232,15 @@ impl Job {
         cmd
     }
 
-    fn attempt(&self, restart: bool, baseline: Option<u64>) -> Result<Attempt, String> {
+    /// One attempt. `probe`: the failed attempt before it (number, how it ended), after which
+    /// the directory must be found writable: probed once the relaunch is on its way (the
+    /// probe's fsync is off the recovery's path), the relaunch killed if it is not.
+    fn attempt(
+        &self,
+        restart: bool,
+        baseline: Option<u64>,
+        probe: Option<(u32, String)>,
+    ) -> Result<Attempt, String> {
         // a status left by an earlier run must not be taken for this attempt's
         self.files.remove("status").map_err(|e| {
             format!(
@@ -261,6 +269,14 @@ impl Job {
             )
         })?;
         let mpirun_ended = sys::exit_notifier(child.id());
+        if let Some((number, how)) = probe {
+            if let Err(e) = check_writable(self, number, &how) {
+                kill_tree(&mut child);
+                let _ = child.wait();
+                kill_strays();
+                return Err(e);
+            }
+        }
         let mut timed_out = false;
         let mut kill_at: Option<Instant> = None;
         let mut forwarded_terminate = false;
@@ -460,10 +476,11 @@ fn run(opts: Options) -> Result<i32, String> {
     let mut recovery = Duration::ZERO;
     // regions durable when the previous attempt failed
     let mut baseline: Option<u64> = None;
+    let mut probe = None;
     for number in 1u32.. {
         // every attempt after the first is a restart
         let restarts = number - 1;
-        let a = job.attempt(restart, baseline)?;
+        let a = job.attempt(restart, baseline, probe.take())?;
         if baseline.is_some() {
             // relaunch + replay: until the log grew; all of a successful attempt that never
             // got past the old log; a failed one counts below as work lost
@@ -502,8 +519,8 @@ fn run(opts: Options) -> Result<i32, String> {
             None => {}
         }
         let how = describe_exit(&a, job.opts.timeout);
-        check_writable(&job, number, &how)?;
         if a.status.success() && !a.timed_out {
+            check_writable(&job, number, &how)?;
             eprintln!(
                 "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
                 job.dir.join("status").display(),
@@ -523,6 +540,7 @@ fn run(opts: Options) -> Result<i32, String> {
             None => format!("no log written, {} of work lost", seconds(lost)),
         };
         if restarts >= job.opts.retries {
+            check_writable(&job, number, &how)?;
             return Err(format!(
                 "attempt {number} failed after {} ({how}); giving up after {restarts} restart(s) ({progress}; the log in `{}` is kept: continue with `caperun --resume`)",
                 seconds(a.duration),
@@ -539,6 +557,7 @@ fn run(opts: Options) -> Result<i32, String> {
             seconds(a.duration)
         );
         restart = header.is_some();
+        probe = Some((number, how));
         // with nothing durable the whole restart is new work, counted as such
         baseline = header.map(|h| h.regions).filter(|&r| r > 0);
     }
