@@ -236,31 +236,44 @@ fn read_log(
     log::validate(&bytes, &job, &secret, &shown)
 }
 
-/// A restart's log read and validated on a thread while `MPI_Init` runs (it takes a few
-/// hundred ms with a log of tens of MB): started by the process the launcher says is rank 0.
-pub struct Prefetch(std::thread::JoinHandle<Result<log::Validated, String>>);
+/// What rank 0 needs of the log before the first region, read on a thread while `MPI_Init`
+/// runs: a restart's log, read and validated (a few hundred ms with a log of tens of MB); for
+/// a new log the job's identity (a hash of the executable: 10-25 ms for a 12 MB program).
+enum Prefetched {
+    Log(log::Validated),
+    Job(Job, [u8; auth::SECRET_LEN]),
+}
+
+/// [`Prefetched`] on its way: started by the process the launcher says is rank 0.
+pub struct Prefetch(std::thread::JoinHandle<Result<Prefetched, String>>);
 
 impl Prefetch {
-    /// Before `MPI_Init`: starts reading the log when this is a restart and the launcher's
-    /// environment names this process rank 0 (Open MPI, MPICH/Hydra, PMIx); None otherwise
-    /// (rank 0 then reads it after `MPI_Init`).
+    /// Before `MPI_Init`: starts the thread when the launcher's environment names this
+    /// process rank 0 (Open MPI, MPICH/Hydra, PMIx); None otherwise (rank 0 then does the
+    /// work after `MPI_Init`). It changes nothing in the directory.
     pub fn start(cfg: &FtConfig, args: &[Vec<u8>]) -> Option<Prefetch> {
         let rank0 = ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
             .iter()
             .find_map(|v| std::env::var(v).ok())
             .is_some_and(|r| r.trim() == "0");
-        if !cfg.restart || !rank0 {
+        if !rank0 {
             return None;
         }
         let (cfg, args) = (cfg.clone(), args.to_vec());
         std::thread::Builder::new()
             .name("capert-log-read".into())
-            .spawn(move || read_log(&open_dir(&cfg)?, &cfg, &args))
+            .spawn(move || {
+                if cfg.restart {
+                    read_log(&open_dir(&cfg)?, &cfg, &args).map(Prefetched::Log)
+                } else {
+                    job_and_secret(&cfg, &args).map(|(job, secret)| Prefetched::Job(job, secret))
+                }
+            })
             .ok()
             .map(Prefetch)
     }
 
-    fn finish(self) -> Result<log::Validated, String> {
+    fn finish(self) -> Result<Prefetched, String> {
         self.0
             .join()
             .unwrap_or_else(|_| Err("internal error: the log's reader thread failed".into()))
@@ -282,9 +295,9 @@ fn open_rank0(
     let path = dir.join("cape.log");
     let shown = dir.path().display().to_string();
     if cfg.restart {
-        let v = match prefetched {
-            Some(p) => p.finish()?,
-            None => read_log(dir, cfg, args)?,
+        let v = match prefetched.map(Prefetch::finish).transpose()? {
+            Some(Prefetched::Log(v)) => v,
+            _ => read_log(dir, cfg, args)?,
         };
         let file = dir
             .open_rw("cape.log")
@@ -318,7 +331,10 @@ fn open_rank0(
             skip,
         })
     } else {
-        let (job, secret) = job_and_secret(cfg, args)?;
+        let (job, secret) = match prefetched.map(Prefetch::finish).transpose()? {
+            Some(Prefetched::Job(job, secret)) => (job, secret),
+            _ => job_and_secret(cfg, args)?,
+        };
         let log_id =
             auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
         let header = Header::new(&job, log_id);
