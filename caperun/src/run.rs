@@ -13,8 +13,10 @@ use std::path::PathBuf;
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-/// The longest caperun sleeps between two looks at the job; the end of mpirun or of a rank
-/// wakes it at once (pidfds, Linux >= 5.3).
+/// How often caperun looks at the job (timeout, new ranks, the log's progress) when the end
+/// of mpirun or of a rank wakes it at once (pidfds, Linux >= 5.3); `POLL` without them.
+/// Fewer wake-ups are fewer interruptions of the ranks on a node with no spare core.
+const POLL_NOTIFIED: Duration = Duration::from_millis(100);
 const POLL: Duration = Duration::from_millis(20);
 /// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
 /// process of the job is killed.
@@ -352,7 +354,12 @@ impl Job {
                 Vec::new()
             };
             notifiers.extend(mpirun_ended.as_ref().map(|fd| fd.as_fd()));
-            sys::wait_for_exit(&notifiers, POLL);
+            let poll = if mpirun_ended.is_some() {
+                POLL_NOTIFIED
+            } else {
+                POLL
+            };
+            sys::wait_for_exit(&notifiers, poll);
         };
         let strays_killed = kill_strays();
         trace("attempt over");
