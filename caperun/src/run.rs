@@ -393,7 +393,8 @@ fn kill_strays() -> usize {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         sys::reap_exited_children();
-        let left = procs::descendants_of(&procs::process_table(), me);
+        // the kernel's lists of children: no scan of the whole process table at every end
+        let left = crate::watch::descendants(me);
         if left.is_empty() || Instant::now() >= deadline {
             break;
         }

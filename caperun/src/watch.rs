@@ -94,7 +94,7 @@ impl Ranks {
 
 /// The processes below `pid`, through the kernel's lists of children (a few small files,
 /// unlike a scan of the whole process table); the table when the kernel has no such lists.
-fn descendants(pid: u32) -> Vec<u32> {
+pub fn descendants(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut todo = vec![pid];
     while let Some(p) = todo.pop() {
