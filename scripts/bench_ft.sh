@@ -15,10 +15,17 @@
 #     which replayed regions do not print and which count from 1 after the durable regions),
 #     against re-running from scratch (the undisturbed
 #     run); the output must be the undisturbed run's.
+#     The recovery is also taken apart step by step (CAPE_STATS=2 lines of caperun and rank 0).
 # Ranks of parts 1 and 2 run at real-time priority (chrt -f 10) when BENCH_RT=1 (root only).
+# BENCH_BASE=DIR (a directory with the capecc, caperun and libcapert.a of another build, e.g.
+# main's) runs that build side by side: part 1 adds its caperun column (its own programs),
+# part 3 alternates its kills with ours.
+# BENCH_PML (default ob1) is exported as OMPI_MCA_pml to every run, so that plain mpirun
+# starts like caperun, which sets ob1 on one node (an empty value: Open MPI's own choice).
 #
 # usage: scripts/bench_ft.sh     environment: BENCH_REPS, BENCH_KILLS, BENCH_LOG_N, BENCH_RT,
 #                                BENCH_KILL_SWEEPS, BENCH_KILL_DURABLE, CAPECC, CAPERUN,
+#                                BENCH_BASE, BENCH_PML,
 #                                BENCH_PARTS (which of 1 2 3 to run, default all: a long
 #                                benchmark split into several runs)
 set -uo pipefail
@@ -38,16 +45,24 @@ CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
 CAPERUN=${CAPERUN:-$(dirname "$CAPECC")/caperun}
 RT=()
 [ "${BENCH_RT:-0}" = 1 ] && RT=(chrt -f 10)
+PML=${BENCH_PML-ob1}
+if [ -n "$PML" ]; then export OMPI_MCA_pml=$PML; else unset OMPI_MCA_pml; fi
+BASE=${BENCH_BASE:-}
 OUT=$ROOT/bench-out/ft
 rm -rf "$OUT"
-mkdir -p "$OUT"
-for name in jacobi matmul; do
-    "$CAPECC" -O2 "examples/$name.c" -o "$OUT/$name" -lm || {
-        echo "bench_ft.sh: capecc failed on examples/$name.c" >&2
-        exit 1
-    }
+mkdir -p "$OUT/base"
+builds=("$CAPECC|$OUT")
+[ -n "$BASE" ] && builds+=("$BASE/capecc|$OUT/base")
+for b in "${builds[@]}"; do
+    IFS='|' read -r cc dir <<<"$b"
+    for name in jacobi matmul; do
+        CAPECC_RUNTIME=$(dirname "$cc") "$cc" -O2 "examples/$name.c" -o "$dir/$name" -lm || {
+            echo "bench_ft.sh: $cc failed on examples/$name.c" >&2
+            exit 1
+        }
+    done
+    cp "$dir/jacobi" "$dir/victim"
 done
-cp "$OUT/jacobi" "$OUT/victim"
 
 now_ns() { date +%s%N; }
 header_word() { od -An -t u8 -j "$2" -N 8 "$1" 2>/dev/null | tr -d ' '; }
@@ -72,7 +87,7 @@ for p in "matmul|1500" "jacobi|2000 100"; do
     part 1 || break
     IFS='|' read -r name args <<<"$p"
     read -r -a argv <<<"$args"
-    off=() on=() rt=()
+    off=() on=() rt=() base=()
     for _ in $(seq "$REPS"); do
         off+=("$(timed "${RT[@]}" mpirun -np 2 "$OUT/$name" "${argv[@]}")")
         cp "$OUT/last.out" "$OUT/$name.want"
@@ -82,13 +97,20 @@ for p in "matmul|1500" "jacobi|2000 100"; do
         rm -rf "$OUT/ck"
         on+=("$(timed "${RT[@]}" "$CAPERUN" -np 2 --checkpoint "$OUT/ck" "$OUT/$name" "${argv[@]}")")
         cmp -s "$OUT/last.out" "$OUT/$name.want" || echo "bench_ft.sh: $name: output under caperun differs" >&2
+        [ -n "$BASE" ] || continue
+        rm -rf "$OUT/ckb"
+        base+=("$(timed "${RT[@]}" "$BASE/caperun" -np 2 --checkpoint "$OUT/ckb" "$OUT/base/$name" "${argv[@]}")")
+        cmp -s "$OUT/last.out" "$OUT/$name.want" || echo "bench_ft.sh: $name: output under the baseline's caperun differs" >&2
     done
     regions=$(header_word "$OUT/ck/cape.log" 48)
     size=$(stat -c %s "$OUT/ck/cape.log")
     m_off=$(median "${off[@]}")
     m_on=$(median "${on[@]}")
     m_rt=$(median "${rt[@]}")
-    rows+=("| $name $args | $regions | $((size / 1024)) | $m_off | $m_rt | $m_on | $(pct "$m_rt" "$m_off") % | $(pct "$m_on" "$m_off") % |")
+    b_cols="- | -"
+    [ -n "$BASE" ] && m_b=$(median "${base[@]}") && b_cols="$m_b | $(pct "$m_b" "$m_off") %"
+    rows+=("| $name $args | $regions | $((size / 1024)) | $m_off | $m_rt | $m_on | $(pct "$m_rt" "$m_off") % | $(pct "$m_on" "$m_off") % | $b_cols |")
+    echo "runs (s): mpirun ${off[*]}; CAPE_CHECKPOINT ${rt[*]}; caperun ${on[*]}; baseline caperun ${base[*]}"
     echo "${rows[-1]}"
 done
 
@@ -112,13 +134,32 @@ part 3 || KILLS=0
 cp "$OUT/last.out" "$want" 2>/dev/null
 # the region rank 0 is at: the last `capert: stats: region K:` line (CAPE_STATS=2) of stderr
 region_now() { sed -n 's/^capert: stats: region \([0-9]*\):.*/\1/p' "$1" | tail -n 1; }
-detects=() recovers=() totals=() lost=()
-for i in $(seq "$KILLS"); do
+# the steps of a recovery: caperun's and rank 0's `... stats: STEP at SECONDS` lines (caperun's
+# first: the failed attempt's; rank 0's last: the relaunch's), in ms after the kill
+STEPS=("caperun: stats: rank death seen" "caperun: stats: job killed" "caperun: stats: mpirun gone"
+    "caperun: stats: mpirun starts (restart)" "capert: stats: ft: runtime start"
+    "capert: stats: ft: MPI_Init begins" "capert: stats: ft: MPI_Init done"
+    "capert: stats: ft: log open" "capert: stats: ft: replay begins"
+    "capert: stats: ft: snapshot region reached" "capert: stats: ft: snapshot injected"
+    "capert: stats: ft: replay done")
+declare -A step_ms
+step_at() { # STEP FILE KILL_NS: ms from the kill to the step's last line, or -
+    local t
+    local which=(tail -n 1)
+    [[ $1 == caperun* ]] && which=(head -n 1)
+    t=$(grep -F "$1 at " "$2" | "${which[@]}" | sed 's/.* at \([0-9.]*\)$/\1/')
+    [ -n "$t" ] && echo "($t * 1000000000 - $3) / 1000000" | bc || echo -
+}
+declare -A detects recovers totals lost
+# one kill under the caperun of build TAG (new: ours, base: BENCH_BASE's), kill number I
+kill_once() { # TAG I
+    local tag=$1 i=$2 run=$CAPERUN dir=$OUT
+    [ "$tag" = base ] && run=$BASE/caperun && dir=$OUT/base
     rm -rf "$OUT/ckk"
     target=$((KILL_SWEEPS / 10 + RANDOM % (KILL_SWEEPS * 8 / 10 + 1)))
     start=$(now_ns)
     # normal priority: ranks polling at real-time priority can keep a killed job from dying
-    CAPE_STATS=2 "$CAPERUN" -np 4 --checkpoint "$OUT/ckk" "$OUT/victim" 2000 "$KILL_SWEEPS" </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
+    CAPE_STATS=2 "$run" -np 4 --checkpoint "$OUT/ckk" "$dir/victim" 2000 "$KILL_SWEEPS" </dev/null >"$OUT/kill.out" 2>"$OUT/kill.err" &
     job=$!
     # a random region: kill when rank 0 has reported it (and the log holds a durable region)
     while kill -0 "$job" 2>/dev/null; do
@@ -134,9 +175,9 @@ for i in $(seq "$KILLS"); do
     # shellcheck disable=SC2086
     victim=$(shuf -n 1 -e $victims 2>/dev/null)
     if [ -z "$victim" ] || [ -z "$mpirun_pid" ]; then
-        echo "bench_ft.sh: kill $i: the job was not running" >&2
+        echo "bench_ft.sh: kill $i ($tag): the job was not running" >&2
         wait $job
-        continue
+        return
     fi
     kill -9 "$victim"
     t_kill=$(now_ns)
@@ -159,12 +200,28 @@ for i in $(seq "$KILLS"); do
     t_back=$(now_ns)
     wait $job
     end=$(now_ns)
-    grep -v '^capert: stats' "$OUT/kill.out" | cmp -s - "$want" || echo "bench_ft.sh: kill $i: output after the relaunch differs" >&2
-    detects+=("$(( (t_gone - t_kill) / 1000000 ))")
-    recovers+=("$(( (t_back - t_kill) / 1000000 ))")
-    totals+=("$(echo "scale=3; ($end - $start) / 1000000000" | bc)")
-    lost+=("$(sed -n 's/.*failed after.*(\([0-9]*\) regions durable.*/\1/p' "$OUT/kill.err")/${at:-?}")
-    echo "kill $i: at region ${at:-?}, detected ${detects[-1]} ms, back after ${recovers[-1]} ms, durable/at ${lost[-1]}, total ${totals[-1]} s"
+    grep -v '^capert: stats' "$OUT/kill.out" | cmp -s - "$want" || echo "bench_ft.sh: kill $i ($tag): output after the relaunch differs" >&2
+    local d=$(((t_gone - t_kill) / 1000000)) r=$(((t_back - t_kill) / 1000000))
+    local t l
+    t=$(echo "scale=3; ($end - $start) / 1000000000" | bc)
+    l="$(sed -n 's/.*failed after.*(\([0-9]*\) regions durable.*/\1/p' "$OUT/kill.err")/${at:-?}"
+    detects[$tag]+="$d " recovers[$tag]+="$r " totals[$tag]+="$t " lost[$tag]+="$l "
+    echo "kill $i ($tag): at region ${at:-?}, detected $d ms, back after $r ms, durable/at $l, total $t s"
+    [ "$tag" = new ] || return
+    steps=""
+    for s in "${STEPS[@]}"; do
+        ms=$(step_at "$s" "$OUT/kill.err" "$t_kill")
+        step_ms[$s]+="$ms "
+        steps+="${s##*stats: }=$ms "
+    done
+    echo "  steps (ms after the kill): $steps"
+}
+tags=(new)
+[ -n "$BASE" ] && tags+=(base)
+for i in $(seq "$KILLS"); do
+    for tag in "${tags[@]}"; do
+        kill_once "$tag" "$i"
+    done
 done
 
 {
@@ -172,8 +229,10 @@ done
     echo
     echo "Overhead at P = 2, medians of $REPS interleaved runs (s, wall clock):"
     echo
-    echo "| program (args) | regions durable | log KiB at the end | mpirun | CAPE_CHECKPOINT + mpirun | caperun | overhead (runtime) | overhead (caperun) |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "OMPI_MCA_pml: ${PML:-the Open MPI default}; baseline: ${BASE:-none}."
+    echo
+    echo "| program (args) | regions durable | log KiB at the end | mpirun | CAPE_CHECKPOINT + mpirun | caperun | overhead (runtime) | overhead (caperun) | baseline caperun | overhead (baseline) |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
     echo
     echo "Log size after 10,000 regions (P = 2):"
@@ -184,9 +243,29 @@ done
     echo
     echo "A rank SIGKILLed at a random time of jacobi 2000 $KILL_SWEEPS at P = 4 under caperun, $KILLS times (medians; after a durable region: $KILL_DURABLE):"
     echo
-    echo "| undisturbed (s) | detection (ms) | kill -> back where it was (ms) | total with the failure (s) |"
-    echo "|---|---|---|---|"
-    echo "| $t_full | $(median "${detects[@]}") | $(median "${recovers[@]}") | $(median "${totals[@]}") |"
+    echo "| build | undisturbed (s) | detection (ms) | kill -> back where it was (ms) | total with the failure (s) |"
+    echo "|---|---|---|---|---|"
+    for tag in "${tags[@]}"; do
+        # shellcheck disable=SC2086
+        [ -n "${detects[$tag]:-}" ] && echo "| $tag | $t_full | $(median ${detects[$tag]}) | $(median ${recovers[$tag]}) | $(median ${totals[$tag]}) |"
+    done
     echo
-    echo "detection (ms): ${detects[*]}; back (ms): ${recovers[*]}; regions durable/reached at the kill: ${lost[*]}"
+    for tag in "${tags[@]}"; do
+        echo "$tag: detection (ms): ${detects[$tag]:-}; back (ms): ${recovers[$tag]:-}; regions durable/reached at the kill: ${lost[$tag]:-}"
+    done
+    if [ "$KILLS" -gt 0 ]; then
+        echo
+        echo "The recovery step by step (\`CAPE_STATS=2\` lines of caperun and of the relaunch's rank 0; medians, ms after the kill):"
+        echo
+        echo "| step | median (ms) | every kill |"
+        echo "|---|---|---|"
+        for s in "${STEPS[@]}"; do
+            # shellcheck disable=SC2086
+            vals=$(printf '%s\n' ${step_ms[$s]} | grep -v '^-$')
+            # shellcheck disable=SC2086
+            echo "| ${s##*stats: } | $( [ -n "$vals" ] && median $vals || echo -) | ${step_ms[$s]}|"
+        done
+        # shellcheck disable=SC2086
+        echo "| back where it was | $(median ${recovers[new]:-0}) | ${recovers[new]:-}|"
+    fi
 } | tee "$OUT/results.md"

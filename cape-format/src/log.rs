@@ -343,7 +343,7 @@ pub fn validate(
             else {
                 return Err(corrupt("entry longer than its record"));
             };
-            Tickpt::decode(tickpt).map_err(|e| corrupt(&format!("bad region payload: {e}")))?;
+            Tickpt::view(tickpt).map_err(|e| corrupt(&format!("bad region payload: {e}")))?;
             entries.push(Entry {
                 fingerprint: word(body_bytes, 0),
                 inputs: Inputs {

@@ -125,7 +125,7 @@ pub fn parse_snapshot(
         return Err("snapshot MAC mismatch: modified or not written by this job");
     }
     let (stack, image) = sealed[SNAPSHOT_HEADER_LEN..].split_at(stack_len);
-    Tickpt::decode(image).map_err(|_| "bad snapshot image")?;
+    Tickpt::view(image).map_err(|_| "bad snapshot image")?;
     let call = CallState {
         entry_sp: word(rec, 48),
         return_address: word(rec, 56),
@@ -152,12 +152,16 @@ pub fn parse_snapshot(
     ))
 }
 
-/// The image of `ranges` (sorted, disjoint `(start, end)`), read through `read`, as a TICKPT.
-pub fn image(ranges: &[(u64, u64)], mut read: impl FnMut(u64, u64) -> Vec<u8>) -> Tickpt {
+/// The image of `ranges` (sorted, disjoint `(start, end)`) as a TICKPT: `read(start, len,
+/// out)` appends the `len` bytes from `start` to `out`, one copy (a snapshot's copy is on the
+/// critical path).
+pub fn image(ranges: &[(u64, u64)], mut read: impl FnMut(u64, u64, &mut Vec<u8>)) -> Tickpt {
     let mut t = Tickpt::new(0);
     let stamp = Stamp { order: 0, rank: 0 };
-    for &(s, e) in ranges.iter().filter(|(s, e)| e > s) {
-        t.push(s, stamp, &read(s, e - s));
+    let ranges: Vec<(u64, u64)> = ranges.iter().copied().filter(|(s, e)| e > s).collect();
+    t.reserve(ranges.iter().map(|&(s, e)| (e - s) as usize).sum());
+    for (s, e) in ranges {
+        t.push_filled(s, stamp, (e - s) as usize, |out| read(s, e - s, out));
     }
     t
 }
@@ -224,8 +228,8 @@ mod tests {
     }
 
     fn sample() -> Snapshot {
-        let img = image(&[(0x1000, 0x1010), (0x2000, 0x2004)], |a, n| {
-            vec![a as u8; n as usize]
+        let img = image(&[(0x1000, 0x1010), (0x2000, 0x2004)], |a, n, out| {
+            out.extend(std::iter::repeat_n(a as u8, n as usize))
         });
         Snapshot {
             region: 9,

@@ -193,6 +193,42 @@ impl Tickpt {
         }
     }
 
+    /// Appends a run of `len` bytes at `addr` (after every run so far, not adjacent to the
+    /// last one) whose bytes `fill` appends to the data buffer it is given (exactly `len`
+    /// bytes; missing ones are zeros, extra ones cut): one copy of memory for a snapshot's
+    /// image instead of a read into a buffer and a copy of it.
+    pub fn push_filled(
+        &mut self,
+        addr: u64,
+        stamp: Stamp,
+        len: usize,
+        fill: impl FnOnce(&mut Vec<u8>),
+    ) {
+        if len == 0 {
+            return;
+        }
+        debug_assert!(
+            self.headers.is_empty() || addr >= self.end(),
+            "run at {addr:#x} before the end of the last one"
+        );
+        let start = self.data.len();
+        fill(&mut self.data);
+        self.data.resize(start + len, 0);
+        let mut at = addr;
+        let mut left = len;
+        while left > 0 {
+            let take = left.min(MAX_RUN_LEN);
+            self.headers.push(RunHeader::new(at, take as u32, stamp));
+            at += take as u64;
+            left -= take;
+        }
+    }
+
+    /// Room for `bytes` more bytes of runs.
+    pub fn reserve(&mut self, bytes: usize) {
+        self.data.reserve(bytes);
+    }
+
     /// Run `index` whose bytes start at `data_offset` in the data buffer (the sum of the lengths
     /// of the runs before it); `None` past the end.
     #[inline]
@@ -305,6 +341,17 @@ impl Tickpt {
     ///
     /// [`encode`]: Tickpt::encode
     pub fn decode(buf: &[u8]) -> Result<Tickpt, TickptError> {
+        let view = Tickpt::view(buf)?;
+        Ok(Tickpt {
+            region: view.region,
+            headers: view.headers,
+            data: view.data.to_vec(),
+        })
+    }
+
+    /// [`Tickpt::decode`] without copying the runs' bytes: the same checks, a view into `buf`
+    /// (a snapshot's image is the size of the shared data).
+    pub fn view(buf: &[u8]) -> Result<TickptView<'_>, TickptError> {
         let mut reader = Reader { buf, pos: 0 };
         let magic = reader.take(8).ok_or(TickptError::Truncated)?;
         if magic != MAGIC {
@@ -373,13 +420,29 @@ impl Tickpt {
         }
         let data = reader
             .take(data_len as usize)
-            .ok_or(TickptError::Truncated)?
-            .to_vec();
-        Ok(Tickpt {
+            .ok_or(TickptError::Truncated)?;
+        Ok(TickptView {
             region,
             headers,
             data,
         })
+    }
+}
+
+/// A checked TICKPT in its encoded bytes ([`Tickpt::view`]).
+#[derive(Clone, Debug)]
+pub struct TickptView<'a> {
+    pub region: u64,
+    headers: Vec<RunHeader>,
+    data: &'a [u8],
+}
+
+impl TickptView<'_> {
+    pub fn runs(&self) -> Runs<'_> {
+        Runs {
+            headers: self.headers.iter(),
+            data: self.data,
+        }
     }
 }
 

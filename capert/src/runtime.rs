@@ -84,6 +84,8 @@ pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
         crate::ft::record_error();
     }
     if let Some(comm) = comm {
+        // rank 0 recorded `error` before any rank exits (see `shut_down`)
+        comm.barrier();
         comm.finalize();
     }
     std::process::exit(1)
@@ -92,6 +94,7 @@ pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
 /// Start-up (everything before the user's `main`). Returns the runtime and the top of the
 /// user stack. `args`: the program's `argv[1..]` (they identify a checkpoint log).
 pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize) {
+    let entered = crate::ft::unix_now();
     std::panic::set_hook(Box::new(|info| {
         let what = info
             .payload()
@@ -125,18 +128,34 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
 
     // MPI_THREAD_SERIALIZED: the fetch thread of the demand-driven merge calls MPI while the
     // main thread waits, and the threads of a hybrid rank make one-sided calls one at a time
+    let prefetch = cfg
+        .ft
+        .as_ref()
+        .and_then(|ft_cfg| crate::ft::Prefetch::start(ft_cfg, args));
+    let before_init = crate::ft::unix_now();
     let mut comm = Comm::init(true).unwrap_or_else(|e| fatal(&e));
+    let after_init = crate::ft::unix_now();
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());
     let io = Io::init(rank, cfg.output).unwrap_or_else(|e| fatal(&e));
     let ft = match &cfg.ft {
         None => None,
-        Some(ft_cfg) => match crate::ft::Ft::start(ft_cfg, &comm, args, io.real_fds()) {
+        Some(ft_cfg) => match crate::ft::Ft::start(ft_cfg, &comm, args, io.real_fds(), prefetch) {
             Ok(ft) => Some(ft),
             Err(e) => stop_all(Some(&mut comm), rank, &e),
         },
     };
+    if ft.is_some() && cfg.stats >= 2 && rank == 0 {
+        for (what, at) in [
+            ("runtime start", &entered),
+            ("MPI_Init begins", &before_init),
+            ("MPI_Init done", &after_init),
+        ] {
+            eprint_line(&format!("capert: stats: ft: {what} at {at}"));
+        }
+        crate::ft::trace(cfg.stats, rank, "log open");
+    }
 
     let mut tracker = tracker;
     tracker.set_write_fault_elision(cfg.wp_elision);
@@ -327,6 +346,9 @@ pub fn shut_down(rt: Option<&mut Runtime>, status: i32) -> i32 {
         }
     }
     if let Some(comm) = rt.comm.as_mut() {
+        // no rank exits before `DIR/status` exists: caperun takes a rank gone without it for
+        // a failure at once (MPI_Finalize need not be a barrier)
+        comm.barrier();
         comm.finalize();
     }
     rt.exit_status = root_status;

@@ -8,15 +8,16 @@ use crate::sys::checkpoint_dir::{CheckpointDir, DirError};
 use crate::watch::Ranks;
 use std::ffi::OsString;
 use std::io::Read;
+use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
+/// How often caperun looks at the job (timeout, new ranks, the log's progress) when the end
+/// of mpirun or of a rank wakes it at once (pidfds, Linux >= 5.3); `POLL` without them.
+/// Fewer wake-ups are fewer interruptions of the ranks on a node with no spare core.
+const POLL_NOTIFIED: Duration = Duration::from_millis(100);
 const POLL: Duration = Duration::from_millis(20);
-/// How long after a rank exited (or was gone unseen: its parent reaps it at once) the job
-/// counts as failed when no `DIR/status` appeared: a job that ends, normally or by
-/// `exit(S)`, writes it before `MPI_Finalize`, which the other ranks wait for.
-const VANISHED_GRACE: Duration = Duration::from_millis(100);
 /// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
 /// process of the job is killed.
 const KILL_GRACE: Duration = Duration::from_secs(3);
@@ -61,6 +62,28 @@ pub fn main() -> i32 {
 
 fn error(msg: &str) {
     eprintln!("caperun: error: {msg}");
+}
+
+/// With `CAPE_STATS=2` (which the ranks read too): one line per step of an attempt,
+/// `caperun: stats: WHAT at SECONDS` in Unix time, to line up with the ranks' lines.
+fn trace(what: &str) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let on = *ON.get_or_init(|| {
+        std::env::var("CAPE_STATS")
+            .ok()
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .is_some_and(|level| level >= 2)
+    });
+    if on {
+        let t = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default();
+        eprintln!(
+            "caperun: stats: {what} at {}.{:06}",
+            t.as_secs(),
+            t.subsec_micros()
+        );
+    }
 }
 
 /// How one attempt ended.
@@ -198,11 +221,28 @@ impl Job {
             "OMPI_MCA_mca_base_env_list",
             env_list_with(std::env::var_os("OMPI_MCA_mca_base_env_list"), &names),
         );
+        let words: Vec<String> = self
+            .launcher
+            .iter()
+            .chain(&self.opts.mpirun_args)
+            .cloned()
+            .collect();
+        if args::local_ob1(&words, |v| std::env::var_os(v).map(|_| String::new())) {
+            cmd.env("OMPI_MCA_pml", "ob1");
+        }
         sys::kill_child_with_parent(&mut cmd);
         cmd
     }
 
-    fn attempt(&self, restart: bool, baseline: Option<u64>) -> Result<Attempt, String> {
+    /// One attempt. `probe`: the failed attempt before it (number, how it ended), after which
+    /// the directory must be found writable: probed once the relaunch is on its way (the
+    /// probe's fsync is off the recovery's path), the relaunch killed if it is not.
+    fn attempt(
+        &self,
+        restart: bool,
+        baseline: Option<u64>,
+        probe: Option<(u32, String)>,
+    ) -> Result<Attempt, String> {
         // a status left by an earlier run must not be taken for this attempt's
         self.files.remove("status").map_err(|e| {
             format!(
@@ -219,12 +259,26 @@ impl Job {
         };
         let started = SystemTime::now();
         let start = Instant::now();
+        trace(if restart {
+            "mpirun starts (restart)"
+        } else {
+            "mpirun starts"
+        });
         let mut child = self.command(restart).stdin(stdin).spawn().map_err(|e| {
             format!(
                 "cannot run `{}`: {e} (set the launcher with `--mpirun` or `CAPERUN_MPIRUN`)",
                 self.launcher[0]
             )
         })?;
+        let mpirun_ended = sys::exit_notifier(child.id());
+        if let Some((number, how)) = probe {
+            if let Err(e) = check_writable(self, number, &how) {
+                kill_tree(&mut child);
+                let _ = child.wait();
+                kill_strays();
+                return Err(e);
+            }
+        }
         let mut timed_out = false;
         let mut kill_at: Option<Instant> = None;
         let mut forwarded_terminate = false;
@@ -233,8 +287,6 @@ impl Job {
         let mut last_write = None;
         let mut ranks = Ranks::new(&self.opts.program);
         let mut rank_died = None;
-        // A rank that exited, or is gone unseen: a failure unless the job is ending.
-        let mut vanished_at: Option<Instant> = None;
         let status = loop {
             if let Some(st) = child
                 .try_wait()
@@ -243,6 +295,7 @@ impl Job {
                 if kill_at.is_none() {
                     last_write = log_modified(&self.files);
                 }
+                trace("mpirun gone");
                 break st;
             }
             let now = Instant::now();
@@ -268,23 +321,22 @@ impl Job {
                 match ranks.dead(child.id()) {
                     // killed by a signal: a failure at once
                     Some((pid, Some(w))) if w & 0x7f != 0 => rank_died = Some(pid),
-                    // an exit with a status, or gone unseen: the job may be ending (every
-                    // rank calls exit; rank 0 writes DIR/status last)
-                    Some((pid, _)) if read_status(&self.files).is_none() => {
-                        let since = *vanished_at.get_or_insert(now);
-                        if now.duration_since(since) >= VANISHED_GRACE {
-                            rank_died = Some(pid);
-                        }
-                    }
+                    // an exit with a status, or gone unseen (its parent reaped it): a job
+                    // that ends writes DIR/status before any rank exits (rank 0 writes it,
+                    // then every rank passes a barrier), so without it this is a failure
+                    Some((pid, _)) if read_status(&self.files).is_none() => rank_died = Some(pid),
                     _ => {}
                 }
                 if rank_died.is_some() {
+                    trace("rank death seen");
                     last_write = log_modified(&self.files);
                     kill_at = Some(now);
                 }
             }
-            if kill_at.is_some_and(|t| now >= t) {
+            let killing = kill_at.is_some_and(|t| now >= t);
+            if killing {
                 kill_tree(&mut child);
+                trace("job killed");
             }
             if now >= next_header_poll {
                 next_header_poll = now + Duration::from_millis(100);
@@ -294,9 +346,23 @@ impl Job {
                     }
                 }
             }
-            std::thread::sleep(POLL);
+            // the ranks are watched until the job is being stopped; then only mpirun's end
+            // matters (the notifiers of ranks that ended stay readable)
+            let mut notifiers: Vec<_> = if kill_at.is_none() {
+                ranks.notifiers().collect()
+            } else {
+                Vec::new()
+            };
+            notifiers.extend(mpirun_ended.as_ref().map(|fd| fd.as_fd()));
+            let poll = if mpirun_ended.is_some() {
+                POLL_NOTIFIED
+            } else {
+                POLL
+            };
+            sys::wait_for_exit(&notifiers, poll);
         };
         let strays_killed = kill_strays();
+        trace("attempt over");
         Ok(Attempt {
             status,
             timed_out,
@@ -327,7 +393,8 @@ fn kill_strays() -> usize {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         sys::reap_exited_children();
-        let left = procs::descendants_of(&procs::process_table(), me);
+        // the kernel's lists of children: no scan of the whole process table at every end
+        let left = crate::watch::descendants(me);
         if left.is_empty() || Instant::now() >= deadline {
             break;
         }
@@ -336,7 +403,8 @@ fn kill_strays() -> usize {
                 killed.push(pid);
             }
         }
-        std::thread::sleep(POLL);
+        // a killed process is gone within a few ms (its memory freed): the relaunch waits
+        std::thread::sleep(Duration::from_millis(2));
     }
     killed.len()
 }
@@ -416,10 +484,11 @@ fn run(opts: Options) -> Result<i32, String> {
     let mut recovery = Duration::ZERO;
     // regions durable when the previous attempt failed
     let mut baseline: Option<u64> = None;
+    let mut probe = None;
     for number in 1u32.. {
         // every attempt after the first is a restart
         let restarts = number - 1;
-        let a = job.attempt(restart, baseline)?;
+        let a = job.attempt(restart, baseline, probe.take())?;
         if baseline.is_some() {
             // relaunch + replay: until the log grew; all of a successful attempt that never
             // got past the old log; a failed one counts below as work lost
@@ -458,8 +527,8 @@ fn run(opts: Options) -> Result<i32, String> {
             None => {}
         }
         let how = describe_exit(&a, job.opts.timeout);
-        check_writable(&job, number, &how)?;
         if a.status.success() && !a.timed_out {
+            check_writable(&job, number, &how)?;
             eprintln!(
                 "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
                 job.dir.join("status").display(),
@@ -479,6 +548,7 @@ fn run(opts: Options) -> Result<i32, String> {
             None => format!("no log written, {} of work lost", seconds(lost)),
         };
         if restarts >= job.opts.retries {
+            check_writable(&job, number, &how)?;
             return Err(format!(
                 "attempt {number} failed after {} ({how}); giving up after {restarts} restart(s) ({progress}; the log in `{}` is kept: continue with `caperun --resume`)",
                 seconds(a.duration),
@@ -495,6 +565,7 @@ fn run(opts: Options) -> Result<i32, String> {
             seconds(a.duration)
         );
         restart = header.is_some();
+        probe = Some((number, how));
         // with nothing durable the whole restart is new work, counted as such
         baseline = header.map(|h| h.regions).filter(|&r| r > 0);
     }

@@ -124,3 +124,38 @@ pub fn kill_child_with_parent(cmd: &mut std::process::Command) {
         });
     }
 }
+
+/// A descriptor that becomes readable when process `pid` ends (any process we may signal,
+/// not only our children); None when the kernel has no `pidfd_open` (before Linux 5.3) or
+/// the process is gone.
+pub fn exit_notifier(pid: u32) -> Option<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1; it
+    // touches no memory of ours.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let fd = i32::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: `fd` was just returned by the kernel and is owned by nobody else.
+    Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// Sleeps until one of the processes behind `notifiers` ends, a signal arrives, or
+/// `timeout` passed (a plain sleep when there is no notifier).
+pub fn wait_for_exit(notifiers: &[std::os::fd::BorrowedFd<'_>], timeout: std::time::Duration) {
+    use std::os::fd::AsRawFd;
+    if notifiers.is_empty() {
+        std::thread::sleep(timeout);
+        return;
+    }
+    let mut fds: Vec<libc::pollfd> = notifiers
+        .iter()
+        .map(|fd| libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: `fds` is a valid array of `fds.len()` pollfd structures that poll may write.
+    unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+}

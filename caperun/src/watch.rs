@@ -5,6 +5,8 @@
 //! signal is a failure at once, anything else only when no `DIR/status` follows).
 
 use crate::procs;
+use crate::sys;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -31,6 +33,9 @@ pub fn is_failure(wait_status: i32) -> bool {
 pub struct Ranks {
     exe: Option<PathBuf>,
     pids: Vec<u32>,
+    /// Readable when a rank ends (pidfds): caperun sleeps on them, so a death is seen when
+    /// it happens, most often while the rank is still a zombie with its wait status.
+    notifiers: Vec<(u32, OwnedFd)>,
     next_scan: Instant,
 }
 
@@ -41,8 +46,14 @@ impl Ranks {
         Ranks {
             exe: resolve(program),
             pids: Vec::new(),
+            notifiers: Vec::new(),
             next_scan: Instant::now(),
         }
+    }
+
+    /// What to sleep on: readable when a rank seen so far ends.
+    pub fn notifiers(&self) -> impl Iterator<Item = BorrowedFd<'_>> {
+        self.notifiers.iter().map(|(_, fd)| fd.as_fd())
     }
 
     /// A rank below `mpirun` that died, with its wait status when it was seen as a zombie
@@ -56,26 +67,34 @@ impl Ranks {
                     std::fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|e| e == *exe);
                 if runs_it && !self.pids.contains(&pid) {
                     self.pids.push(pid);
+                    self.notifiers
+                        .extend(sys::exit_notifier(pid).map(|fd| (pid, fd)));
                 }
             }
         }
+        let mut found = None;
+        let mut ended = Vec::new();
         for &pid in &self.pids {
-            match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-                Err(_) => return Some((pid, None)),
-                Ok(stat) => match ended_from_stat(&stat) {
-                    Some(Some(status)) if !is_failure(status) => {}
-                    Some(status) => return Some((pid, status)),
-                    None => {}
-                },
+            let seen = match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Err(_) => Some(None),
+                Ok(stat) => ended_from_stat(&stat),
+            };
+            match seen {
+                None => continue,
+                Some(Some(status)) if !is_failure(status) => {}
+                Some(status) => found = found.or(Some((pid, status))),
             }
+            ended.push(pid);
         }
-        None
+        // an ended rank's notifier stays readable: sleeping on it would spin
+        self.notifiers.retain(|(pid, _)| !ended.contains(pid));
+        found
     }
 }
 
 /// The processes below `pid`, through the kernel's lists of children (a few small files,
 /// unlike a scan of the whole process table); the table when the kernel has no such lists.
-fn descendants(pid: u32) -> Vec<u32> {
+pub fn descendants(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let mut todo = vec![pid];
     while let Some(p) = todo.pop() {

@@ -86,6 +86,23 @@ impl StatusFile {
     }
 }
 
+/// The moments of a start-up or restart (`CAPE_STATS=2`, rank 0): one line each,
+/// `capert: stats: ft: WHAT at SECONDS` in Unix time, so that they line up with caperun's
+/// lines (scripts/bench_ft.sh takes a recovery apart with them).
+pub fn trace(stats: u8, rank: usize, what: &str) {
+    if stats >= 2 && rank == 0 {
+        crate::diag::eprint_line(&format!("capert: stats: ft: {what} at {}", unix_now()));
+    }
+}
+
+/// The time now in Unix seconds with microseconds (text).
+pub fn unix_now() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("{}.{:06}", t.as_secs(), t.subsec_micros())
+}
+
 /// Rank 0 at the end of a job: writes `DIR/status` (no-op without a checkpoint directory).
 pub fn write_status(text: &str) -> Result<(), String> {
     match STATUS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
@@ -184,12 +201,11 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
     )
 }
 
-/// Rank 0's start: the log (new or validated), and the output counts to skip.
-fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<Opened, String> {
-    let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
-    dir.remove("status")
-        .map_err(|e| io_error(&dir.join("status"), "remove", e))?;
-    reserve_status(dir)?;
+/// The job this program and its arguments are, and the user's secret key.
+fn job_and_secret(
+    cfg: &FtConfig,
+    args: &[Vec<u8>],
+) -> Result<(Job, [u8; auth::SECRET_LEN]), String> {
     let exe = std::fs::read("/proc/self/exe")
         .map_err(|e| io_error(Path::new("/proc/self/exe"), "read", e))?;
     let job = Job::new(&exe, args);
@@ -197,19 +213,92 @@ fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<O
         "no place for the checkpoint key: set `CAPE_KEY_FILE` (or `HOME`) to keep it outside the checkpoint directory",
     )?;
     let secret = auth::load_or_create_secret(key_file, crate::sys::ft::effective_uid())?;
+    Ok((job, secret))
+}
+
+/// A restart's log, read and validated completely (it changes nothing in the directory).
+fn read_log(
+    dir: &CheckpointDir,
+    cfg: &FtConfig,
+    args: &[Vec<u8>],
+) -> Result<log::Validated, String> {
+    let (job, secret) = job_and_secret(cfg, args)?;
+    let shown = dir.path().display().to_string();
+    let bytes = match dir.read("cape.log") {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "there is no checkpoint log in {shown} (no `cape.log`): start with `CAPE_CHECKPOINT={shown}`"
+            ))
+        }
+        Err(e) => return Err(io_error(&dir.join("cape.log"), "read", e)),
+    };
+    log::validate(&bytes, &job, &secret, &shown)
+}
+
+/// What rank 0 needs of the log before the first region, read on a thread while `MPI_Init`
+/// runs: a restart's log, read and validated (a few hundred ms with a log of tens of MB); for
+/// a new log the job's identity (a hash of the executable: 10-25 ms for a 12 MB program).
+enum Prefetched {
+    Log(log::Validated),
+    Job(Job, [u8; auth::SECRET_LEN]),
+}
+
+/// [`Prefetched`] on its way: started by the process the launcher says is rank 0.
+pub struct Prefetch(std::thread::JoinHandle<Result<Prefetched, String>>);
+
+impl Prefetch {
+    /// Before `MPI_Init`: starts the thread when the launcher's environment names this
+    /// process rank 0 (Open MPI, MPICH/Hydra, PMIx); None otherwise (rank 0 then does the
+    /// work after `MPI_Init`). It changes nothing in the directory.
+    pub fn start(cfg: &FtConfig, args: &[Vec<u8>]) -> Option<Prefetch> {
+        let rank0 = ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"]
+            .iter()
+            .find_map(|v| std::env::var(v).ok())
+            .is_some_and(|r| r.trim() == "0");
+        if !rank0 {
+            return None;
+        }
+        let (cfg, args) = (cfg.clone(), args.to_vec());
+        std::thread::Builder::new()
+            .name("capert-log-read".into())
+            .spawn(move || {
+                if cfg.restart {
+                    read_log(&open_dir(&cfg)?, &cfg, &args).map(Prefetched::Log)
+                } else {
+                    job_and_secret(&cfg, &args).map(|(job, secret)| Prefetched::Job(job, secret))
+                }
+            })
+            .ok()
+            .map(Prefetch)
+    }
+
+    fn finish(self) -> Result<Prefetched, String> {
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err("internal error: the log's reader thread failed".into()))
+    }
+}
+
+/// Rank 0's start: the log (new or validated; `prefetched`: read already), and the output
+/// counts to skip.
+fn open_rank0(
+    dir: &CheckpointDir,
+    cfg: &FtConfig,
+    args: &[Vec<u8>],
+    prefetched: Option<Prefetch>,
+) -> Result<Opened, String> {
+    let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
+    dir.remove("status")
+        .map_err(|e| io_error(&dir.join("status"), "remove", e))?;
+    reserve_status(dir)?;
     let path = dir.join("cape.log");
     let shown = dir.path().display().to_string();
     if cfg.restart {
-        let bytes = match dir.read("cape.log") {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(format!(
-                    "there is no checkpoint log in {shown} (no `cape.log`): start with `CAPE_CHECKPOINT={shown}`"
-                ))
-            }
-            Err(e) => return Err(io_error(&path, "read", e)),
+        let v = match prefetched.map(Prefetch::finish).transpose()? {
+            Some(Prefetched::Log(v)) => v,
+            _ => read_log(dir, cfg, args)?,
         };
-        let v = log::validate(&bytes, &job, &secret, &shown)?;
         let file = dir
             .open_rw("cape.log")
             .map_err(|e| io_error(&path, "open", e))?;
@@ -242,6 +331,10 @@ fn open_rank0(dir: &CheckpointDir, cfg: &FtConfig, args: &[Vec<u8>]) -> Result<O
             skip,
         })
     } else {
+        let (job, secret) = match prefetched.map(Prefetch::finish).transpose()? {
+            Some(Prefetched::Job(job, secret)) => (job, secret),
+            _ => job_and_secret(cfg, args)?,
+        };
         let log_id =
             auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
         let header = Header::new(&job, log_id);
@@ -286,6 +379,7 @@ impl Ft {
         comm: &Comm,
         args: &[Vec<u8>],
         real: [i32; 2],
+        prefetched: Option<Prefetch>,
     ) -> Result<Ft, String> {
         let rank0 = comm.rank() == 0;
         let mut writer = None;
@@ -294,7 +388,7 @@ impl Ft {
         let mut msg = Vec::new();
         if rank0 {
             match open_dir(cfg).and_then(|dir| {
-                let o = open_rank0(&dir, cfg, args)?;
+                let o = open_rank0(&dir, cfg, args, prefetched)?;
                 output::start(&dir, real, o.skip, o.snapshot.is_some())?;
                 let durable = o.entries.len() as u64;
                 let w = Background::start(o.log, durable, cfg.buffer)?;
@@ -436,10 +530,18 @@ impl Ft {
                 s.region
             ));
         }
-        let image = crate::tickpt::Tickpt::decode(&s.image)
+        let image = crate::tickpt::Tickpt::view(&s.image)
             .map_err(|e| format!("bad snapshot in the log in {dir}: {e}"))?;
-        replay::check(&image, &replay::normalize(shared), s.region, &dir)?;
+        replay::check(image.runs(), &replay::normalize(shared), s.region, &dir)?;
         Ok((&s.image, s.output))
+    }
+
+    /// Rank 0, once `replay_snapshot` accepted it: the snapshot's image, taken out of the
+    /// log's copy (it is broadcast as it is, not copied again).
+    pub fn take_snapshot_image(&mut self) -> Vec<u8> {
+        self.snapshot
+            .as_mut()
+            .map_or_else(Vec::new, |s| std::mem::take(&mut s.image))
     }
 
     /// Rank 0 at the snapshot's region in a replay: the user's control state to resume with,

@@ -5,7 +5,7 @@
 
 use super::inputs;
 use super::log::{Entry, Inputs};
-use crate::tickpt::Tickpt;
+use crate::tickpt::{Runs, Tickpt};
 
 /// Sorted, disjoint ranges with touching or overlapping ones joined (a run may cross from one
 /// global section into the next when they are adjacent).
@@ -35,17 +35,15 @@ pub fn inside(ranges: &[(usize, usize)], addr: u64, len: usize) -> bool {
 }
 
 /// The first run of `change` outside `ranges` (normalized), as (address, length).
-pub fn first_outside(change: &Tickpt, ranges: &[(usize, usize)]) -> Option<(u64, usize)> {
-    change
-        .runs()
-        .find(|run| !inside(ranges, run.addr, run.bytes.len()))
+pub fn first_outside(mut runs: Runs<'_>, ranges: &[(usize, usize)]) -> Option<(u64, usize)> {
+    runs.find(|run| !inside(ranges, run.addr, run.bytes.len()))
         .map(|run| (run.addr, run.bytes.len()))
 }
 
 /// Checks the logged change of region `k` against `ranges` (normalized). The error is the
 /// sentence of the refusal.
-pub fn check(change: &Tickpt, ranges: &[(usize, usize)], k: u64, dir: &str) -> Result<(), String> {
-    match first_outside(change, ranges) {
+pub fn check(runs: Runs<'_>, ranges: &[(usize, usize)], k: u64, dir: &str) -> Result<(), String> {
+    match first_outside(runs, ranges) {
         None => Ok(()),
         Some((addr, len)) => Err(format!(
             "parallel region {k} in the log in {dir} writes {len} bytes at {addr:#x}, outside the program's shared memory: the log is corrupt or forged, nothing of it was written; start afresh with `CAPE_CHECKPOINT={dir}`"
@@ -86,7 +84,7 @@ pub fn admit_thinned(
     inputs::check(&entry.inputs, inputs_now, k, dir)?;
     let change = Tickpt::decode(&entry.tickpt)
         .map_err(|e| format!("bad replayed region {k} in the log in {dir}: {e}"))?;
-    check(&change, &normalize(shared), k, dir)?;
+    check(change.runs(), &normalize(shared), k, dir)?;
     Ok(change)
 }
 
@@ -122,7 +120,7 @@ mod tests {
     fn runs_must_lie_inside_one_range() {
         let r = normalize(&[(0x1000, 0x2000), (0x4000, 0x5000)]);
         assert_eq!(
-            first_outside(&change(&[(0x1000, 0x1000), (0x4ff0, 16)]), &r),
+            first_outside(change(&[(0x1000, 0x1000), (0x4ff0, 16)]).runs(), &r),
             None
         );
         for (addr, len) in [
@@ -136,8 +134,12 @@ mod tests {
             (u64::MAX - 3, 3),
         ] {
             let t = change(&[(0x1000, 4), (addr, len)]);
-            assert_eq!(first_outside(&t, &r), Some((addr, len)), "{addr:#x}+{len}");
-            let e = check(&t, &r, 3, "d").unwrap_err();
+            assert_eq!(
+                first_outside(t.runs(), &r),
+                Some((addr, len)),
+                "{addr:#x}+{len}"
+            );
+            let e = check(t.runs(), &r, 3, "d").unwrap_err();
             assert!(
                 e.contains(&format!(
                     "region 3 in the log in d writes {len} bytes at {addr:#x}"

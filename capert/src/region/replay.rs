@@ -100,8 +100,8 @@ fn snapshot_image(rt: &Runtime, ranges: &[(u64, u64)], sp: usize) -> Option<Take
         crate::region_heap::read(rt, at, out)
     })?;
     let program = rt.same_program;
-    let image = cape_format::log_compact::image(ranges, |at, len| {
-        program.object(at as usize, len as usize).read()
+    let image = cape_format::log_compact::image(ranges, |at, len, out| {
+        program.object(at as usize, len as usize).append_to(out)
     });
     Some(Taken {
         image,
@@ -214,13 +214,20 @@ pub(super) fn replay(
     k: u64,
     sp: usize,
 ) -> Result<(), String> {
+    let trace = |rt: &Runtime, what: &str| crate::ft::trace(rt.cfg.stats, rt.rank, what);
+    if k == 1 {
+        trace(rt, "replay begins");
+    }
     // Keep the tracker's bookkeeping as if the region ran (twins synced, ranges added).
     track_new_memory(rt, sp)?;
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
     end_tracking_unchanged(rt)?;
     let mut msg = Vec::new();
     if rt.rank == 0 {
-        let fp = fingerprint_now(rt);
+        // a region the snapshot thinned is not compared with a fingerprint (its arrays are
+        // those of an earlier state): the pages it dirtied wait for the next one computed
+        let thinned = rt.ft.as_ref().is_some_and(|f| k <= f.snapshot_at());
+        let fp = if thinned { 0 } else { fingerprint_now(rt) };
         let shared = replay_ranges(rt, sp);
         let Some(ft) = rt.ft.as_mut() else {
             return Ok(());
@@ -230,23 +237,25 @@ pub(super) fn replay(
     }
     deliver(rt, msg)?;
     if rt.ft.as_ref().is_some_and(|f| f.snapshot_at() == k) {
+        trace(rt, "snapshot region reached");
         let mut msg = Vec::new();
         let mut printed = None;
         if let (0, Some(ft)) = (rt.rank, rt.ft.as_ref()) {
             let r = ft.replay_snapshot(&replay_ranges(rt, sp));
             printed = r.as_ref().ok().map(|&(_, out)| out);
-            msg = message(r.map(|(image, _)| image));
+            msg = message(r.map(|_| &[][..]));
         }
-        deliver(rt, msg)?;
+        deliver_snapshot(rt, msg)?;
+        trace(rt, "snapshot injected");
         resume_call(rt, k)?;
         if let Some(count) = printed {
             crate::ft::output::rebase(count);
         }
     }
-    if let Some(ft) = rt.ft.as_mut() {
-        if k == ft.replay_count() {
-            ft.replay_done();
-        }
+    let last = rt.ft.as_ref().is_some_and(|f| k == f.replay_count());
+    if let (true, Some(ft)) = (last, rt.ft.as_mut()) {
+        ft.replay_done();
+        trace(rt, "replay done");
     }
     // Threadprivate copies of other threads are not logged: they restart as thread 0's.
     tps.restart_as_thread_0();
@@ -271,6 +280,37 @@ fn deliver(rt: &mut Runtime, mut msg: Vec<u8>) -> Result<(), String> {
         Err(ReplayError::Refused(text)) => runtime::stop_all(rt.comm.as_mut(), rt.rank, &text),
         Err(ReplayError::Bad(e)) => Err(format!("bad replayed region: {e}")),
     }
+}
+
+/// The snapshot's image on every rank, after rank 0's decision (`message`: `0` or `1` + the
+/// refusal): broadcast as the log holds it (no copy on rank 0), checked and injected run by
+/// run with the pages unprotected first and protected again after, so that neither the
+/// injection (a write fault per page) nor the next region begin (a copy of every page into
+/// its twin) pays for it again.
+fn deliver_snapshot(rt: &mut Runtime, mut decision: Vec<u8>) -> Result<(), String> {
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut decision);
+    }
+    if decision.first() != Some(&0) {
+        let text = String::from_utf8_lossy(decision.get(1..).unwrap_or(&[])).into_owned();
+        runtime::stop_all(rt.comm.as_mut(), rt.rank, &text);
+    }
+    let mut image = match (rt.rank, rt.ft.as_mut()) {
+        (0, Some(ft)) => ft.take_snapshot_image(),
+        _ => Vec::new(),
+    };
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut image);
+    }
+    let view = Tickpt::view(&image).map_err(|e| format!("bad replayed snapshot: {e}"))?;
+    rt.tracker
+        .expect_injections(view.runs().map(|r| (r.addr as usize, r.bytes.len())));
+    let mut mem = Program(rt);
+    for run in view.runs() {
+        mem.inject(run.addr as usize, run.bytes);
+    }
+    rt.tracker.settle_injected();
+    Ok(())
 }
 
 /// Why a replayed region's message was not injected.

@@ -45,6 +45,18 @@ impl ProgramBytes {
         inside.then_some(ProgramBytes { addr, len })
     }
 
+    /// Appends the object's bytes to `out` (one copy, into `out`'s spare capacity).
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        if self.addr == 0 || self.len == 0 {
+            return;
+        }
+        // SAFETY: readable by the constructor's contract; `out` is runtime memory, which the
+        // contract excludes, so the two do not overlap.
+        out.extend_from_slice(unsafe {
+            std::slice::from_raw_parts(self.addr as *const u8, self.len)
+        });
+    }
+
     /// A copy of the object's bytes.
     pub fn read(&self) -> Vec<u8> {
         if self.addr == 0 || self.len == 0 {
