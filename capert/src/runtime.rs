@@ -108,6 +108,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
             .unwrap_or_default();
         eprint_line(&format!("capert: internal error: {what}{at}"));
     }));
+    crate::sys::mpi::prefer_local_pml();
     let cfg = Config::from_env().unwrap_or_else(|e| fatal(&e.0));
     let want = match cfg.tracker {
         TrackerChoice::Auto => None,
