@@ -136,6 +136,8 @@ pub struct Ft {
     snapshots_only: bool,
     /// `CAPE_CHECKPOINT_EVERY=auto`: the time from one snapshot to the next.
     interval: Duration,
+    /// `auto`: a snapshot was taken and timed (until then the first one's copy is estimated).
+    copy_timed: bool,
     /// Rank 0: the arena's `unseen_changes` when last looked at.
     heap_seen: u64,
     /// Rank 0: the fingerprint table missed writes (snapshot mode skips it): rehash all.
@@ -175,7 +177,9 @@ pub struct Taken {
     pub call: CallState,
 }
 
-/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after `AUTO_FIRST`, the next ones after
+/// `CAPE_CHECKPOINT_EVERY=auto`: the first snapshot after `AUTO_FIRST`, or later when its copy,
+/// estimated at `AUTO_ASSUMED_COPY_RATE`, would cost more than 1/`AUTO_COST_FACTOR` of the
+/// time run so far (matmul N = 1500's one region of 1.5 s paid a 63 ms copy at 1 s); the next ones after
 /// `AUTO_COST_FACTOR` times what taking the last one cost the job (copying its image on rank
 /// 0's critical path: about 2 % overhead), but at least `AUTO_MIN` and at most `AUTO_MAX`
 /// apart, so that a failure loses at most about `AUTO_MAX` of work plus the time to write a
@@ -184,6 +188,9 @@ const AUTO_FIRST: Duration = Duration::from_secs(1);
 const AUTO_MIN: Duration = Duration::from_millis(250);
 const AUTO_MAX: Duration = Duration::from_secs(1);
 const AUTO_COST_FACTOR: u32 = 50;
+/// Bytes per second a first snapshot's copy is assumed to move (into fresh pages: 54 MB took
+/// 63 ms, 0.86 GB/s, on the 2-core test machine).
+const AUTO_ASSUMED_COPY_RATE: f64 = 1e9;
 
 /// What rank 0's start-up found: the log's sink, its entries and snapshot, the output
 /// delivered by earlier attempts.
@@ -429,6 +436,7 @@ impl Ft {
             compact: cfg.compact,
             snapshots_only: cfg.compact && !matches!(cfg.every, Every::Regions(_)),
             interval: AUTO_FIRST,
+            copy_timed: false,
             heap_seen: 0,
             fingerprint_stale: false,
             seq: 0,
@@ -575,7 +583,7 @@ impl Ft {
         }
         if self.snapshots_only {
             let writer_idle = self.writer.as_ref().is_none_or(Background::idle);
-            return (self.batch_due(1) && writer_idle)
+            return (self.batch_due(1) && writer_idle && self.first_copy_cheap(shared_bytes))
                 || self.requested
                 || crate::sys::ft::signal_requested();
         }
@@ -629,8 +637,19 @@ impl Ft {
         }
     }
 
+    /// `auto` before a snapshot was timed: whether the first one's copy of `shared_bytes`,
+    /// estimated, costs at most 1/`AUTO_COST_FACTOR` of the time since the job started.
+    fn first_copy_cheap(&self, shared_bytes: usize) -> bool {
+        if self.copy_timed || !matches!(self.every, Every::Auto) {
+            return true;
+        }
+        let copy = Duration::from_secs_f64(shared_bytes as f64 / AUTO_ASSUMED_COPY_RATE);
+        self.last_flush.elapsed() >= copy * AUTO_COST_FACTOR
+    }
+
     /// `auto`: the interval after a snapshot whose image took `copy` to take.
     fn next_interval(&mut self, copy: Duration) {
+        self.copy_timed = true;
         self.interval = (copy * AUTO_COST_FACTOR).clamp(AUTO_MIN, AUTO_MAX);
     }
 
