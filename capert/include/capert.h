@@ -413,6 +413,17 @@ void __cape_lock_unset(uint64_t *lock, int nest);
 int __cape_lock_test(uint64_t *lock, int nest);
 
 /*
+ The compare-and-swap of the translated code found the lock word `word` taken: returns
+ when this thread holds it (spin, then sleep on the word marked 2).
+ */
+void __cape_mutex_wait(uint32_t *word);
+
+/*
+ The translated code freed the lock word `word`, which a thread sleeps on: wakes one.
+ */
+void __cape_mutex_wake(uint32_t *word);
+
+/*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means
  no chunk size was given. `l` lives in the outlined function's frame.
  */

@@ -262,3 +262,49 @@ pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
         }
     })
 }
+
+// The mutex of a general `critical` section in a team its rank runs alone
+// (`__cape_team_direct`): the translated code takes the section's lock word (0 free, 1 taken,
+// 2 taken with sleepers) with one compare-and-swap and frees it with one exchange, as
+// libgomp's mutex does; it calls here only to wait for a taken word or to wake a sleeper.
+
+/// Spins on a taken word before sleeping on it.
+const MUTEX_SPINS: u32 = 1000;
+
+fn mutex_word<'a>(word: *mut u32) -> Option<&'a std::sync::atomic::AtomicU32> {
+    if word.is_null() || !word.is_aligned() {
+        return None;
+    }
+    // SAFETY: the translated code passes the address of a section's lock word: a live,
+    // aligned unsigned int of the program that it and this code only access atomically.
+    Some(unsafe { std::sync::atomic::AtomicU32::from_ptr(word) })
+}
+
+/// The compare-and-swap of the translated code found the lock word `word` taken: returns
+/// when this thread holds it (spin, then sleep on the word marked 2).
+#[no_mangle]
+pub extern "C" fn __cape_mutex_wait(word: *mut u32) {
+    guard(|| {
+        use std::sync::atomic::Ordering::{Acquire, Relaxed};
+        let Some(w) = mutex_word(word) else { return };
+        for _ in 0..MUTEX_SPINS {
+            if w.load(Relaxed) == 0 && w.compare_exchange(0, 1, Acquire, Relaxed).is_ok() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        while w.swap(2, Acquire) != 0 {
+            crate::sys::futex::wait(w, 2);
+        }
+    })
+}
+
+/// The translated code freed the lock word `word`, which a thread sleeps on: wakes one.
+#[no_mangle]
+pub extern "C" fn __cape_mutex_wake(word: *mut u32) {
+    guard(|| {
+        if let Some(w) = mutex_word(word) {
+            crate::sys::futex::wake_one(w);
+        }
+    })
+}

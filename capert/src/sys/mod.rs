@@ -5,6 +5,7 @@ pub mod check_flag;
 pub mod checkpoint_dir;
 pub mod coroutine;
 pub mod fd;
+pub mod futex;
 pub mod ft;
 pub mod heap;
 pub mod invalid;
