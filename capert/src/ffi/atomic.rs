@@ -5,7 +5,6 @@ use crate::region::{self, with_state};
 use crate::runtime;
 use crate::sys::raw::{Combiner, ProgramBytes};
 use std::ffi::{c_int, c_longlong, c_void};
-use std::sync::atomic::AtomicI32;
 
 /// `#pragma omp atomic capture` of an integer `x += delta` (also `x++`, `x -= e`, …), called
 /// before the update itself: writes to `x0` (`size` bytes) the value `x` had when the epoch
@@ -43,16 +42,6 @@ pub extern "C" fn __cape_atomic_fetch_add(
         }
     })
 }
-
-/// 1 while a team of several threads that this rank runs alone is running (the world is one
-/// rank: nothing is merged); set by the rank's thread 0 around the pool's job
-/// (`region/threads.rs`). Translated code reads it as `__cape_team_direct`
-/// (templates/prelude.c) before each `atomic` update and general `critical` section, so that
-/// their fast paths, made in the translated code as libgomp makes them, cost a load.
-// SAFETY: the only symbol of this name in the program (the translated code declares it
-// `extern int`, which an `AtomicI32` is laid out as); it is read there with atomic loads.
-#[export_name = "__cape_team_direct"]
-pub static TEAM_DIRECT: AtomicI32 = AtomicI32::new(0);
 
 /// Whether a mergeable update may be made as one atomic instruction by the caller, with no
 /// call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several

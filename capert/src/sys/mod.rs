@@ -4,6 +4,7 @@ pub mod bounds;
 pub mod check_flag;
 pub mod checkpoint_dir;
 pub mod coroutine;
+pub mod direct;
 pub mod fd;
 pub mod futex;
 pub mod ft;
