@@ -5,7 +5,7 @@
    theirs up. Every sum is exact and its result independent of the order of the updates. */
 #include <stdio.h>
 
-#define N 120000
+#define N 40000
 
 int i_sum;
 float f_sum;
