@@ -142,7 +142,6 @@ thread_local! {
     static TLS_ANCHOR: u8 = const { 0 };
 }
 
-
 /// `__cape_atomic_direct` (and `__cape_team_direct`, the flag translated code reads): the
 /// region running is a team of several threads of this rank that no other rank takes part in
 /// (no shared memory between ranks). An `atomic` update is then not logged, and the translated
