@@ -13,8 +13,9 @@
 # 4. critical (not in the default set): the cost of a general critical section
 #    (scripts/bench_critical/critical_cost.c, a read-modify-write under the unnamed critical,
 #    and the same under a lock set and unset in helpers) per acquisition, and of an `atomic`
-#    update (mode 0), over the loop alone (mode 5), gcc -fopenmp at
-#    R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES), alternating.
+#    update (mode 7: a long += 1, mode 8: a double += 1.0), over the loop alone (mode 5),
+#    gcc -fopenmp at R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES),
+#    alternating.
 #
 # usage: scripts/bench_hybrid.sh [speed] [memory] [cluster] [critical]   (default: the first three)
 # Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
@@ -156,14 +157,15 @@ critical() {
     local n=${BENCH_CRITICAL_N:-200000} shape mode how got
     echo "== critical: per acquisition (us) of a general section (mode 1), of a lock pair in"
     echo "   helpers (mode 4), of the section taken by threads 0 and 1 only (mode 6) and of an"
-    echo "   atomic update (mode 0) over the loop alone (mode 5), N = $n; kernel seconds, medians"
+    echo "   atomic update of a long (mode 7) and of a double (mode 8) over the loop alone"
+    echo "   (mode 5), N = $n; kernel seconds, medians"
     echo "load before: $(uptime)"
-    printf '%-6s %-5s %10s %10s %10s %10s %10s %9s %9s %9s %9s\n' shape who loop section helpers two atomic \
-        us/sect us/help us/two us/atom
+    printf '%-6s %-5s %10s %10s %10s %10s %10s %10s %9s %9s %9s %9s %9s\n' shape who loop section helpers two \
+        atom-long atom-dbl us/sect us/help us/two us/long us/dbl
     for shape in ${BENCH_SHAPES:-1x2 2x2}; do
         declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            for mode in 5 1 4 6 0; do
+            for mode in 5 1 4 6 7 8; do
                 for how in gcc cape; do
                     if [ "$how" = gcc ]; then
                         got=$(OMP_NUM_THREADS=$((${shape%x*} * ${shape#*x})) "${rt[@]}" \
@@ -185,13 +187,15 @@ critical() {
             m1=$(echo "${t[${how}1]}" | tr ' ' '\n' | grep . | median)
             m4=$(echo "${t[${how}4]}" | tr ' ' '\n' | grep . | median)
             m6=$(echo "${t[${how}6]}" | tr ' ' '\n' | grep . | median)
-            ma=$(echo "${t[${how}0]}" | tr ' ' '\n' | grep . | median)
-            printf '%-6s %-5s %10s %10s %10s %10s %10s %9.3f %9.3f %9.3f %9.4f\n' "$shape" "$how" "$m0" "$m1" "$m4" \
-                "$m6" "$ma" \
+            ma=$(echo "${t[${how}7]}" | tr ' ' '\n' | grep . | median)
+            md=$(echo "${t[${how}8]}" | tr ' ' '\n' | grep . | median)
+            printf '%-6s %-5s %10s %10s %10s %10s %10s %10s %9.3f %9.3f %9.3f %9.4f %9.4f\n' "$shape" "$how" "$m0" \
+                "$m1" "$m4" "$m6" "$ma" "$md" \
                 "$(awk -v a="$m1" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
                 "$(awk -v a="$m4" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
                 "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$ma" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
+                "$(awk -v a="$ma" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
+                "$(awk -v a="$md" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
         done
         unset t
     done

@@ -3,13 +3,26 @@
 {{body}}
 }
 /*@ store */
-(*(__typeof__(&({{lvalue}})))__cape_critical_store(&({{lvalue}}), sizeof({{lvalue}})))
+(*(__typeof__(&({{lvalue}})))__cape_store_report(&({{lvalue}}), sizeof({{lvalue}})))
 /*@ section */
-{ /* capecc: #pragma omp {{construct}} at {{location}}: any code, under a lock shared by the ranks */
-    __cape_critical_begin("{{name}}");
+{ /* capecc: #pragma omp {{construct}} at {{location}}: any code, under a lock shared by the ranks
+     (in a team this rank runs alone, the lock word of the name, as libgomp's) */
+    extern unsigned int __cape_critical_lock_{{name}};
+    const int __cape_section_direct = __CAPE_TEAM_DIRECT();
+    if (__cape_section_direct)
+        __cape_mutex_lock(&__cape_critical_lock_{{name}});
+    else
+        __cape_critical_begin("{{name}}");
 {{body}}
-    __cape_critical_end("{{name}}");
+    if (__cape_section_direct)
+        __cape_mutex_unlock(&__cape_critical_lock_{{name}});
+    else
+        __cape_critical_end("{{name}}");
 }
+/*@ section_lock */
+/* capecc: the lock word of `critical` sections named "{{name}}" in teams of one rank, one for
+   the program (weak: every file that has such a section defines it) */
+unsigned int __cape_critical_lock_{{name}} __attribute__((weak));
 /*@ lock_pair */
 { /* capecc: a lock pair at {{location}}: any code, under a lock shared by the ranks */
     __cape_lock_set((void *)({{lock}}), {{nest}});

@@ -408,9 +408,21 @@ void __cape_lock_unset(uint64_t *lock, int nest);
 /*
  `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
  condition of a block ending with the unset: inside a region it waits for the lock across
- ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+ ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth). A
+ simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free.
  */
 int __cape_lock_test(uint64_t *lock, int nest);
+
+/*
+ The compare-and-swap of the translated code found the lock word `word` taken: returns
+ when this thread holds it (spin, then sleep on the word marked 2).
+ */
+void __cape_mutex_wait(uint32_t *word);
+
+/*
+ The translated code freed the lock word `word`, which a thread sleeps on: wakes one.
+ */
+void __cape_mutex_wake(uint32_t *word);
 
 /*
  Starts a worksharing loop over `[0, n)` with a `CAPE_SCHED_*` schedule; `chunk` 0 means

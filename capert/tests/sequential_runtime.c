@@ -181,6 +181,10 @@ void __cape_copyprivate(void *addr, size_t size)
 }
 
 int __cape_atomic_direct(void) { return 0; }
+/* the threads here take turns: never a team of threads running at once */
+int __cape_team_direct = 0;
+void __cape_mutex_wait(uint32_t *word) { (void)word; abort(); }
+void __cape_mutex_wake(uint32_t *word) { (void)word; abort(); }
 
 void __cape_atomic_update(void *addr, const void *operand, size_t size,
                           void (*combine)(void *, const void *))

@@ -231,6 +231,9 @@ fn translate_renamed(
     if out.needs_minmax_identities {
         prelude.push_str(&render(PRELUDE, "minmax_identities", &[]).map_err(|d| vec![d])?);
     }
+    if out.needs_atomic_prelude || out.needs_critical_prelude {
+        prelude.push_str(&render(PRELUDE, "team_direct", &[]).map_err(|d| vec![d])?);
+    }
     if out.needs_atomic_prelude {
         prelude.push_str(&render(CONSTRUCTS, "combiners", &[]).map_err(|d| vec![d])?);
     }

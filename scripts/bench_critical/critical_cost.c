@@ -6,14 +6,18 @@
    read-modify-write between a lock's set and unset made in helper functions; mode 5: nothing
    (the loop alone, for the threads of one rank, whose atomic costs a lock); mode 6: mode 1's
    section taken by threads 0 and 1 only (with two threads per rank: the threads of one
-   rank, no other rank wants the lock). The kernel time goes to stderr as
-   `kernel_seconds T`, the answer to stdout. */
+   rank, no other rank wants the lock); mode 7: an `atomic` add of 1 to a long (gcc folds
+   mode 0's `+= 0` away: one locked add), mode 8: an `atomic` add of 1.0 to a double (a
+   compare-and-swap loop). The kernel time goes to stderr as `kernel_seconds T`, the answer to
+   stdout. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 long counter;
 long sink;
+long isum;
+double dsum;
 omp_lock_t lock;
 
 static void bump(long *c)
@@ -62,6 +66,12 @@ int main(int argc, char **argv)
             } else if (mode == 2) {
 #pragma omp critical
                 counter += 1;
+            } else if (mode == 7) {
+#pragma omp atomic
+                isum += 1;
+            } else if (mode == 8) {
+#pragma omp atomic
+                dsum += 1.0;
             } else if (mode != 5) {
 #pragma omp atomic
                 sink += 0;
@@ -71,6 +81,10 @@ int main(int argc, char **argv)
     double t = omp_get_wtime() - t0;
     if (mode == 0 || mode == 5)
         counter = n;
+    if (mode == 7)
+        counter = isum;
+    if (mode == 8)
+        counter = (long)dsum;
     printf("%ld\n", counter);
     fprintf(stderr, "kernel_seconds %.6f\n", t);
     return 0;

@@ -3,6 +3,8 @@
 use super::guard;
 use crate::region::{threads, with_state};
 use std::ffi::{c_char, c_int};
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 // Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
 // parallel region that is all a lock needs. Inside one, the team's threads are processes: the
@@ -49,6 +51,10 @@ pub extern "C" fn omp_set_lock(lock: *mut u64) {
 #[no_mangle]
 pub extern "C" fn omp_unset_lock(lock: *mut u64) {
     guard(|| {
+        if let Some(w) = direct_simple_lock(lock) {
+            mutex_unlock(w);
+            return;
+        }
         // the unset that ends a lock test's block inside a region
         if holds_across_ranks(lock) {
             cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
@@ -209,6 +215,10 @@ pub extern "C" fn __cape_critical_store(
 #[no_mangle]
 pub extern "C" fn __cape_lock_set(lock: *mut u64, nest: c_int) {
     guard(|| {
+        if let Some(w) = direct_simple_lock(lock).filter(|_| nest == 0) {
+            mutex_lock(w);
+            return;
+        }
         if !cross_rank_enter(crate::region::lock::slot_of_address(lock as usize)) {
             if nest != 0 {
                 omp_set_nest_lock(lock)
@@ -223,6 +233,10 @@ pub extern "C" fn __cape_lock_set(lock: *mut u64, nest: c_int) {
 #[no_mangle]
 pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
     guard(|| {
+        if let Some(w) = direct_simple_lock(lock).filter(|_| nest == 0) {
+            mutex_unlock(w);
+            return;
+        }
         let in_region = threads::in_rank_team() || with_state(|s| s.team.in_team_region());
         if in_region {
             cross_rank_exit(crate::region::lock::slot_of_address(lock as usize));
@@ -242,10 +256,14 @@ fn holds_across_ranks(lock: *mut u64) -> bool {
 
 /// `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
 /// condition of a block ending with the unset: inside a region it waits for the lock across
-/// ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth).
+/// ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth). A
+/// simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free.
 #[no_mangle]
 pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
     guard(|| {
+        if let Some(w) = direct_simple_lock(lock).filter(|_| nest == 0) {
+            return c_int::from(w.compare_exchange(0, 1, Acquire, Relaxed).is_ok());
+        }
         if nest != 0 {
             if let Some(depth) = nested_in_region(lock, 1) {
                 return depth;
@@ -261,4 +279,76 @@ pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
             omp_test_lock(lock)
         }
     })
+}
+
+// The mutex of a general `critical` section in a team its rank runs alone
+// (`__cape_team_direct`): the translated code takes the section's lock word (0 free, 1 taken,
+// 2 taken with sleepers) with one compare-and-swap and frees it with one exchange, as
+// libgomp's mutex does; it calls here only to wait for a taken word or to wake a sleeper.
+
+/// Spins on a taken word before sleeping on it.
+const MUTEX_SPINS: u32 = 1000;
+
+fn mutex_word<'a>(word: *mut u32) -> Option<&'a AtomicU32> {
+    if word.is_null() || !word.is_aligned() {
+        return None;
+    }
+    // SAFETY: the translated code passes the address of a section's lock word: a live,
+    // aligned unsigned int of the program that it and this code only access atomically.
+    Some(unsafe { AtomicU32::from_ptr(word) })
+}
+
+/// The compare-and-swap of the translated code found the lock word `word` taken: returns
+/// when this thread holds it (spin, then sleep on the word marked 2).
+#[no_mangle]
+pub extern "C" fn __cape_mutex_wait(word: *mut u32) {
+    guard(|| {
+        if let Some(w) = mutex_word(word) {
+            mutex_wait(w);
+        }
+    })
+}
+
+/// The translated code freed the lock word `word`, which a thread sleeps on: wakes one.
+#[no_mangle]
+pub extern "C" fn __cape_mutex_wake(word: *mut u32) {
+    guard(|| {
+        if let Some(w) = mutex_word(word) {
+            crate::sys::futex::wake_one(w);
+        }
+    })
+}
+
+fn mutex_wait(w: &AtomicU32) {
+    for _ in 0..MUTEX_SPINS {
+        if w.load(Relaxed) == 0 && w.compare_exchange(0, 1, Acquire, Relaxed).is_ok() {
+            return;
+        }
+        std::hint::spin_loop();
+    }
+    while w.swap(2, Acquire) != 0 {
+        crate::sys::futex::wait(w, 2);
+    }
+}
+
+fn mutex_lock(w: &AtomicU32) {
+    if w.compare_exchange(0, 1, Acquire, Relaxed).is_err() {
+        mutex_wait(w);
+    }
+}
+
+fn mutex_unlock(w: &AtomicU32) {
+    if w.swap(0, Release) == 2 {
+        crate::sys::futex::wake_one(w);
+    }
+}
+
+/// A simple lock in a team its rank runs alone (`__cape_team_direct`): nothing to carry to
+/// other ranks, so the lock is the program's lock word itself (its low 32 bits, 0 when the
+/// lock is free) under the mutex above, as libgomp takes it; None elsewhere.
+fn direct_simple_lock<'a>(lock: *mut u64) -> Option<&'a AtomicU32> {
+    if !threads::atomic_direct() {
+        return None;
+    }
+    mutex_word(lock.cast::<u32>())
 }

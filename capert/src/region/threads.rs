@@ -14,6 +14,7 @@ use super::records::Record;
 use super::team::Level;
 use super::{with_state, State};
 use crate::pool::{self, Barrier};
+use crate::sys::direct::TEAM_DIRECT;
 use crate::sys::raw::{Combiner, ProgramBytes};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -141,17 +142,16 @@ thread_local! {
     static TLS_ANCHOR: u8 = const { 0 };
 }
 
-/// A rank team that merges nothing runs (see `atomic_direct`).
-static DIRECT: AtomicBool = AtomicBool::new(false);
-
-/// `__cape_atomic_direct`: the region running is a team of several threads of this rank that
-/// no other rank takes part in (no shared memory between ranks): an `atomic` update is then not
-/// logged, and the translated code makes it as a compare-and-swap loop when `x` has one (its
-/// size and alignment decide, so every update of one variable takes the same path: the
-/// compare-and-swap or `atomic_update` under the rank's lock). Set by thread 0 before the
-/// workers start and restored after they are done.
+/// `__cape_atomic_direct` (and `__cape_team_direct`, the flag translated code reads): the
+/// region running is a team of several threads of this rank that no other rank takes part in
+/// (no shared memory between ranks). An `atomic` update is then not logged, and the translated
+/// code makes it as one locked instruction or a compare-and-swap loop when `x` has one (its
+/// type, size and alignment decide, so every update of one variable takes a hardware atomic
+/// or `atomic_update` under the rank's lock); a general `critical` section takes a lock word
+/// of its name in the translated code. Set by thread 0 (`TEAM_DIRECT`) before the workers
+/// start and restored after they are done.
 pub fn atomic_direct() -> bool {
-    DIRECT.load(Ordering::Acquire)
+    TEAM_DIRECT.load(Ordering::Acquire) != 0
 }
 
 fn tls_anchor() -> usize {
@@ -296,9 +296,9 @@ pub(super) fn run(
     });
     enter(&rank_team, 0);
     let serving = Arc::clone(&rank_team);
-    let direct = DIRECT.swap(rank_team.shared.is_empty(), Ordering::AcqRel);
+    let direct = TEAM_DIRECT.swap(i32::from(rank_team.shared.is_empty()), Ordering::AcqRel);
     let result = pool::pool().run(count, job, main, &|| serving.serve(), ranks > 1);
-    DIRECT.store(direct, Ordering::Release);
+    TEAM_DIRECT.store(direct, Ordering::Release);
     leave();
     // the workers are done: what they left is thread 0's to merge
     with_state(|s| take_pending(s, &rank_team));

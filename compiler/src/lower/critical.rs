@@ -90,6 +90,7 @@ pub fn lower_update_loops(
 
 /// The file-end constructor that opens the runtime's lock window (once per file).
 pub(super) fn note_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
+    out.needs_critical_prelude = true;
     let text = render(CRITICAL, "used", &[]).map_err(|e| vec![e])?;
     if !out.file_end.contains(&text) {
         out.file_end.push(text);
@@ -113,6 +114,10 @@ pub fn lower_general(
     let body = instrumented(cx, out, span, &[stmt], &site, env)?;
     note_used(out)?;
     let name = d.name_arg.clone().unwrap_or_default();
+    let lock_word = render(CRITICAL, "section_lock", &[("name", &name)]).map_err(|e| vec![e])?;
+    if !out.file_end.contains(&lock_word) {
+        out.file_end.push(lock_word);
+    }
     render(
         CRITICAL,
         "section",

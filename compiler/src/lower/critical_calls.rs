@@ -304,6 +304,7 @@ pub fn instrumented(
         let text = match &r {
             Rewrite::Store(lvalue) => {
                 let lvalue = take_inner(cx, &mut edits, *lvalue)?;
+                out.needs_critical_prelude = true;
                 render(CRITICAL, "store", &[("lvalue", lvalue.trim())]).map_err(|e| vec![e])?
             }
             Rewrite::Lock(call, runtime, nest) => {

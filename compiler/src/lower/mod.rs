@@ -151,6 +151,8 @@ pub struct Out {
     pub errors: Vec<Diagnostic>,
     /// the `_Generic` combiners of `atomic`/`critical` updates are needed
     pub needs_atomic_prelude: bool,
+    /// general `critical` sections or lock pairs: their lock word and store reports
+    pub needs_critical_prelude: bool,
     /// a `max`/`min` reduction needs the `__CAPE_LOWEST`/`__CAPE_HIGHEST` identities
     pub needs_minmax_identities: bool,
     /// the functions whose clone under a cross-rank lock is emitted (critical_calls.rs)

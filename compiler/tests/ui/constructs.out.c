@@ -10,6 +10,33 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* 1 while this thread's team is several threads of this rank that no other rank takes part in
+   (nothing is merged): `atomic` updates and general `critical` sections are then made here,
+   as libgomp makes them, instead of in the runtime. A check build keeps the runtime's path. */
+extern int __cape_team_direct;
+#ifdef __CAPE_CHECK_BUILD
+#define __CAPE_TEAM_DIRECT() 0
+#else
+#define __CAPE_TEAM_DIRECT() __atomic_load_n(&__cape_team_direct, __ATOMIC_RELAXED)
+#endif
+/* libgomp's mutex: 0 free, 1 taken, 2 taken with sleepers; the runtime waits and wakes */
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_lock(unsigned int *__cape_w)
+{
+    unsigned int __cape_free = 0;
+    if (!__atomic_compare_exchange_n(__cape_w, &__cape_free, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        __cape_mutex_wait(__cape_w);
+}
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_unlock(unsigned int *__cape_w)
+{
+    if (__atomic_exchange_n(__cape_w, 0, __ATOMIC_RELEASE) == 2)
+        __cape_mutex_wake(__cape_w);
+}
+/* a store inside a general critical section: reported to the runtime, which carries it to the
+   other ranks (nothing to carry in a team this rank runs alone) */
+static __inline__ __attribute__((unused, always_inline)) void *__cape_store_report(void *__cape_at, __SIZE_TYPE__ __cape_size)
+{
+    return __CAPE_TEAM_DIRECT() ? __cape_at : __cape_critical_store(__cape_at, __cape_size);
+}
 /* capecc: combine functions of `atomic`/`critical` updates. An update `x op= e` computes in C's
    types, `x = (T)(x op e)`, with `e` kept in the type of `x op e`, so there is a combiner for
    each (type of x, type of the operand). When the operand is wider than x (`int x; x += 0.5`) it
@@ -31,10 +58,13 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
-/* In a team this rank runs alone (`__cape_atomic_direct()`: nothing is merged) an update is
-   one compare-and-swap loop on x, as libgomp's; the scratch word of a wider operand is then
-   this file's, taken under its lock. */
-static __attribute__((unused)) int __cape_atomic_wide_lock;
+/* The scratch word holds one update's operand from its write to the update of x: the threads
+   of this rank take turns at it under this file's lock (also in a team of several ranks, where
+   both go to the runtime's log one after the other). */
+static __attribute__((unused)) unsigned int __cape_atomic_wide_lock;
+/* In a team this rank runs alone (`__CAPE_TEAM_DIRECT()`: nothing is merged) an update is
+   made here, as libgomp makes it: one locked instruction for `+ - & | ^` on an integer x of
+   its operand's type (`__CAPE_FETCH_*`), else one compare-and-swap loop on x. */
 #define __CAPE_ATOMIC_CAS(U) { \
     U __cape_old = __atomic_load_n((U *)__cape_x, __ATOMIC_RELAXED), __cape_new; \
     do { \
@@ -45,8 +75,8 @@ static __attribute__((unused)) int __cape_atomic_wide_lock;
                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
     return 1; }
 /* 0: x has no compare-and-swap of its size and alignment */
-static __attribute__((unused)) int __cape_atomic_cas(void *__cape_x, __SIZE_TYPE__ __cape_xsize,
-    const void *__cape_e, void (*__cape_combine)(void *, const void *))
+static __inline__ __attribute__((unused, always_inline)) int __cape_atomic_cas(void *__cape_x,
+    __SIZE_TYPE__ __cape_xsize, const void *__cape_e, void (*__cape_combine)(void *, const void *))
 {
     unsigned char __cape_tmp[8] __attribute__((aligned(8)));
     if ((__cape_xsize != 1 && __cape_xsize != 2 && __cape_xsize != 4 && __cape_xsize != 8)
@@ -59,37 +89,65 @@ static __attribute__((unused)) int __cape_atomic_cas(void *__cape_x, __SIZE_TYPE
     default: __CAPE_ATOMIC_CAS(unsigned long long)
     }
 }
-static __attribute__((unused)) void __cape_atomic_apply(void *__cape_x, __SIZE_TYPE__ __cape_xsize,
-    const void *__cape_e, __SIZE_TYPE__ __cape_esize, void (*__cape_combine)(void *, const void *))
+static __attribute__((unused, noinline)) void __cape_atomic_apply_slow(void *__cape_x,
+    __SIZE_TYPE__ __cape_xsize, const void *__cape_e, __SIZE_TYPE__ __cape_esize,
+    void (*__cape_combine)(void *, const void *))
 {
     unsigned char __cape_buf[sizeof __cape_atomic_wide] __attribute__((aligned(16))) = { 0 };
-    int __cape_locked = 0;
+    const int __cape_wide = __cape_esize > __cape_xsize;
     if (__cape_esize > sizeof __cape_buf || __cape_xsize > sizeof __cape_buf)
         return;
-#ifndef __CAPE_CHECK_BUILD
-    if (__cape_atomic_direct()) {
-        if (__cape_esize > __cape_xsize) {
-            while (__atomic_exchange_n(&__cape_atomic_wide_lock, 1, __ATOMIC_ACQUIRE))
-                while (__atomic_load_n(&__cape_atomic_wide_lock, __ATOMIC_RELAXED)) { }
-            __cape_locked = 1;
-            __builtin_memcpy(__cape_atomic_wide, __cape_e, __cape_esize);
-        }
+    if (__cape_wide)
+        __cape_mutex_lock(&__cape_atomic_wide_lock);
+    if (__cape_wide && __CAPE_TEAM_DIRECT()) {
+        __builtin_memcpy(__cape_atomic_wide, __cape_e, __cape_esize);
         if (__cape_atomic_cas(__cape_x, __cape_xsize, __cape_e, __cape_combine)) {
-            if (__cape_locked)
-                __atomic_store_n(&__cape_atomic_wide_lock, 0, __ATOMIC_RELEASE);
+            __cape_mutex_unlock(&__cape_atomic_wide_lock);
             return;
         }
     }
-#endif
     __builtin_memcpy(__cape_buf, __cape_e, __cape_esize);
-    if (__cape_esize > __cape_xsize) {
+    if (__cape_wide) {
         __cape_atomic_update(__cape_atomic_wide, __cape_buf, sizeof __cape_buf, __cape_combine_wide);
         __builtin_memset(__cape_buf, 0, sizeof __cape_buf);
     }
     __cape_atomic_update(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
-    if (__cape_locked)
-        __atomic_store_n(&__cape_atomic_wide_lock, 0, __ATOMIC_RELEASE);
+    if (__cape_wide)
+        __cape_mutex_unlock(&__cape_atomic_wide_lock);
 }
+static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_apply(void *__cape_x,
+    __SIZE_TYPE__ __cape_xsize, const void *__cape_e, __SIZE_TYPE__ __cape_esize,
+    void (*__cape_combine)(void *, const void *))
+{
+    if (__cape_esize <= __cape_xsize && __CAPE_TEAM_DIRECT()
+        && __cape_atomic_cas(__cape_x, __cape_xsize, __cape_e, __cape_combine))
+        return;
+    __cape_atomic_apply_slow(__cape_x, __cape_xsize, __cape_e, __cape_esize, __cape_combine);
+}
+/* the integer types (not _Bool) whose `+ - & | ^` are one locked instruction */
+#define __CAPE_INT_LIKE(e) __extension__ _Generic((e), char: 1, signed char: 1, unsigned char: 1, \
+    short: 1, unsigned short: 1, int: 1, unsigned int: 1, long: 1, unsigned long: 1, long long: 1, \
+    unsigned long long: 1, default: 0)
+#define __CAPE_FETCH_SIZED(name, x, v) (sizeof *(x) == 1 \
+    ? (void)__atomic_##name((unsigned char *)(x), (unsigned char)(v), __ATOMIC_RELAXED) \
+    : sizeof *(x) == 2 ? (void)__atomic_##name((unsigned short *)(x), (unsigned short)(v), __ATOMIC_RELAXED) \
+    : sizeof *(x) == 4 ? (void)__atomic_##name((unsigned int *)(x), (unsigned int)(v), __ATOMIC_RELAXED) \
+    : (void)__atomic_##name((unsigned long long *)(x), (unsigned long long)(v), __ATOMIC_RELAXED))
+/* 1 when the update was made (an aligned integer x of 1 to 8 bytes, an operand of its type) */
+#define __CAPE_FETCH(name, x, v) (__CAPE_INT_LIKE(*(x)) && __CAPE_INT_LIKE(v) \
+    && sizeof *(x) == sizeof(v) && sizeof *(x) <= 8 && __CAPE_TEAM_DIRECT() \
+    && (__UINTPTR_TYPE__)(x) % sizeof *(x) == 0 ? (__CAPE_FETCH_SIZED(name, x, v), 1) : 0)
+#define __CAPE_FETCH_ADD(x, v) __CAPE_FETCH(fetch_add, x, v)
+#define __CAPE_FETCH_SUB(x, v) __CAPE_FETCH(fetch_sub, x, v)
+#define __CAPE_FETCH_AND(x, v) __CAPE_FETCH(fetch_and, x, v)
+#define __CAPE_FETCH_OR(x, v) __CAPE_FETCH(fetch_or, x, v)
+#define __CAPE_FETCH_XOR(x, v) __CAPE_FETCH(fetch_xor, x, v)
+#define __CAPE_FETCH_MUL(x, v) 0
+#define __CAPE_FETCH_DIV(x, v) 0
+#define __CAPE_FETCH_MAX(x, v) 0
+#define __CAPE_FETCH_MIN(x, v) 0
+#define __CAPE_FETCH_SHL(x, v) 0
+#define __CAPE_FETCH_SHR(x, v) 0
 #define __CAPE_DEFINE_COMBINER(op, tn, T, en, E, stmt) \
     static __attribute__((unused)) void __cape_combine_##op##_##tn##_##en(void *__cape_inout, const void *__cape_in) \
     { T *__cape_a = (T *)__cape_inout; E __cape_b; \
@@ -358,22 +416,22 @@ static void __cape_fn_2(void *__cape_arg)
             __cape_master_end();
         }
         { /* capecc: #pragma omp critical at constructs.c:42: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[me % 8]), sizeof(hist[me % 8]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(hist[me % 8], __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(pt.x), sizeof(pt.x), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(pt.x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MUL(__cape_value_pp->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __cape_atomic_apply(&(__cape_value_pp->y), sizeof(__cape_value_pp->y), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL(__cape_value_pp->y, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __cape_atomic_apply(&((*__cape_shared_d)), sizeof((*__cape_shared_d)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD((*__cape_shared_d), __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_best)), sizeof((*__cape_shared_best)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX((*__cape_shared_best), __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __cape_atomic_apply(&((*__cape_shared_worst)), sizeof((*__cape_shared_worst)), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN((*__cape_shared_worst), __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[me % 8])) __cape_x = &(hist[me % 8]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(pt.x)) __cape_x = &(pt.x); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MUL(__cape_value_pp->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __typeof__(&(__cape_value_pp->y)) __cape_x = &(__cape_value_pp->y); if (!__CAPE_FETCH_MUL(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __typeof__(&((*__cape_shared_d))) __cape_x = &((*__cape_shared_d)); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_best))) __cape_x = &((*__cape_shared_best)); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_worst))) __cape_x = &((*__cape_shared_worst)); if (!__CAPE_FETCH_MIN(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN(*__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:52: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(total), sizeof(total), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(total, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:54: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __cape_atomic_apply(&(hist[4]), sizeof(hist[4]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(hist[4], __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[4])) __cape_x = &(hist[4]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:56: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __cape_atomic_apply(&(hist[5]), sizeof(hist[5]), &__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(hist[5], __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __typeof__(&(hist[5])) __cape_x = &(hist[5]); if (!__CAPE_FETCH_XOR(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(*__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:58: a plain access, the last writer wins */
             me = hist[6];

@@ -10,6 +10,33 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* 1 while this thread's team is several threads of this rank that no other rank takes part in
+   (nothing is merged): `atomic` updates and general `critical` sections are then made here,
+   as libgomp makes them, instead of in the runtime. A check build keeps the runtime's path. */
+extern int __cape_team_direct;
+#ifdef __CAPE_CHECK_BUILD
+#define __CAPE_TEAM_DIRECT() 0
+#else
+#define __CAPE_TEAM_DIRECT() __atomic_load_n(&__cape_team_direct, __ATOMIC_RELAXED)
+#endif
+/* libgomp's mutex: 0 free, 1 taken, 2 taken with sleepers; the runtime waits and wakes */
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_lock(unsigned int *__cape_w)
+{
+    unsigned int __cape_free = 0;
+    if (!__atomic_compare_exchange_n(__cape_w, &__cape_free, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        __cape_mutex_wait(__cape_w);
+}
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_unlock(unsigned int *__cape_w)
+{
+    if (__atomic_exchange_n(__cape_w, 0, __ATOMIC_RELEASE) == 2)
+        __cape_mutex_wake(__cape_w);
+}
+/* a store inside a general critical section: reported to the runtime, which carries it to the
+   other ranks (nothing to carry in a team this rank runs alone) */
+static __inline__ __attribute__((unused, always_inline)) void *__cape_store_report(void *__cape_at, __SIZE_TYPE__ __cape_size)
+{
+    return __CAPE_TEAM_DIRECT() ? __cape_at : __cape_critical_store(__cape_at, __cape_size);
+}
 #include <stdio.h>
 #include <string.h>
 #include <omp.h>
@@ -22,13 +49,13 @@ static void __cape_crit_clone_push(struct node *n);
 static void push(struct node *n) { n->next = head; head = n; }
 /* capecc: `push` as called under a cross-rank lock: its stores are reported */
 static void __cape_crit_clone_push(struct node *n)
-{ (*(__typeof__(&(n->next)))__cape_critical_store(&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_critical_store(&(head), sizeof(head)))= n; }
+{ (*(__typeof__(&(n->next)))__cape_store_report(&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_store_report(&(head), sizeof(head)))= n; }
 
 static int __cape_crit_clone_walk(int k);
 static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
 /* capecc: `walk` as called under a cross-rank lock: its stores are reported */
 static int __cape_crit_clone_walk(int k)
-{ (*(__typeof__(&(depth)))__cape_critical_store(&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
+{ (*(__typeof__(&(depth)))__cape_store_report(&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
 
 static void __cape_crit_clone_acquire(void);
 static void acquire(void) { omp_set_lock(&lock); }
@@ -92,18 +119,27 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k < __cape_end;
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
-                    { /* capecc: #pragma omp critical at critical_clones.c:18: any code, under a lock shared by the ranks */
-                        __cape_critical_begin("");
+                    { /* capecc: #pragma omp critical at critical_clones.c:18: any code, under a lock shared by the ranks
+                         (in a team this rank runs alone, the lock word of the name, as libgomp's) */
+                        extern unsigned int __cape_critical_lock_;
+                        const int __cape_section_direct = __CAPE_TEAM_DIRECT();
+                        if (__cape_section_direct)
+                            __cape_mutex_lock(&__cape_critical_lock_);
+                        else
+                            __cape_critical_begin("");
                     {
                                 __cape_crit_clone_push(&nodes[i]);
                                 __cape_crit_clone_walk(i);
                                 ({ __auto_type __cape_a2_0 = (label); __auto_type __cape_a2_1 = ("node"); __auto_type __cape_r2 = strcpy(__cape_a2_0, __cape_a2_1); if (1) __cape_critical_store((void *)(__cape_a2_0), (size_t)(__builtin_strlen((const char *)__cape_a2_0) + 1)); __cape_r2; });
                             }
-                        __cape_critical_end("");
+                        if (__cape_section_direct)
+                            __cape_mutex_unlock(&__cape_critical_lock_);
+                        else
+                            __cape_critical_end("");
                     }
                     /* capecc: a lock set and unset in different statements at critical_clones.c:24: stores reported */
     __cape_crit_clone_acquire();
-                    (*(__typeof__(&(nodes[i].v)))__cape_critical_store(&(nodes[i].v), sizeof(nodes[i].v))) = i;
+                    (*(__typeof__(&(nodes[i].v)))__cape_store_report(&(nodes[i].v), sizeof(nodes[i].v))) = i;
                     __cape_crit_clone_release();
                 }
             }
@@ -114,6 +150,9 @@ static void __cape_fn_1(void *__cape_arg)
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
+/* capecc: the lock word of `critical` sections named "" in teams of one rank, one for
+   the program (weak: every file that has such a section defines it) */
+unsigned int __cape_critical_lock_ __attribute__((weak));
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)

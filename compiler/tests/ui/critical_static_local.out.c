@@ -10,13 +10,40 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* 1 while this thread's team is several threads of this rank that no other rank takes part in
+   (nothing is merged): `atomic` updates and general `critical` sections are then made here,
+   as libgomp makes them, instead of in the runtime. A check build keeps the runtime's path. */
+extern int __cape_team_direct;
+#ifdef __CAPE_CHECK_BUILD
+#define __CAPE_TEAM_DIRECT() 0
+#else
+#define __CAPE_TEAM_DIRECT() __atomic_load_n(&__cape_team_direct, __ATOMIC_RELAXED)
+#endif
+/* libgomp's mutex: 0 free, 1 taken, 2 taken with sleepers; the runtime waits and wakes */
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_lock(unsigned int *__cape_w)
+{
+    unsigned int __cape_free = 0;
+    if (!__atomic_compare_exchange_n(__cape_w, &__cape_free, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        __cape_mutex_wait(__cape_w);
+}
+static __inline__ __attribute__((unused, always_inline)) void __cape_mutex_unlock(unsigned int *__cape_w)
+{
+    if (__atomic_exchange_n(__cape_w, 0, __ATOMIC_RELEASE) == 2)
+        __cape_mutex_wake(__cape_w);
+}
+/* a store inside a general critical section: reported to the runtime, which carries it to the
+   other ranks (nothing to carry in a team this rank runs alone) */
+static __inline__ __attribute__((unused, always_inline)) void *__cape_store_report(void *__cape_at, __SIZE_TYPE__ __cape_size)
+{
+    return __CAPE_TEAM_DIRECT() ? __cape_at : __cape_critical_store(__cape_at, __cape_size);
+}
 #include <stdio.h>
 
 int total;
 static int next_id(void)
 {
     static int id;
-    return ++(*(__typeof__(&(id)))__cape_critical_store(&(id), sizeof(id)));
+    return ++(*(__typeof__(&(id)))__cape_store_report(&(id), sizeof(id)));
 }
 /* capecc: data of the #pragma omp parallel at critical_static_local.c:10 */
 struct __cape_data_1 {
@@ -44,19 +71,31 @@ static void __cape_fn_1(void *__cape_arg)
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     (void)__cape_d;
     {
-        { /* capecc: #pragma omp critical at critical_static_local.c:12: any code, under a lock shared by the ranks */
-            __cape_critical_begin("");
+        { /* capecc: #pragma omp critical at critical_static_local.c:12: any code, under a lock shared by the ranks
+             (in a team this rank runs alone, the lock word of the name, as libgomp's) */
+            extern unsigned int __cape_critical_lock_;
+            const int __cape_section_direct = __CAPE_TEAM_DIRECT();
+            if (__cape_section_direct)
+                __cape_mutex_lock(&__cape_critical_lock_);
+            else
+                __cape_critical_begin("");
         {
                     int v = next_id();
-                    (*(__typeof__(&(total)))__cape_critical_store(&(total), sizeof(total)))+= v;
+                    (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))+= v;
                 }
-            __cape_critical_end("");
+            if (__cape_section_direct)
+                __cape_mutex_unlock(&__cape_critical_lock_);
+            else
+                __cape_critical_end("");
         }
     }
 }
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
+/* capecc: the lock word of `critical` sections named "" in teams of one rank, one for
+   the program (weak: every file that has such a section defines it) */
+unsigned int __cape_critical_lock_ __attribute__((weak));
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
