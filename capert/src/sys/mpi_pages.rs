@@ -39,9 +39,6 @@ impl PageWindow {
             }));
         }
         let served = served?;
-        // huge pages: a published page costs a copy, not a TLB miss and a page-table walk
-        // besides (only the served buffers of pages that are published get memory)
-        let _ = served.huge_pages();
         // SAFETY: an MPI_Win handle is a plain pointer-sized value, written by MPI_Win_create.
         let mut win: mpi::ffi::MPI_Win = unsafe { std::mem::zeroed() };
         // SAFETY: collective call; the exposed memory is our live mapping of `len` bytes, which
