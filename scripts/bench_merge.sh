@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The merge modes side by side (docs/lazy-merge.md): each kernel built once with capecc and
+# The merge modes side by side (docs/lazy-merge-measurements.md): each kernel built once with capecc and
 # run with CAPE_MERGE=eager, lazy and auto, and the hand-written MPI version where there is
 # one (examples/mpi/), interleaved (eager, lazy, auto, mpi, eager, ...) in one script run so
 # that load changes hit all alike. Prints the median wall time of each, the ratios to eager
@@ -10,7 +10,10 @@
 # usage: scripts/bench_merge.sh [KERNEL ...]   (default: jacobi matmul pi)
 # environment: BENCH_REPS (default 5), BENCH_PROCS (default 2), BENCH_BYTES_PROCS (default 4),
 #              BENCH_CHRT=1 runs the ranks at real-time priority (chrt -f 10; needs root),
-#              CAPECC (default target/release/capecc)
+#              CAPECC (default target/release/capecc),
+#              BENCH_BASELINE: another capecc (a build of the main branch, with its libcapert.a
+#              beside it) whose three modes run interleaved with the others, printed on a
+#              second line per kernel (KERNEL-base) with this build's times over the baseline's
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -19,6 +22,7 @@ source scripts/env.sh
 unset OMP_NUM_THREADS CAPE_MERGE CAPE_STATS
 
 CAPECC=${CAPECC:-$ROOT/target/release/capecc}
+BASELINE=${BENCH_BASELINE:-}
 REPS=${BENCH_REPS:-5}
 PROCS=${BENCH_PROCS:-2}
 BYTES_PROCS=${BENCH_BYTES_PROCS:-4}
@@ -33,6 +37,8 @@ mkdir -p "$OUT"
 for k in "${kernels[@]}"; do
     gcc -O2 "examples/$k.c" -o "$OUT/$k-seq" -lm 2>/dev/null
     "$CAPECC" -O2 "examples/$k.c" -o "$OUT/$k-capecc" -lm
+    rm -f "$OUT/$k-base"
+    [ -n "$BASELINE" ] && "$BASELINE" -O2 "examples/$k.c" -o "$OUT/$k-base" -lm
     rm -f "$OUT/$k-mpi"
     [ -f "examples/mpi/$k.c" ] && mpicc -O2 "examples/mpi/$k.c" -o "$OUT/$k-mpi" -lm
 done
@@ -40,18 +46,21 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "load before the run: $(uptime)"
-printf '%-8s %3s %10s %10s %10s %10s %11s %11s %9s\n' kernel P eager lazy auto mpi lazy/eager auto/eager lazy/mpi
+printf '%-8s %3s %10s %10s %10s %10s %11s %11s %9s %9s %9s\n' kernel P eager lazy auto mpi lazy/eager auto/eager eager/mpi lazy/mpi auto/mpi
 for k in "${kernels[@]}"; do
     read -r -a a <<<"${args[$k]}"
     expected=$("$OUT/$k-seq" "${a[@]}")
     variants=(eager lazy auto)
     [ -x "$OUT/$k-mpi" ] && variants+=(mpi)
+    [ -x "$OUT/$k-base" ] && variants+=(base-eager base-lazy base-auto)
     for p in $PROCS; do
         declare -A times=()
         for ((r = 0; r < REPS; r++)); do
             for v in "${variants[@]}"; do
                 if [ "$v" = mpi ]; then
                     cmd=(mpirun -np "$p" "${prio[@]}" "$OUT/$k-mpi" "${a[@]}")
+                elif [ "${v#base-}" != "$v" ]; then
+                    cmd=(env CAPE_MERGE="${v#base-}" mpirun -np "$p" "${prio[@]}" "$OUT/$k-base" "${a[@]}")
                 else
                     cmd=(env CAPE_MERGE="$v" mpirun -np "$p" "${prio[@]}" "$OUT/$k-capecc" "${a[@]}")
                 fi
@@ -70,11 +79,24 @@ for k in "${kernels[@]}"; do
             med[$v]=$(printf '%s\n' ${times[$v]} | median)
         done
         mpi=${med[mpi]:-0}
-        printf '%-8s %3s %9.3fs %9.3fs %9.3fs %9.3fs %11.3f %11.3f %9s\n' "$k" "$p" \
-            "${med[eager]}" "${med[lazy]}" "${med[auto]}" "$mpi" \
-            "$(awk -v a="${med[lazy]}" -v b="${med[eager]}" 'BEGIN { print a / b }')" \
-            "$(awk -v a="${med[auto]}" -v b="${med[eager]}" 'BEGIN { print a / b }')" \
-            "$(awk -v a="${med[lazy]}" -v b="$mpi" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')"
+        # prints one line: the three modes of build $1 (eager, lazy, auto medians) against MPI
+        line() {
+            printf '%-8s %3s %9.3fs %9.3fs %9.3fs %9.3fs %11.3f %11.3f %9s %9s %9s%s\n' "$1" "$p" \
+                "$2" "$3" "$4" "$mpi" \
+                "$(awk -v a="$3" -v b="$2" 'BEGIN { print a / b }')" \
+                "$(awk -v a="$4" -v b="$2" 'BEGIN { print a / b }')" \
+                "$(awk -v a="$2" -v b="$mpi" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')" \
+                "$(awk -v a="$3" -v b="$mpi" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')" \
+                "$(awk -v a="$4" -v b="$mpi" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')" \
+                "${5:-}"
+        }
+        line "$k" "${med[eager]}" "${med[lazy]}" "${med[auto]}"
+        if [ -n "${med[base-eager]:-}" ]; then
+            line "$k-base" "${med[base-eager]}" "${med[base-lazy]}" "${med[base-auto]}" \
+                "$(awk -v e="${med[eager]}" -v l="${med[lazy]}" -v a="${med[auto]}" \
+                    -v be="${med[base-eager]}" -v bl="${med[base-lazy]}" -v ba="${med[base-auto]}" \
+                    'BEGIN { printf "   this build / base: eager %.3f, lazy %.3f, auto %.3f", e / be, l / bl, a / ba }')"
+        fi
         unset times med
     done
 done

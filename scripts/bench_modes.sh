@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The merge modes on the PolyBench-style kernels and the NPB-equivalent programs
-# (docs/lazy-merge.md): each program built once with capecc and run with CAPE_MERGE=eager,
+# (docs/lazy-merge-measurements.md): each program built once with capecc and run with CAPE_MERGE=eager,
 # lazy and auto, interleaved (eager, lazy, auto, eager, ...) so that load changes hit all
 # alike. Prints a Markdown table of the median wall times (the whole `mpirun` command) and
 # the ratios lazy/eager and auto/eager. Every run is checked: a PolyBench kernel must print

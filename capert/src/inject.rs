@@ -10,6 +10,8 @@ pub trait Target {
     fn inject(&mut self, addr: usize, bytes: &[u8]);
     /// Reads memory (the unchanged bytes around injected ones).
     fn read(&self, addr: usize, out: &mut [u8]);
+    /// A hint: lines `lines` (bit i: line i) of `page` are injected next.
+    fn prefetch(&self, _page: usize, _lines: u64) {}
 }
 
 /// Writes the changes of the other ranks into memory; returns the bytes changed. Stretches of
@@ -19,7 +21,11 @@ pub trait Target {
 pub fn inject_others<M: Target>(mem: &mut M, me: u32, merged: &ChangeSet<'_>) -> u64 {
     let mut injected = 0;
     let mut stage = [0u8; PAGE_SIZE];
-    for record in merged.records().filter(|r| r.rank != me) {
+    let mut records = merged.records().filter(|r| r.rank != me).peekable();
+    while let Some(record) = records.next() {
+        if let Some(next) = records.peek() {
+            mem.prefetch(next.page as usize, next.lines);
+        }
         let page = record.page as usize;
         let partial = record.lines & !record.full;
         for (first, next) in stretches(partial) {

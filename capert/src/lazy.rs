@@ -12,25 +12,16 @@
 //! half-written page, and the older buffer is overwritten only at a later merge point, which
 //! every rank has passed by then.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use crate::sys::mpi::Comm;
 
 mod auto;
+mod homes;
 use crate::sys::mpi_pages::{gets_progress, PageWindow};
 use crate::track::{Tracker, PAGE_SIZE};
 pub use auto::Auto;
-
-/// No home: every rank holds the page (never published, or merged eagerly since).
-const NO_HOME: u32 = u32::MAX;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct PageState {
-    home: u32,
-    /// The home's buffer (0 or 1) holding the newest version.
-    buffer: u8,
-}
+use homes::{Homes, NO_HOME};
 
 /// Where each eligible page has its two served buffers: spans of application memory (page
 /// aligned, ascending), each followed by its two buffers in the served area.
@@ -181,14 +172,8 @@ pub struct Lazy {
 struct Engine {
     window: Arc<PageWindow>,
     layout: Arc<Layout>,
-    pages: Arc<Mutex<HashMap<usize, PageState>>>,
+    pages: Arc<Homes>,
     rank: u32,
-}
-
-fn lock(pages: &Mutex<HashMap<usize, PageState>>) -> MutexGuard<'_, HashMap<usize, PageState>> {
-    pages
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The largest value of each of `mine` over the ranks (every rank calls it).
@@ -221,7 +206,7 @@ impl Engine {
         if !gets_progress(comm, &window) {
             return Err("one-sided `MPI_Get` waits for the target's next MPI call in this MPI installation (Open MPI's `osc rdma` does not; MPICH does), so a fetch would wait for its home's whole loop".into());
         }
-        let pages: Arc<Mutex<HashMap<usize, PageState>>> = Arc::default();
+        let pages = Arc::new(Homes::new(spans));
         let engine = Engine {
             window,
             layout,
@@ -255,8 +240,7 @@ impl Engine {
 
     /// Reads the newest version of `page` from its home.
     fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
-        let state = lock(&self.pages).get(&page).copied();
-        let state = state
+        let state = Some(self.pages.get(page))
             .filter(|s| s.home != NO_HOME)
             .ok_or("the page has no home")?;
         let offset = self
@@ -345,7 +329,7 @@ impl Lazy {
         let Some(e) = self.engine.as_ref() else {
             return;
         };
-        let buffer = lock(&e.pages).get(&page).map_or(0, |s| s.buffer);
+        let buffer = e.pages.get(page).buffer;
         if let Some(offset) = e.layout.offset(page, buffer ^ 1) {
             e.window.publish(offset, bytes);
         }
@@ -373,27 +357,20 @@ impl Lazy {
             return Ok(());
         };
         let mut runs: Vec<(usize, usize)> = Vec::new();
-        {
-            let mut pages = lock(&e.pages);
-            for &(page, writer) in single {
-                let state = pages.entry(page).or_insert(PageState {
-                    home: NO_HOME,
-                    buffer: 0,
-                });
+        for &(page, writer) in single {
+            e.pages.update(page, |state| {
                 state.home = writer;
                 state.buffer ^= 1;
-                if writer != e.rank && !keep_valid && !tracker.is_invalid(page) {
-                    match runs.last_mut() {
-                        Some((_, end)) if *end == page => *end += PAGE_SIZE,
-                        _ => runs.push((page, page + PAGE_SIZE)),
-                    }
+            });
+            if writer != e.rank && !keep_valid && !tracker.is_invalid(page) {
+                match runs.last_mut() {
+                    Some((_, end)) if *end == page => *end += PAGE_SIZE,
+                    _ => runs.push((page, page + PAGE_SIZE)),
                 }
             }
-            for page in several {
-                if let Some(state) = pages.get_mut(page) {
-                    state.home = NO_HOME;
-                }
-            }
+        }
+        for &page in several {
+            e.pages.update(page, |state| state.home = NO_HOME);
         }
         for (from, to) in runs {
             tracker

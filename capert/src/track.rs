@@ -298,6 +298,11 @@ impl Tracker {
                 "cannot map a {len}-byte twin for tracked memory: {e}"
             ))
         })?;
+        if let (Backend::Uffd { .. }, Err(e)) = (&self.backend, twin.huge_pages()) {
+            if e.raw_os_error() != Some(libc::EINVAL) {
+                return Err(err(format!("cannot map a twin in huge pages: madvise: {e}")));
+            }
+        }
         let pages = len / PAGE_SIZE;
         let invalid = (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let written: Box<[AtomicU64]> = match self.backend {

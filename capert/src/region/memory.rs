@@ -24,6 +24,10 @@ impl Target for Program<'_> {
     fn read(&self, addr: usize, out: &mut [u8]) {
         crate::region_heap::read(self.0, addr, out);
     }
+
+    fn prefetch(&self, page: usize, lines: u64) {
+        self.0.tracker.prefetch(page, lines);
+    }
 }
 
 impl Memory for Program<'_> {

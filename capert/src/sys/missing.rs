@@ -1,4 +1,4 @@
-//! Invalid pages without `mprotect` (docs/lazy-merge.md, "Invalidation by userfaultfd"), as
+//! Invalid pages without `mprotect` (docs/lazy-merge-measurements.md, "Invalidation by userfaultfd"), as
 //! QEMU's post-copy does it: anonymous tracked memory is registered with the tracker's
 //! userfaultfd in missing mode besides write protection; an invalid page is dropped
 //! (`MADV_DONTNEED`, one call per run of pages), so its next access by user code is a missing

@@ -119,7 +119,8 @@ pub fn protect(start: usize, len: usize, writable: bool) -> io::Result<()> {
 }
 
 /// An anonymous `MAP_NORESERVE` mapping with the layout of one tracked span: untouched twin
-/// pages read as zero and cost neither memory nor commit charge.
+/// pages read as zero and cost neither memory nor commit charge. In 4 KiB pages unless
+/// [`TwinMapping::huge_pages`] says otherwise.
 #[derive(Debug)]
 pub struct TwinMapping {
     base: *mut u8,
@@ -151,6 +152,16 @@ impl TwinMapping {
             base: base as *mut u8,
             len,
         })
+    }
+
+    /// Transparent huge pages for this mapping (EINVAL where the kernel has none). For the
+    /// twins of memory tracked in huge pages: the diff reads memory and twin side by side, and
+    /// a twin in 4 KiB pages costs a page-table walk per page compared (measured in
+    /// docs/lazy-merge-measurements.md).
+    pub fn huge_pages(&self) -> io::Result<()> {
+        // SAFETY: madvise with HUGEPAGE only changes a VMA flag of our own mapping; it never
+        // changes contents.
+        check(unsafe { libc::madvise(self.base.cast(), self.len, libc::MADV_HUGEPAGE) })
     }
 
     pub fn base(&self) -> usize {

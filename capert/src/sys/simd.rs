@@ -25,3 +25,29 @@ pub fn differing_bytes(a: &[u8; 64], b: &[u8; 64]) -> Option<u64> {
 pub fn differing_bytes(_a: &[u8; 64], _b: &[u8; 64]) -> Option<u64> {
     None
 }
+
+/// Asks the CPU to bring the 64-byte line at `addr` into its caches. A hint: any address is
+/// allowed (an unmapped or invalid page is simply not fetched), nothing is read or written.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn prefetch(addr: usize) {
+    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+    // SAFETY: a prefetch never faults and has no effect on memory contents, whatever the
+    // address (SSE is part of the x86-64 baseline).
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(addr as *const i8) }
+}
+
+/// No prefetch instruction used on this architecture.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn prefetch(_addr: usize) {}
+
+/// [`prefetch`] of the lines of the page at `page` whose bit is set in `lines` (bit i: line i).
+#[inline]
+pub fn prefetch_lines(page: usize, lines: u64) {
+    let mut bits = lines;
+    while bits != 0 {
+        prefetch(page + 64 * bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}

@@ -48,6 +48,19 @@ impl Tracker {
         }
     }
 
+    /// A hint before the merge reads or injects lines `lines` (bit i: line i) of `page`: their
+    /// memory and twin lines are fetched into the cache while the previous page is handled (the
+    /// lines of a page another rank changed are cold here, and sparse: the hardware
+    /// prefetcher, which follows streams, does not see them coming; nor does it cross into
+    /// the next page of a diff).
+    pub fn prefetch(&self, page: usize, lines: u64) {
+        if let Some(range) = self.range_of(page) {
+            let offset = page - range.start();
+            crate::sys::simd::prefetch_lines(range.span.start() + offset, lines);
+            crate::sys::simd::prefetch_lines(range.twin.base() + offset, lines);
+        }
+    }
+
     /// [`Tracker::protect_injected`] when many pages were injected; a few are left writable
     /// for the next begin scan to copy and protect (the twins are right either way).
     pub fn settle_injected(&mut self) {
