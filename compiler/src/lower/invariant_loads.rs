@@ -30,7 +30,9 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::common::{canonical_form, identifier_of, is_assignment, StepForm};
-use super::{contains, emit_edits, emit_span, overlaps, span_of, statement_span, Context, Env, Out};
+use super::{
+    contains, emit_edits, emit_span, overlaps, span_of, statement_span, Context, Env, Out,
+};
 use crate::diag::Span;
 use crate::emit::{apply_in, Edit};
 use crate::resolve::{Step, Storage, TypeClass, VarId};
@@ -114,9 +116,8 @@ fn hoist_in(cx: &Context, s: &Node<Statement>, f: &Node<ForStatement>) -> Option
         return None;
     }
     // the guard evaluates the bounds once more: they must not change anything
-    let bounds_pure = bounds(f, cx, c.var).is_some_and(|(lb, ub)| {
-        bound_pure(cx, lb) && bound_pure(cx, ub)
-    });
+    let bounds_pure =
+        bounds(f, cx, c.var).is_some_and(|(lb, ub)| bound_pure(cx, lb) && bound_pure(cx, ub));
     let mentions_var = |span: Span| {
         super::uses_in(cx, span)
             .iter()
@@ -152,7 +153,10 @@ fn hoist_in(cx: &Context, s: &Node<Statement>, f: &Node<ForStatement>) -> Option
             continue;
         }
         let text = squeeze(cx.text(span));
-        match loads.iter_mut().find(|(first, _)| squeeze(cx.text(*first)) == text) {
+        match loads
+            .iter_mut()
+            .find(|(first, _)| squeeze(cx.text(*first)) == text)
+        {
             Some((_, all)) => all.push(span),
             None => loads.push((span, vec![span])),
         }
@@ -211,7 +215,11 @@ fn element<'a>(cx: &Context, e: &'a Node<Expression>) -> Option<Element<'a>> {
         && var.param_array_dim.is_none()
         && !matches!(var.storage, Storage::Param)
         && !var.shape.opaque_base
-        && var.shape.steps.iter().all(|s| matches!(s, Step::Array { .. }))
+        && var
+            .shape
+            .steps
+            .iter()
+            .all(|s| matches!(s, Step::Array { .. }))
         && dims == subscripts.len()
         && !var.is_atomic
         && !type_text(cx, array).contains("volatile");
@@ -256,8 +264,7 @@ fn store_misses(
         return a.name != b.name;
     }
     let n = load.subscripts.len();
-    let (Some(last_store), Some(last_load)) = (st.subscripts.last(), load.subscripts.last())
-    else {
+    let (Some(last_store), Some(last_load)) = (st.subscripts.last(), load.subscripts.last()) else {
         return false;
     };
     if st.subscripts.len() != n || identifier_of(cx, last_store) != Some(loop_var) {
@@ -276,7 +283,9 @@ fn store_misses(
         .iter()
         .find_map(|p| lb_text.strip_prefix(p.as_str()).map(str::to_string));
     past.is_some_and(|c| {
-        !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()) && c.trim_start_matches('0') != ""
+        !c.is_empty()
+            && c.bytes().all(|b| b.is_ascii_digit())
+            && !c.trim_start_matches('0').is_empty()
     })
 }
 
