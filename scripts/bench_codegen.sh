@@ -7,12 +7,16 @@
 # MPI start-up, initialisation and the checksum are not timed. The PolyBench-style kernels are
 # scaled up (their size macros times a factor, time steps kept) so that each runs long enough
 # to be timed. The three builds run interleaved, BENCH_REPS times; the median is printed, as a
-# Markdown table (docs/codegen.md); every build's output must equal the sequential one.
+# Markdown table (docs/codegen.md), with capecc's fastest and slowest run and the load average
+# when the kernel's runs started; every build's output must equal the sequential one.
 #
 # usage: scripts/bench_codegen.sh [KERNEL ...]   (default: all of the list below)
 # environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
 #              BASELINE (optional: a directory with an earlier capecc and libcapert.a, timed
-#              as a fourth build, interleaved with the others)
+#              as a fourth build, interleaved with the others),
+#              BENCH_LOCK (optional: a lock file; each kernel's runs hold it exclusively,
+#              with `flock -x`, so that a shared machine's builds wait between kernels; the
+#              builds are made before, outside it)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -69,8 +73,9 @@ done
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "load before the run: $(uptime)" >&2
-head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp |"
-rule="|---|---:|---:|---:|---:|---:|"
+head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max (s) | load |"
+rule="|---|---:|---:|---:|---:|---:|---:|---:|"
+BENCH_LOCK=${BENCH_LOCK:-}
 [ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
 echo "$head"
 echo "$rule"
@@ -79,6 +84,11 @@ for k in "${kernels[@]}"; do
     args=("${s[@]:2}")
     expected=$("$OUT/$k-seq" "${args[@]}" 2>/dev/null)
     declare -A times=([seq]="" [omp]="" [cape]="" [base]="")
+    if [ -n "$BENCH_LOCK" ]; then
+        exec 9>"$BENCH_LOCK"
+        flock -x 9
+    fi
+    load=$(cut -d' ' -f1 /proc/loadavg)
     for ((r = 0; r < REPS; r++)); do
         for b in "${builds[@]}"; do
             case $b in
@@ -96,11 +106,13 @@ for k in "${kernels[@]}"; do
             times[$b]+="$t "
         done
     done
+    [ -z "$BENCH_LOCK" ] || exec 9>&-
     ms=$(tr ' ' '\n' <<<"${times[seq]}" | grep . | median)
     mo=$(tr ' ' '\n' <<<"${times[omp]}" | grep . | median)
     mc=$(tr ' ' '\n' <<<"${times[cape]}" | grep . | median)
-    row=$(awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" \
-        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |", k, s, o, c, c / s, c / o }')
+    spread=$(tr ' ' '\n' <<<"${times[cape]}" | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
+    row=$(awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" -v sp="$spread" -v l="$load" \
+        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |", k, s, o, c, c / s, c / o, sp, l }')
     [ -z "$BASELINE" ] || row+=$(tr ' ' '\n' <<<"${times[base]}" | grep . | median | awk '{ printf " %.3f |", $1 }')
     echo "$row"
 done

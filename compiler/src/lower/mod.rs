@@ -15,6 +15,7 @@ pub mod critical_library;
 pub mod critical_spans;
 pub mod data_sharing;
 pub mod device;
+pub mod invariant_loads;
 pub mod nesting;
 pub mod objects;
 pub mod ordered;

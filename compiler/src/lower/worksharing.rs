@@ -422,7 +422,7 @@ pub fn lower_for(
     if !cx.line_markers {
         body.push_str("            ");
     }
-    let text = emit_span(cx, out, body_span, &privatised.env);
+    let text = super::invariant_loads::emit_body(cx, out, body_node, body_span, &privatised.env);
     body.push_str(&super::reindent(cx, &text, body_span.start, 12));
     let last = last_block(&last_vars, &privatised.lastprivate_out)?;
     let chunk = match clauses.chunk {
