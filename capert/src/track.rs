@@ -92,6 +92,9 @@ pub struct Tracker {
     /// Pages that may have changed since the last `take_dirty` (when enabled, for the
     /// fault-tolerance fingerprint): reported by scans, written pages, injections, new ranges.
     dirty: Option<Vec<usize>>,
+    /// A scan was limited to a write scope since the last `take_dirty`: `dirty` may miss
+    /// pages written outside it.
+    dirty_partial: bool,
     /// Write-fault elision (uffd only; None when off).
     prediction: Option<Prediction>,
     /// uffd: pages written by `inject` since the last `protect_injected`/`begin_region`.
@@ -172,6 +175,7 @@ impl Tracker {
                         ranges: Vec::new(),
                         phase: Phase::Idle,
                         dirty: None,
+            dirty_partial: false,
                         prediction: Some(Prediction::default()),
                         injected: Vec::new(),
                         protected_since_scan: false,
@@ -201,6 +205,7 @@ impl Tracker {
             ranges: Vec::new(),
             phase: Phase::Idle,
             dirty: None,
+            dirty_partial: false,
             prediction: Some(Prediction::default()),
             injected: Vec::new(),
             protected_since_scan: false,
@@ -240,9 +245,12 @@ impl Tracker {
     pub fn set_scope(&mut self, scope: Option<&[(usize, usize)]>) {
         self.scope.clear();
         match scope {
-            Some(pieces) if self.dirty.is_none() => self.scope.extend_from_slice(pieces),
-            // the fault-tolerance fingerprint needs every write since the last scan
-            _ => self.scope.push(EVERYTHING),
+            Some(pieces) => {
+                self.scope.extend_from_slice(pieces);
+                // the fault-tolerance fingerprint, if one is computed next, starts afresh
+                self.dirty_partial |= self.dirty.is_some();
+            }
+            None => self.scope.push(EVERYTHING),
         }
     }
 
@@ -703,10 +711,13 @@ impl Tracker {
         self.dirty.get_or_insert_with(Vec::new);
     }
 
-    /// The pages that may have changed since the last call (unsorted, maybe repeated). With
-    /// the mprotect backend writes outside regions are not seen: see [`Tracker::sees_all_writes`].
-    pub fn take_dirty(&mut self) -> Vec<usize> {
-        self.dirty.as_mut().map(std::mem::take).unwrap_or_default()
+    /// The pages that may have changed since the last call (unsorted, maybe repeated), or
+    /// `None` when a scan limited to a write scope may have missed some since (snapshot mode
+    /// scans a region's write scope only: no fingerprint needs every write there). With the
+    /// mprotect backend writes outside regions are not seen: see [`Tracker::sees_all_writes`].
+    pub fn take_dirty(&mut self) -> Option<Vec<usize>> {
+        let dirty = self.dirty.as_mut().map(std::mem::take).unwrap_or_default();
+        (!std::mem::take(&mut self.dirty_partial)).then_some(dirty)
     }
 
     /// True when `take_dirty` covers every write (uffd); false for mprotect, which only sees

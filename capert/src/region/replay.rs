@@ -32,7 +32,8 @@ fn fingerprint_now(rt: &mut Runtime) -> u64 {
     valid.sort_unstable();
     let dirty = rt.tracker.take_dirty();
     let stale = rt.ft.as_mut().is_some_and(|f| f.take_fingerprint_stale());
-    let full = stale || !rt.tracker.sees_all_writes();
+    let full = stale || !rt.tracker.sees_all_writes() || dirty.is_none();
+    let dirty = dirty.unwrap_or_default();
     let tracker = &rt.tracker;
     let Some(ft) = rt.ft.as_mut() else {
         return 0;
