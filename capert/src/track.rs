@@ -175,7 +175,7 @@ impl Tracker {
                         ranges: Vec::new(),
                         phase: Phase::Idle,
                         dirty: None,
-            dirty_partial: false,
+                        dirty_partial: false,
                         prediction: Some(Prediction::default()),
                         injected: Vec::new(),
                         protected_since_scan: false,
@@ -308,7 +308,9 @@ impl Tracker {
         })?;
         if let (Backend::Uffd { .. }, Err(e)) = (&self.backend, twin.huge_pages()) {
             if e.raw_os_error() != Some(libc::EINVAL) {
-                return Err(err(format!("cannot map a twin in huge pages: madvise: {e}")));
+                return Err(err(format!(
+                    "cannot map a twin in huge pages: madvise: {e}"
+                )));
             }
         }
         let pages = len / PAGE_SIZE;

@@ -67,7 +67,9 @@ impl Homes {
                 (start, len, first)
             })
             .collect();
-        let chunks = (0..pages.div_ceil(CHUNK)).map(|_| OnceLock::new()).collect();
+        let chunks = (0..pages.div_ceil(CHUNK))
+            .map(|_| OnceLock::new())
+            .collect();
         Homes { spans, chunks }
     }
 
@@ -92,8 +94,8 @@ impl Homes {
         let Some(i) = self.index(page) else {
             return;
         };
-        let chunk = self.chunks[i / CHUNK]
-            .get_or_init(|| (0..CHUNK).map(|_| AtomicU32::new(0)).collect());
+        let chunk =
+            self.chunks[i / CHUNK].get_or_init(|| (0..CHUNK).map(|_| AtomicU32::new(0)).collect());
         let entry = &chunk[i % CHUNK];
         let mut state = PageState::unpack(entry.load(Ordering::Relaxed));
         change(&mut state);
