@@ -66,38 +66,6 @@ fn local_ob1(env: impl Fn(&str) -> Option<String>) -> bool {
     }
 }
 
-#[cfg(test)]
-mod pml_tests {
-    use super::local_ob1;
-
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| v.to_string())
-        }
-    }
-
-    #[test]
-    fn ob1_only_when_every_rank_is_local_and_nothing_chose() {
-        assert!(local_ob1(env(&[])));
-        assert!(local_ob1(env(&[
-            ("OMPI_COMM_WORLD_SIZE", "4"),
-            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
-        ])));
-        assert!(!local_ob1(env(&[
-            ("OMPI_COMM_WORLD_SIZE", "8"),
-            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
-        ])));
-        assert!(!local_ob1(env(&[
-            ("OMPI_COMM_WORLD_SIZE", "4"),
-            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4"),
-            ("OMPI_MCA_pml", "ucx")
-        ])));
-        assert!(!local_ob1(env(&[("OMPI_COMM_WORLD_SIZE", "4")])));
-    }
-}
-
 impl Comm {
     /// `MPI_Init_thread(FUNNELED)`, or `SERIALIZED` when a second thread (the fetch thread of
     /// the demand-driven merge) may call MPI while the first one waits.
@@ -539,4 +507,36 @@ pub fn abort_job(code: i32) -> ! {
         SimpleCommunicator::world().abort(code)
     }
     std::process::exit(code)
+}
+
+#[cfg(test)]
+mod pml_tests {
+    use super::local_ob1;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn ob1_only_when_every_rank_is_local_and_nothing_chose() {
+        assert!(local_ob1(env(&[])));
+        assert!(local_ob1(env(&[
+            ("OMPI_COMM_WORLD_SIZE", "4"),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
+        ])));
+        assert!(!local_ob1(env(&[
+            ("OMPI_COMM_WORLD_SIZE", "8"),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
+        ])));
+        assert!(!local_ob1(env(&[
+            ("OMPI_COMM_WORLD_SIZE", "4"),
+            ("OMPI_COMM_WORLD_LOCAL_SIZE", "4"),
+            ("OMPI_MCA_pml", "ucx")
+        ])));
+        assert!(!local_ob1(env(&[("OMPI_COMM_WORLD_SIZE", "4")])));
+    }
 }
