@@ -102,31 +102,6 @@ pub fn is_invalid(addr: usize) -> bool {
     })
 }
 
-fn futex_wait(word: &AtomicU32, expected: u32) {
-    // SAFETY: FUTEX_WAIT on a live, aligned u32; returns at once if the value changed.
-    unsafe {
-        libc::syscall(
-            libc::SYS_futex,
-            word.as_ptr(),
-            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
-            expected,
-            std::ptr::null::<libc::timespec>(),
-        )
-    };
-}
-
-fn futex_wake(word: &AtomicU32) {
-    // SAFETY: FUTEX_WAKE on a live, aligned u32.
-    unsafe {
-        libc::syscall(
-            libc::SYS_futex,
-            word.as_ptr(),
-            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
-            i32::MAX,
-        )
-    };
-}
-
 fn gettid() -> i32 {
     // SAFETY: gettid has no arguments and cannot fail.
     unsafe { libc::syscall(libc::SYS_gettid) as i32 }
@@ -169,24 +144,24 @@ pub fn serve(addr: usize) -> bool {
         .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
         .is_err()
     {
-        futex_wait(&h.lock, 1);
+        super::futex::wait(&h.lock, 1);
     }
     // another thread may have had it installed meanwhile
     if is_invalid(page) {
         h.request.store(page, Ordering::Relaxed);
         let ticket = h.requests.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
-        futex_wake(&h.requests);
+        super::futex::wake_all(&h.requests);
         loop {
             let served = h.served.load(Ordering::Acquire);
             if served == ticket {
                 break;
             }
-            futex_wait(&h.served, served);
+            super::futex::wait(&h.served, served);
         }
         h.faults.fetch_add(1, Ordering::Relaxed);
     }
     h.lock.store(0, Ordering::Release);
-    futex_wake(&h.lock);
+    super::futex::wake_all(&h.lock);
     h.waited_ns.fetch_add(now_ns() - start, Ordering::Relaxed);
     true
 }
@@ -232,7 +207,7 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
             loop {
                 let now = h.requests.load(Ordering::Acquire);
                 if now == seen {
-                    futex_wait(&h.requests, seen);
+                    super::futex::wait(&h.requests, seen);
                     continue;
                 }
                 seen = now;
@@ -255,7 +230,7 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
                     }
                 }
                 h.served.store(now, Ordering::Release);
-                futex_wake(&h.served);
+                super::futex::wake_all(&h.served);
             }
         })?;
     ready_rx
