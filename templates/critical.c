@@ -19,6 +19,18 @@
     else
         __cape_critical_end("{{name}}");
 }
+/*@ updates_or_section */
+{ /* capecc: #pragma omp critical at {{location}}: updates, merged as updates unless the program
+     has general sections named "{{name}}" (their files define the lock word), which they must
+     exclude: then it runs as one of them */
+    extern unsigned int __cape_critical_lock_{{name}} __attribute__((weak));
+    if (&__cape_critical_lock_{{name}} != 0)
+{{section}}
+    else
+{{updates}}
+}
+/*@ mixed_refused */
+__cape_critical_mixed("{{location}}", "{{name}}");
 /*@ section_lock */
 /* capecc: the lock word of `critical` sections named "{{name}}" in teams of one rank, one for
    the program (weak: every file that has such a section defines it) */

@@ -380,6 +380,12 @@ ptrdiff_t __cape_recvmsg(int fd, void *msg, int flags);
 void __cape_critical_used(void);
 
 /*
+ A `critical` made of updates whose operands call code a general section cannot hold,
+ reached in a program that also has general sections of its name (`location`: file:line).
+ */
+void __cape_critical_mixed(const char *location, const char *name);
+
+/*
  Start of a `critical` section (`name`: its name, "" when unnamed) whose body is any code.
  */
 void __cape_critical_begin(const char *name);

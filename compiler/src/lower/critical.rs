@@ -106,18 +106,33 @@ pub fn lower_general(
     stmt: &Node<Statement>,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
-    let span = span_of(stmt.span);
-    let site = Site {
-        construct: d.name_span,
-        what: "critical section",
-    };
-    let body = instrumented(cx, out, span, &[stmt], &site, env)?;
+    let section = section_text(cx, out, d, stmt, env)?;
     note_used(out)?;
     let name = d.name_arg.clone().unwrap_or_default();
     let lock_word = render(CRITICAL, "section_lock", &[("name", &name)]).map_err(|e| vec![e])?;
     if !out.file_end.contains(&lock_word) {
         out.file_end.push(lock_word);
     }
+    Ok(section)
+}
+
+/// The body under the name's lock (cross-rank, or the lock word in a team of one rank).
+fn section_text(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+) -> Result<String, Vec<Diagnostic>> {
+    // an `if` without `else` may take the lines after it, a directive among them
+    let span = super::statement_span(cx, stmt.span);
+    let site = Site {
+        construct: d.name_span,
+        what: "critical section",
+    };
+    let body = instrumented(cx, out, span, &[stmt], &site, env)?;
+    out.needs_critical_prelude = true;
+    let name = d.name_arg.clone().unwrap_or_default();
     render(
         CRITICAL,
         "section",
@@ -126,6 +141,45 @@ pub fn lower_general(
             ("location", &cx.location(d.span.start)),
             ("name", &name),
             ("body", &body),
+        ],
+    )
+    .map_err(|e| vec![e])
+}
+
+/// A `critical` made of updates, which merge as updates (in any order) unless the program
+/// also has a general section of the same name: OpenMP makes all sections of one name
+/// exclude each other, so a general section must see every update made before it. Which case
+/// holds is known at link time: every file with a general section defines the name's lock
+/// word (weak), so the updates test its address and run under the lock when it exists.
+fn updates_beside_sections(
+    cx: &Context,
+    out: &mut Out,
+    d: &Directive,
+    stmt: &Node<Statement>,
+    env: &Env,
+    updates: &str,
+) -> Result<String, Vec<Diagnostic>> {
+    let name = d.name_arg.clone().unwrap_or_default();
+    let location = cx.location(d.span.start);
+    let section = match section_text(cx, out, d, stmt, env) {
+        Ok(text) => text,
+        // a body a general section cannot hold (a call the compiler cannot follow): a clear
+        // error if the program does mix the two
+        Err(_) => render(
+            CRITICAL,
+            "mixed_refused",
+            &[("location", &location), ("name", &name)],
+        )
+        .map_err(|e| vec![e])?,
+    };
+    render(
+        CRITICAL,
+        "updates_or_section",
+        &[
+            ("location", &location),
+            ("name", &name),
+            ("section", &section),
+            ("updates", updates),
         ],
     )
     .map_err(|e| vec![e])
@@ -178,8 +232,8 @@ pub fn lower_lock_pair(
     .map_err(|e| vec![e])
 }
 
-/// `critical`: mergeable updates (also in loops) merge as updates; any other body runs under
-/// a cross-rank lock.
+/// `critical`: mergeable updates (also in loops) merge as updates unless general sections of
+/// the same name exist; any other body runs under a cross-rank lock.
 pub fn lower(
     cx: &Context,
     out: &mut Out,
@@ -187,13 +241,16 @@ pub fn lower(
     stmt: &Node<Statement>,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
-    if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
-        return super::atomic::lower(cx, out, d, stmt, env);
+    let updates = if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
+        Some(super::atomic::lower(cx, out, d, stmt, env))
+    } else {
+        lower_update_loops(cx, out, d, stmt, env)
+    };
+    match updates {
+        None => lower_general(cx, out, d, stmt, env),
+        Some(Err(e)) => Err(e),
+        Some(Ok(updates)) => updates_beside_sections(cx, out, d, stmt, env, &updates),
     }
-    if let Some(done) = lower_update_loops(cx, out, d, stmt, env) {
-        return done;
-    }
-    lower_general(cx, out, d, stmt, env)
 }
 
 /// `if (omp_test_lock(l)) { ...; omp_unset_lock(l); ... } [else ...]` (or the nest-lock test):
