@@ -896,3 +896,67 @@ fn implicit_int_compiles_with_a_warning_at_the_declaration() {
     assert!(text.contains("x.c:2:8"), "{text}");
     assert!(text.contains("x.c:3:1"), "{text}");
 }
+
+/// Runs a program built by capecc as `mpirun -np ranks` (oversubscribed, as root if need be).
+fn run_program_on(path: &Path, ranks: usize) -> Output {
+    Command::new("mpirun")
+        .args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(path)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("mpirun runs")
+}
+
+const TALLY_MAIN_C: &str = r#"#include <stdio.h>
+long count;
+void general_tally(void);
+int main(void) {
+    #pragma omp parallel for schedule(static)
+    for (int i = 0; i < 900; i++) {
+        if (i % 3 == 0) {
+            #pragma omp critical(tally)
+            count += 1;
+        } else {
+            general_tally();
+        }
+    }
+    printf("count %ld\n", count);
+    return 0;
+}
+"#;
+
+const TALLY_GENERAL_C: &str = r#"extern long count;
+long last_seen;
+void general_tally(void) {
+    #pragma omp critical(tally)
+    {
+        long c = count;
+        last_seen = c;
+        count = c + 1;
+    }
+}
+"#;
+
+/// A `critical` of updates in one file and a general `critical` of the same name in another,
+/// compiled separately: the update section must still exclude the general one (the link
+/// decides), or updates are lost.
+#[test]
+fn update_critical_excludes_a_general_one_of_another_file() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("tally");
+    let dir = scratch.path();
+    write(dir, "main.c", TALLY_MAIN_C);
+    write(dir, "general.c", TALLY_GENERAL_C);
+    assert_ok(&capecc(dir, &["-O2", "-c", "main.c"]));
+    assert_ok(&capecc(dir, &["-O2", "-c", "general.c"]));
+    assert_ok(&capecc(dir, &["main.o", "general.o", "-o", "prog"]));
+    let expected = gcc_reference(dir, &["main.c", "general.c"], &[]);
+    assert_eq!(expected, "count 900\n");
+    for ranks in [2, 3] {
+        let got = run_program_on(&dir.join("prog"), ranks);
+        assert_eq!(stdout(&got), expected, "P = {ranks}: {}", stderr(&got));
+    }
+}
