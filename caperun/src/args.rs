@@ -54,43 +54,6 @@ pub struct Options {
 
 pub const DEFAULT_RETRIES: u32 = 3;
 
-/// Variables of resource managers that may give the job several nodes.
-const MANAGED_JOB_VARS: &[&str] = &[
-    "SLURM_JOB_ID",
-    "SLURM_JOBID",
-    "PBS_JOBID",
-    "PBS_NODEFILE",
-    "LSB_JOBID",
-    "PE_HOSTFILE",
-    "COBALT_JOBID",
-    "FLUX_JOB_ID",
-    "OMPI_MCA_orte_default_hostfile",
-    "OMPI_MCA_pml",
-];
-
-/// Whether the job's ranks all run on this node and nothing chose Open MPI's point-to-point
-/// layer, in which case caperun sets `OMPI_MCA_pml=ob1`: Open MPI 4 otherwise first starts
-/// UCX, which costs about 0.2 s of every `MPI_Init` on this kind of node and, without a
-/// network, ends with ob1 anyway (docs/fault-tolerance.md, "Recovery, step by step").
-/// `mpirun_words`: the launcher's words and the mpirun options; `env`: the environment.
-pub fn local_ob1(mpirun_words: &[String], env: impl Fn(&str) -> Option<String>) -> bool {
-    let remote_or_chosen = mpirun_words.iter().enumerate().any(|(i, w)| {
-        let name = w.trim_start_matches('-');
-        let mca_pml = matches!(name, "mca" | "gmca" | "omca")
-            && mpirun_words
-                .get(i + 1)
-                .is_some_and(|n| n == "pml" || n == "pml_base_include");
-        mca_pml
-            || matches!(
-                name,
-                "host" | "H" | "hostfile" | "machinefile" | "default-hostfile" | "rankfile" | "rf"
-            )
-            || name.starts_with("host=")
-            || name.starts_with("hostfile=")
-    });
-    !remote_or_chosen && MANAGED_JOB_VARS.iter().all(|v| env(v).is_none())
-}
-
 /// Open MPI `mpirun` options that take values (how many), so that their values are not taken
 /// for the program. Single- and double-dash spellings are both accepted by Open MPI.
 fn mpirun_option_values(opt: &str) -> usize {
@@ -404,23 +367,5 @@ mod tests {
             PathBuf::from("jacobi.cape-ckpt")
         );
         assert_eq!(default_checkpoint_dir("/"), PathBuf::from("job.cape-ckpt"));
-    }
-
-    #[test]
-    fn ob1_only_on_one_node_and_unchosen() {
-        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let none = |_: &str| None;
-        assert!(local_ob1(&words(&["mpirun", "--bind-to", "none"]), none));
-        assert!(!local_ob1(&words(&["mpirun", "--hostfile", "h"]), none));
-        assert!(!local_ob1(&words(&["mpirun", "-H", "a,b"]), none));
-        assert!(!local_ob1(&words(&["mpirun", "--mca", "pml", "ucx"]), none));
-        assert!(local_ob1(
-            &words(&["mpirun", "--mca", "btl", "self,tcp"]),
-            none
-        ));
-        let slurm = |v: &str| (v == "SLURM_JOB_ID").then(|| "7".to_string());
-        assert!(!local_ob1(&words(&["mpirun"]), slurm));
-        let chosen = |v: &str| (v == "OMPI_MCA_pml").then(|| "ucx".to_string());
-        assert!(!local_ob1(&words(&["mpirun"]), chosen));
     }
 }

@@ -221,15 +221,6 @@ impl Job {
             "OMPI_MCA_mca_base_env_list",
             env_list_with(std::env::var_os("OMPI_MCA_mca_base_env_list"), &names),
         );
-        let words: Vec<String> = self
-            .launcher
-            .iter()
-            .chain(&self.opts.mpirun_args)
-            .cloned()
-            .collect();
-        if args::local_ob1(&words, |v| std::env::var_os(v).map(|_| String::new())) {
-            cmd.env("OMPI_MCA_pml", "ob1");
-        }
         sys::kill_child_with_parent(&mut cmd);
         cmd
     }
