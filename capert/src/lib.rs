@@ -16,6 +16,7 @@ pub mod pool;
 pub mod region;
 pub mod region_heap;
 pub mod runtime;
+pub mod settings;
 pub mod symbols;
 #[allow(unsafe_code)]
 pub mod sys;

@@ -136,6 +136,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let before_init = crate::ft::unix_now();
     let mut comm = Comm::init(true).unwrap_or_else(|e| fatal(&e));
     let after_init = crate::ft::unix_now();
+    agree_on_settings(&cfg, &comm);
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());
@@ -261,6 +262,20 @@ fn start_lazy(
         ));
     }
     None
+}
+
+/// Every rank must run with the settings that decide the work split, the addresses of shared
+/// memory and the collectives (`settings.rs`): one exchange at start-up, and a difference is
+/// one line from rank 0 before anything else could hang or go wrong.
+fn agree_on_settings(cfg: &Config, comm: &Comm) {
+    if comm.size() == 1 {
+        return;
+    }
+    let mine = crate::settings::encode(&crate::settings::shared_settings(cfg));
+    let all = comm.all_gather_bytes(&mine);
+    if let Some(msg) = crate::settings::first_difference(&all) {
+        fatal_at_merge(comm.rank(), &msg);
+    }
 }
 
 /// May the demand-driven merge run? `lazy` always, `auto` too (with a checkpoint log rank 0

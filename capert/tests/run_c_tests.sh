@@ -100,6 +100,16 @@ done
 run_np 2 constructs OMP_SCHEDULE=sometimes
 if [ "$rc" != 0 ] && grep -q "capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err"; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
 
+# Ranks started with different settings (here a thread count one rank lacks, as when mpirun
+# does not export it to a remote node): one clear error before the first region.
+timeout 120 mpirun -np 1 env OMP_NUM_THREADS=2 "$work/constructs" : -np 2 "$work/constructs" </dev/null >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" != 0 ] && grep -q "capert: error: the ranks were started with different settings: OMP_NUM_THREADS is \`2\` on rank 0 and \`1\` on rank 1" "$work/err"; then
+    ok "ranks with different OMP_NUM_THREADS are one clear error"
+else
+    bad "ranks with different OMP_NUM_THREADS (exit $rc)"; head -3 "$work/err"
+fi
+
 # Locks: plain flags outside regions; inside a region of more than one rank a set that the
 # compiler did not pair with its unset is refused.
 if build lock_in_region; then
