@@ -8,6 +8,7 @@
 //! become handles through [`SameProgram`], the one explicit trust step.
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// The C signature of a reduction combiner: `*inout = *inout OP *in`.
 pub type CombineFn = extern "C" fn(*mut c_void, *const c_void);
@@ -122,6 +123,62 @@ impl Combiner {
             )
         };
         (self.f)(target.addr as *mut c_void, aligned.as_ptr().cast());
+    }
+
+    /// Whether `target` has a compare-and-swap (1, 2, 4 or 8 bytes, aligned): then
+    /// `apply_atomically` makes every update of it, as the translated code's own loop does.
+    pub fn has_cas(target: ProgramBytes) -> bool {
+        matches!(target.len, 1 | 2 | 4 | 8) && target.addr != 0 && target.addr % target.len == 0
+    }
+
+    /// `target = target OP operand` as one compare-and-swap loop on the target's word (the
+    /// combiner runs on a copy), atomic against the other threads' updates of it. False,
+    /// with nothing done, when `target` has no compare-and-swap (`has_cas`) or the sizes
+    /// differ from the combiner's.
+    pub fn apply_atomically(&self, target: ProgramBytes, operand: &[u8]) -> bool {
+        if !Combiner::has_cas(target) || target.len != self.size || operand.len() != self.size {
+            return false;
+        }
+        let mut op = [0u64; 1];
+        // SAFETY: `op` has 8 bytes, operand.len() <= 8; the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                operand.as_ptr(),
+                op.as_mut_ptr().cast::<u8>(),
+                operand.len(),
+            )
+        };
+        // the combiner on an aligned copy of the word: `new = old OP operand`
+        let combine = |old: u64| -> u64 {
+            let mut word = [old];
+            (self.f)(word.as_mut_ptr().cast(), op.as_ptr().cast());
+            word[0]
+        };
+        macro_rules! cas_loop {
+            ($atomic:ty, $int:ty) => {{
+                // SAFETY: `target` is live program memory of this size (the constructor's
+                // contract), aligned (checked above); every other thread updates it with
+                // atomic instructions too (this loop, or the translated code's).
+                let cell = unsafe { <$atomic>::from_ptr(target.addr as *mut $int) };
+                let mut old = cell.load(Ordering::Relaxed);
+                loop {
+                    // little-endian: the low bytes of the word are the object
+                    let new = combine(u64::from(old)) as $int;
+                    match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed)
+                    {
+                        Ok(_) => break,
+                        Err(seen) => old = seen,
+                    }
+                }
+            }};
+        }
+        match target.len {
+            1 => cas_loop!(AtomicU8, u8),
+            2 => cas_loop!(AtomicU16, u16),
+            4 => cas_loop!(AtomicU32, u32),
+            _ => cas_loop!(AtomicU64, u64),
+        }
+        true
     }
 }
 
