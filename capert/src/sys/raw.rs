@@ -215,3 +215,64 @@ impl SameProgram {
         Some(Combiner { f, size })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    extern "C" fn add_u16(inout: *mut c_void, operand: *const c_void) {
+        // SAFETY: the combiner's contract: two u16 objects (the test passes them).
+        unsafe { *inout.cast::<u16>() = (*inout.cast::<u16>()).wrapping_add(*operand.cast()) };
+    }
+
+    extern "C" fn add_f64(inout: *mut c_void, operand: *const c_void) {
+        // SAFETY: the combiner's contract: two f64 objects (the test passes them).
+        unsafe { *inout.cast::<f64>() += *operand.cast::<f64>() };
+    }
+
+    #[test]
+    fn updates_by_compare_and_swap_add_up_across_threads() {
+        let mut words = [0u64; 2];
+        let at = words.as_mut_ptr() as usize;
+        // SAFETY: `words` outlives the threads, which update it only through these handles.
+        let (counter, sum) = unsafe {
+            (
+                (ProgramBytes::new(at + 2, 2), Combiner::new(add_u16, 2)),
+                (ProgramBytes::new(at + 8, 8), Combiner::new(add_f64, 8)),
+            )
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..10_000 {
+                        assert!(counter.1.apply_atomically(counter.0, &1u16.to_le_bytes()));
+                        assert!(sum.1.apply_atomically(sum.0, &0.5f64.to_le_bytes()));
+                    }
+                });
+            }
+        });
+        assert_eq!(counter.0.read(), 40_000u16.to_le_bytes());
+        assert_eq!(sum.0.read(), 20_000f64.to_le_bytes());
+        // the bytes beside the counter are untouched
+        assert_eq!(&words[0].to_le_bytes()[..2], &[0, 0]);
+        assert_eq!(&words[0].to_le_bytes()[4..], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn no_compare_and_swap_without_its_size_and_alignment() {
+        let mut words = [0u64; 4];
+        let at = words.as_mut_ptr() as usize;
+        // SAFETY: `words` outlives the handles; nothing else uses it.
+        let (misaligned, wide, add) = unsafe {
+            (
+                ProgramBytes::new(at + 1, 2),
+                ProgramBytes::new(at, 16),
+                Combiner::new(add_u16, 2),
+            )
+        };
+        assert!(!Combiner::has_cas(misaligned));
+        assert!(!Combiner::has_cas(wide));
+        assert!(!add.apply_atomically(misaligned, &1u16.to_le_bytes()));
+        assert_eq!(words, [0; 4]);
+    }
+}
