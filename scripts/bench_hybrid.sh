@@ -15,7 +15,8 @@
 #    and the same under a lock set and unset in helpers) per acquisition, and of an `atomic`
 #    update (mode 7: a long += 1, mode 8: a double += 1.0), over the loop alone (mode 5),
 #    gcc -fopenmp at R*T threads against capecc at (R, T) = (1, 2) and (2, 2) (BENCH_SHAPES),
-#    alternating.
+#    alternating. BENCH_CRITICAL_MODES picks the modes (default "1 4 6 7 8"; 5 always runs),
+#    CAPECC_BASE adds a row for another capecc (a baseline build), run in the same rotation.
 #
 # usage: scripts/bench_hybrid.sh [speed] [memory] [cluster] [critical]   (default: the first three)
 # Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
@@ -61,6 +62,9 @@ for k in "${!src[@]}"; do
     gcc -O2 -fopenmp "${inc[@]}" "$file" -o "$OUT/$k-gcc" -lm
     gcc -O2 -Wno-unknown-pragmas "${inc[@]}" "$file" -o "$OUT/$k-seq" -lm 2>/dev/null || true
     "$CAPECC" -O2 "${inc[@]}" "$file" -o "$OUT/$k-cape" -lm
+    if [ "$k" = critical ] && [ -n "${CAPECC_BASE:-}" ]; then
+        "$CAPECC_BASE" -O2 "$file" -o "$OUT/$k-base" -lm
+    fi
 done
 
 median() {
@@ -153,8 +157,23 @@ cluster() {
     done
 }
 
+# medians_of "T1 T2 ...": their median (nothing for none)
+medians_of() {
+    [ -n "${1// /}" ] || return 0
+    echo "$1" | tr ' ' '\n' | grep . | median
+}
+
+# per_unit MODE_SECONDS LOOP_SECONDS N DIGITS: microseconds per operation over the loop alone
+# ("-" for a mode that did not run)
+per_unit() {
+    [ -n "$1" ] || { echo -; return; }
+    awk -v a="$1" -v b="$2" -v n="$3" -v d="$4" 'BEGIN { printf "%.*f\n", d, (a - b) / n * 1e6 }'
+}
+
 critical() {
     local n=${BENCH_CRITICAL_N:-200000} shape mode how got
+    local modes=(5 ${BENCH_CRITICAL_MODES:-1 4 6 7 8}) hows=(gcc cape)
+    [ -n "${CAPECC_BASE:-}" ] && hows+=(base)
     echo "== critical: per acquisition (us) of a general section (mode 1), of a lock pair in"
     echo "   helpers (mode 4), of the section taken by threads 0 and 1 only (mode 6) and of an"
     echo "   atomic update of a long (mode 7) and of a double (mode 8) over the loop alone"
@@ -165,14 +184,14 @@ critical() {
     for shape in ${BENCH_SHAPES:-1x2 2x2}; do
         declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            for mode in 5 1 4 6 7 8; do
-                for how in gcc cape; do
+            for mode in "${modes[@]}"; do
+                for how in "${hows[@]}"; do
                     if [ "$how" = gcc ]; then
                         got=$(OMP_NUM_THREADS=$((${shape%x*} * ${shape#*x})) "${rt[@]}" \
                             "$OUT/critical-gcc" "$mode" "$n" 2>"$OUT/critical.err")
                     else
                         got=$(OMP_NUM_THREADS=${shape#*x} mpirun --bind-to none -np "${shape%x*}" \
-                            "${rt[@]}" "$OUT/critical-cape" "$mode" "$n" 2>"$OUT/critical.err")
+                            "${rt[@]}" "$OUT/critical-$how" "$mode" "$n" 2>"$OUT/critical.err")
                     fi
                     if [ "$got" != "$n" ]; then
                         echo "bench_hybrid.sh: critical mode $mode ($how, $shape) printed $got" >&2
@@ -182,20 +201,18 @@ critical() {
                 done
             done
         done
-        for how in gcc cape; do
-            m0=$(echo "${t[${how}5]}" | tr ' ' '\n' | grep . | median)
-            m1=$(echo "${t[${how}1]}" | tr ' ' '\n' | grep . | median)
-            m4=$(echo "${t[${how}4]}" | tr ' ' '\n' | grep . | median)
-            m6=$(echo "${t[${how}6]}" | tr ' ' '\n' | grep . | median)
-            ma=$(echo "${t[${how}7]}" | tr ' ' '\n' | grep . | median)
-            md=$(echo "${t[${how}8]}" | tr ' ' '\n' | grep . | median)
-            printf '%-6s %-5s %10s %10s %10s %10s %10s %10s %9.3f %9.3f %9.3f %9.4f %9.4f\n' "$shape" "$how" "$m0" \
-                "$m1" "$m4" "$m6" "$ma" "$md" \
-                "$(awk -v a="$m1" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$m4" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$m6" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$ma" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')" \
-                "$(awk -v a="$md" -v b="$m0" -v n="$n" 'BEGIN { print (a - b) / n * 1e6 }')"
+        for how in "${hows[@]}"; do
+            m0=$(medians_of "${t[${how}5]:-}")
+            m1=$(medians_of "${t[${how}1]:-}")
+            m4=$(medians_of "${t[${how}4]:-}")
+            m6=$(medians_of "${t[${how}6]:-}")
+            ma=$(medians_of "${t[${how}7]:-}")
+            md=$(medians_of "${t[${how}8]:-}")
+            printf '%-6s %-5s %10s %10s %10s %10s %10s %10s %9s %9s %9s %9s %9s\n' "$shape" "$how" "$m0" \
+                "${m1:--}" "${m4:--}" "${m6:--}" "${ma:--}" "${md:--}" \
+                "$(per_unit "$m1" "$m0" "$n" 3)" "$(per_unit "$m4" "$m0" "$n" 3)" \
+                "$(per_unit "$m6" "$m0" "$n" 3)" "$(per_unit "$ma" "$m0" "$n" 4)" \
+                "$(per_unit "$md" "$m0" "$n" 4)"
         done
         unset t
     done

@@ -416,7 +416,8 @@ void __cape_lock_unset(uint64_t *lock, int nest);
  `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
  condition of a block ending with the unset: inside a region it waits for the lock across
  ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth). A
- simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free.
+ simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free (a
+ nest lock: also when this thread holds it, the new depth).
  */
 int __cape_lock_test(uint64_t *lock, int nest);
 

@@ -69,8 +69,10 @@ pub extern "C" fn __cape_atomic_update(
         if addr.is_null() || operand.is_null() {
             return;
         }
-        // SAFETY: `operand` points to `size` readable bytes by the ABI contract.
-        let bytes = unsafe { std::slice::from_raw_parts(operand.cast::<u8>(), size) }.to_vec();
+        // SAFETY: `operand` points to `size` readable bytes by the ABI contract, the caller's
+        // copy of the operand, which nothing writes during the call (the combiner writes
+        // `addr` only).
+        let bytes = unsafe { std::slice::from_raw_parts(operand.cast::<u8>(), size) };
         // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes and
         // `combine` combines objects of that type.
         let (target, combine) = unsafe {
@@ -79,12 +81,13 @@ pub extern "C" fn __cape_atomic_update(
                 Combiner::new(combine, size),
             )
         };
-        if region::threads::atomic_update(target, combine, &bytes) {
-            // several threads in this rank: applied under the rank's lock, logged for the merge
+        if region::threads::atomic_update(target, combine, bytes) {
+            // several threads in this rank: applied (a compare-and-swap loop or under the
+            // rank's lock) and logged for the merge
             return;
         }
-        with_state(|s| region::constructs::atomic_update(s, target, combine, &bytes));
+        with_state(|s| region::constructs::atomic_update(s, target, combine, bytes));
         // user code: run with the state released; not a racy access in check builds
-        crate::access_check::paused(|| combine.apply(target, &bytes));
+        crate::access_check::paused(|| combine.apply(target, bytes));
     })
 }

@@ -3,11 +3,13 @@
 use super::guard;
 use crate::region::{threads, with_state};
 use std::ffi::{c_char, c_int};
-use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 
-// Locks: word 0 holds the state, a flag (simple lock) or a count (nestable lock). Outside a
-// parallel region that is all a lock needs. Inside one, the team's threads are processes: the
+// Locks: word 0 holds the state, a flag (simple lock) or, for a nestable lock, a mutex word
+// with the depth and owner in words 1 and 2 (`NestLock`). Outside a parallel region and in a
+// team its rank runs alone that is all a lock needs. Inside a region of several ranks the
+// team's threads are processes: the
 // compiler turns every lock call it can follow into a cross-rank lock call (`__cape_lock_*`)
 // with the stores made under the lock reported; one it cannot follow (through a function
 // pointer, from a file built without capecc) reaches these and is a clear error rather than a
@@ -80,11 +82,17 @@ pub extern "C" fn omp_test_lock(lock: *mut u64) -> c_int {
 }
 #[no_mangle]
 pub extern "C" fn omp_init_nest_lock(lock: *mut u64) {
-    guard(|| omp_init_lock(lock))
+    guard(|| {
+        if let Some(l) = nest_lock(lock) {
+            l.mutex.store(0, Relaxed);
+            l.depth.store(0, Relaxed);
+            l.owner.store(0, Relaxed);
+        }
+    })
 }
 #[no_mangle]
 pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {
-    guard(|| omp_init_lock(lock))
+    guard(|| omp_init_nest_lock(lock))
 }
 /// A nest lock set, unset or tested inside a region, inside a section of that lock that the
 /// compiler lowered: the cross-rank lock's depth changes (Some(depth) after the change).
@@ -101,40 +109,45 @@ fn nested_in_region(lock: *mut u64, delta: i32) -> Option<c_int> {
 #[no_mangle]
 pub extern "C" fn omp_set_nest_lock(lock: *mut u64) {
     guard(|| {
+        if let Some(l) = direct_nest_lock(lock) {
+            l.set();
+            return;
+        }
         if nested_in_region(lock, 1).is_some() {
             return;
         }
         refuse_in_region("omp_set_nest_lock");
-        if let Some(w) = lock_word(lock) {
-            *w += 1;
+        if let Some(l) = nest_lock(lock) {
+            l.set();
         }
     })
 }
 #[no_mangle]
 pub extern "C" fn omp_unset_nest_lock(lock: *mut u64) {
     guard(|| {
+        if let Some(l) = direct_nest_lock(lock) {
+            l.unset();
+            return;
+        }
         if nested_in_region(lock, -1).is_some() {
             return;
         }
-        if let Some(w) = lock_word(lock) {
-            *w = w.saturating_sub(1);
+        if let Some(l) = nest_lock(lock) {
+            l.unset();
         }
     })
 }
 #[no_mangle]
 pub extern "C" fn omp_test_nest_lock(lock: *mut u64) -> c_int {
     guard(|| {
+        if let Some(l) = direct_nest_lock(lock) {
+            return l.test();
+        }
         if let Some(depth) = nested_in_region(lock, 1) {
             return depth;
         }
         refuse_in_region("omp_test_nest_lock");
-        match lock_word(lock) {
-            Some(w) => {
-                *w += 1;
-                *w as c_int
-            }
-            None => 0,
-        }
+        nest_lock(lock).map_or(0, |l| l.test())
     })
 }
 
@@ -231,6 +244,10 @@ pub extern "C" fn __cape_lock_set(lock: *mut u64, nest: c_int) {
             mutex_lock(w);
             return;
         }
+        if let Some(l) = direct_nest_lock(lock).filter(|_| nest != 0) {
+            l.set();
+            return;
+        }
         if !cross_rank_enter(crate::region::lock::slot_of_address(lock as usize)) {
             if nest != 0 {
                 omp_set_nest_lock(lock)
@@ -247,6 +264,10 @@ pub extern "C" fn __cape_lock_unset(lock: *mut u64, nest: c_int) {
     guard(|| {
         if let Some(w) = direct_simple_lock(lock).filter(|_| nest == 0) {
             mutex_unlock(w);
+            return;
+        }
+        if let Some(l) = direct_nest_lock(lock).filter(|_| nest != 0) {
+            l.unset();
             return;
         }
         let in_region = threads::in_rank_team() || with_state(|s| s.team.in_team_region());
@@ -269,12 +290,16 @@ fn holds_across_ranks(lock: *mut u64) -> bool {
 /// `omp_test_lock` / `omp_test_nest_lock` (nest != 0) that the compiler found as the
 /// condition of a block ending with the unset: inside a region it waits for the lock across
 /// ranks and succeeds (a simple lock this thread holds: 0; a nest lock: the new depth). A
-/// simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free.
+/// simple lock in a team its rank runs alone is tested as libgomp tests it: taken if free (a
+/// nest lock: also when this thread holds it, the new depth).
 #[no_mangle]
 pub extern "C" fn __cape_lock_test(lock: *mut u64, nest: c_int) -> c_int {
     guard(|| {
         if let Some(w) = direct_simple_lock(lock).filter(|_| nest == 0) {
             return c_int::from(w.compare_exchange(0, 1, Acquire, Relaxed).is_ok());
+        }
+        if let Some(l) = direct_nest_lock(lock).filter(|_| nest != 0) {
+            return l.test();
         }
         if nest != 0 {
             if let Some(depth) = nested_in_region(lock, 1) {
@@ -363,4 +388,82 @@ fn direct_simple_lock<'a>(lock: *mut u64) -> Option<&'a AtomicU32> {
         return None;
     }
     mutex_word(lock.cast::<u32>())
+}
+
+/// A nest lock (`omp_nest_lock_t`: four words) as libgomp's: word 0's low 32 bits are the
+/// mutex above, word 1 the depth, word 2 the owner (a token of the holding thread, 0 when
+/// free). Sequential code and a team its rank runs alone take it so; inside a region of
+/// several ranks the cross-rank lock of its address stands for it (`region/lock.rs`).
+struct NestLock<'a> {
+    mutex: &'a AtomicU32,
+    depth: &'a AtomicU64,
+    owner: &'a AtomicUsize,
+}
+
+thread_local! {
+    /// Its address is this thread's token as a nest lock's owner.
+    static OWNER_TOKEN: u8 = const { 0 };
+}
+
+fn owner_token() -> usize {
+    OWNER_TOKEN.with(|t| t as *const u8 as usize)
+}
+
+impl NestLock<'_> {
+    fn set(&self) {
+        let me = owner_token();
+        if self.owner.load(Relaxed) != me {
+            mutex_lock(self.mutex);
+            self.owner.store(me, Relaxed);
+        }
+        self.depth.fetch_add(1, Relaxed);
+    }
+
+    fn unset(&self) {
+        if self.owner.load(Relaxed) != owner_token() {
+            return;
+        }
+        if self.depth.fetch_sub(1, Relaxed) <= 1 {
+            self.depth.store(0, Relaxed);
+            self.owner.store(0, Relaxed);
+            mutex_unlock(self.mutex);
+        }
+    }
+
+    /// The new depth, or 0 when another thread holds the lock.
+    fn test(&self) -> c_int {
+        let me = owner_token();
+        if self.owner.load(Relaxed) != me {
+            if self.mutex.compare_exchange(0, 1, Acquire, Relaxed).is_err() {
+                return 0;
+            }
+            self.owner.store(me, Relaxed);
+        }
+        (self.depth.fetch_add(1, Relaxed) + 1) as c_int
+    }
+}
+
+fn nest_lock<'a>(lock: *mut u64) -> Option<NestLock<'a>> {
+    if lock.is_null() || !lock.is_aligned() {
+        return None;
+    }
+    let words = lock.cast::<[u64; 4]>();
+    // SAFETY: the program passes a pointer to its omp_nest_lock_t, four aligned unsigned long
+    // longs (omp.h) that only these functions access, atomically while threads share it.
+    unsafe {
+        Some(NestLock {
+            mutex: AtomicU32::from_ptr(lock.cast::<u32>()),
+            depth: AtomicU64::from_ptr(std::ptr::addr_of_mut!((*words)[1])),
+            owner: AtomicUsize::from_ptr(std::ptr::addr_of_mut!((*words)[2]).cast::<usize>()),
+        })
+    }
+}
+
+/// A nest lock in a team its rank runs alone (`__cape_team_direct`), taken as libgomp takes
+/// it (`NestLock`); None elsewhere.
+fn direct_nest_lock<'a>(lock: *mut u64) -> Option<NestLock<'a>> {
+    if !threads::atomic_direct() {
+        return None;
+    }
+    nest_lock(lock)
 }

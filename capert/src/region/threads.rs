@@ -17,7 +17,8 @@ use crate::pool::{self, Barrier};
 use crate::sys::direct::TEAM_DIRECT;
 use crate::sys::raw::{Combiner, ProgramBytes};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -116,9 +117,10 @@ impl RankTeam {
 #[derive(Default)]
 struct Pending {
     reductions: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
-    /// atomic updates: target, combiner, operand; `before`: each target's value before the
-    /// rank's first update of it in the epoch.
-    updates: Vec<(ProgramBytes, Combiner, Vec<u8>)>,
+    /// atomic updates: each thread's log (by its index in the rank), handed over at the
+    /// merge point; `before`: each target's value before the rank's first update of it in the
+    /// epoch.
+    updates: Vec<(u32, UpdateLog)>,
     before: HashMap<usize, Vec<u8>>,
     /// `atomic capture` targets counted between ranks (cells to empty at the merge), and the
     /// deltas captured so far of those counted in the rank alone.
@@ -128,7 +130,40 @@ struct Pending {
     sections: ForMerge,
 }
 
+/// One thread's `atomic` updates of shared memory in an epoch of a team of several ranks, in
+/// the order it made them (a wide operand's scratch word and the update that reads it stay
+/// side by side), and the targets whose value before the rank's first update is taken.
+#[derive(Default)]
+struct UpdateLog {
+    /// target, combiner, operand's length (its bytes follow one another in `operands`)
+    updates: Vec<(ProgramBytes, Combiner, usize)>,
+    operands: Vec<u8>,
+    known: HashSet<usize, BuildHasherDefault<AddrHasher>>,
+    /// the last target found in `known` (most loops update one variable)
+    last: usize,
+}
+
+/// Addresses are their own hash (multiplied, so aligned ones spread over the buckets).
+#[derive(Default)]
+struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 thread_local! {
+    /// This thread's `atomic` updates in a team of several ranks (see `atomic_update`).
+    static UPDATES: RefCell<UpdateLog> = RefCell::new(UpdateLog::default());
     /// This thread's index in its rank's team (0: the rank's own thread).
     static LOCAL: Cell<u32> = const { Cell::new(0) };
     /// The rank team of the region this thread runs, if its rank runs several threads.
@@ -285,6 +320,7 @@ pub(super) fn run(
             s.team.num_threads = Some(snapshot.max_threads);
         });
         body();
+        hand_over_updates(&worker_team);
         with_state(|s| {
             s.team.levels.clear();
             s.team.schedule = None;
@@ -368,9 +404,16 @@ pub fn reduce(shared: ProgramBytes, combiner: Combiner, partial: Vec<u8>) -> boo
     true
 }
 
-/// `__cape_atomic_update` on any thread of a rank team: applied now under the rank's lock
-/// (what libgomp's atomic costs), logged for the merge between ranks. False outside a rank
-/// team.
+/// `__cape_atomic_update` on any thread of a rank team. False outside a rank team.
+///
+/// In a team this rank runs alone nothing is merged: the update is made under the rank's
+/// lock (the translated code makes the others itself). In a team of several ranks the merge
+/// applies every rank's updates to the value before the epoch, so the rank needs that value
+/// and each update's operand: a thread takes the rank's lock only at its first update of a
+/// target in the epoch (the first thread of the rank to get there reads the value before,
+/// and nobody updates the target before that), then updates it as libgomp does, one
+/// compare-and-swap loop (a target without one stays under the lock, all its updates do),
+/// and appends the operand to a log of its own, which goes to thread 0 at the merge point.
 pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -> bool {
     // borrowed, not cloned (see `with_rank_locks`)
     TEAM.with(|team| {
@@ -378,19 +421,41 @@ pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -
         let Some(t) = team.as_ref() else {
             return false;
         };
-        let mut pending = lock(t);
-        // a team this rank runs alone merges nothing: the update is all there is
-        if !t.shared.is_empty() {
-            pending
-                .before
-                .entry(target.addr())
-                .or_insert_with(|| target.read());
-            pending.updates.push((target, combiner, operand.to_vec()));
+        let apply_locked = || {
+            let _pending = lock(t);
+            // user code under the lock: the update must not interleave with another thread's
+            crate::access_check::paused(|| combiner.apply(target, operand));
+        };
+        if t.shared.is_empty() {
+            apply_locked();
+            return true;
         }
-        // user code under the lock: the update must not interleave with another thread's
-        crate::access_check::paused(|| combiner.apply(target, operand));
+        let addr = target.addr();
+        UPDATES.with(|log| {
+            let mut log = log.borrow_mut();
+            if log.last != addr && !log.known.contains(&addr) {
+                lock(t).before.entry(addr).or_insert_with(|| target.read());
+                log.known.insert(addr);
+            }
+            log.last = addr;
+            let cas = crate::access_check::paused(|| combiner.apply_atomically(target, operand));
+            if !cas {
+                apply_locked();
+            }
+            log.updates.push((target, combiner, operand.len()));
+            log.operands.extend_from_slice(operand);
+        });
         true
     })
+}
+
+/// Hands this thread's `atomic` log to its rank (at a merge point, or as it leaves the
+/// region): the next epoch starts with no target known.
+fn hand_over_updates(t: &RankTeam) {
+    let log = UPDATES.with(|log| std::mem::take(&mut *log.borrow_mut()));
+    if !log.updates.is_empty() || !log.known.is_empty() {
+        lock(t).updates.push((LOCAL.with(Cell::get), log));
+    }
 }
 
 /// `atomic capture` (`__cape_atomic_fetch_add`) on any thread of a rank team: `x` before the
@@ -435,6 +500,7 @@ pub fn capture_fetch_add(x: ProgramBytes, delta: i64) -> Option<(Vec<u8>, i64)> 
 /// without an active region between ranks, are combined now), atomic updates are logged
 /// as thread 0's own would have been.
 fn take_pending(s: &mut State, t: &RankTeam) {
+    hand_over_updates(t);
     let pending = std::mem::take(&mut *lock(t));
     let worker_iter = t.max_iter.swap(u64::MAX, Ordering::AcqRel);
     if worker_iter != u64::MAX {
@@ -447,21 +513,34 @@ fn take_pending(s: &mut State, t: &RankTeam) {
             }
         }
     }
-    for (target, combiner, operand) in pending.updates {
-        let addr = target.addr();
-        if !super::constructs::is_shared_in_active_region(s, addr, operand.len()) {
-            continue;
-        }
-        if let Some(r) = s.team.region.as_mut() {
-            if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
-                slot.insert(pending.before.get(&addr).cloned().unwrap_or_default());
-                r.excluded.push((addr, addr + operand.len()));
+    let mut logs = pending.updates;
+    // the rank's threads in order (each thread's updates in its order): the same records
+    // whichever thread reached the merge point first
+    logs.sort_by_key(|(local, _)| *local);
+    let shared = super::constructs::active_shared_ranges(s);
+    if let Some(r) = s.team.region.as_mut() {
+        for (_, log) in logs {
+            let mut operands = log.operands.as_slice();
+            for (target, combiner, len) in log.updates {
+                let (operand, rest) = operands.split_at(len.min(operands.len()));
+                operands = rest;
+                let addr = target.addr();
+                if !shared
+                    .iter()
+                    .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
+                {
+                    continue;
+                }
+                if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
+                    slot.insert(pending.before.get(&addr).cloned().unwrap_or_default());
+                    r.excluded.push((addr, addr + len));
+                }
+                r.records.push(Record::Combine {
+                    target: addr,
+                    combiner: combiner.address(),
+                    operand: operand.to_vec(),
+                });
             }
-            r.records.push(Record::Combine {
-                target: addr,
-                combiner: combiner.address(),
-                operand,
-            });
         }
     }
     if let Some(r) = s.team.region.as_mut() {
@@ -481,6 +560,9 @@ fn take_pending(s: &mut State, t: &RankTeam) {
 /// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team.
 pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), String>> {
     let t = team()?;
+    if LOCAL.with(Cell::get) != 0 {
+        hand_over_updates(&t);
+    }
     t.meet();
     let mut result = Ok(());
     if LOCAL.with(Cell::get) == 0 {

@@ -8,6 +8,7 @@
 //! become handles through [`SameProgram`], the one explicit trust step.
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// The C signature of a reduction combiner: `*inout = *inout OP *in`.
 pub type CombineFn = extern "C" fn(*mut c_void, *const c_void);
@@ -123,6 +124,62 @@ impl Combiner {
         };
         (self.f)(target.addr as *mut c_void, aligned.as_ptr().cast());
     }
+
+    /// Whether `target` has a compare-and-swap (1, 2, 4 or 8 bytes, aligned): then
+    /// `apply_atomically` makes every update of it, as the translated code's own loop does.
+    pub fn has_cas(target: ProgramBytes) -> bool {
+        matches!(target.len, 1 | 2 | 4 | 8) && target.addr != 0 && target.addr % target.len == 0
+    }
+
+    /// `target = target OP operand` as one compare-and-swap loop on the target's word (the
+    /// combiner runs on a copy), atomic against the other threads' updates of it. False,
+    /// with nothing done, when `target` has no compare-and-swap (`has_cas`) or the sizes
+    /// differ from the combiner's.
+    pub fn apply_atomically(&self, target: ProgramBytes, operand: &[u8]) -> bool {
+        if !Combiner::has_cas(target) || target.len != self.size || operand.len() != self.size {
+            return false;
+        }
+        let mut op = [0u64; 1];
+        // SAFETY: `op` has 8 bytes, operand.len() <= 8; the two do not overlap.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                operand.as_ptr(),
+                op.as_mut_ptr().cast::<u8>(),
+                operand.len(),
+            )
+        };
+        // the combiner on an aligned copy of the word: `new = old OP operand`
+        let combine = |old: u64| -> u64 {
+            let mut word = [old];
+            (self.f)(word.as_mut_ptr().cast(), op.as_ptr().cast());
+            word[0]
+        };
+        macro_rules! cas_loop {
+            ($atomic:ty, $int:ty) => {{
+                // SAFETY: `target` is live program memory of this size (the constructor's
+                // contract), aligned (checked above); every other thread updates it with
+                // atomic instructions too (this loop, or the translated code's).
+                let cell = unsafe { <$atomic>::from_ptr(target.addr as *mut $int) };
+                let mut old = cell.load(Ordering::Relaxed);
+                loop {
+                    // little-endian: the low bytes of the word are the object
+                    let new = combine(u64::from(old)) as $int;
+                    match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed)
+                    {
+                        Ok(_) => break,
+                        Err(seen) => old = seen,
+                    }
+                }
+            }};
+        }
+        match target.len {
+            1 => cas_loop!(AtomicU8, u8),
+            2 => cas_loop!(AtomicU16, u16),
+            4 => cas_loop!(AtomicU32, u32),
+            _ => cas_loop!(AtomicU64, u64),
+        }
+        true
+    }
 }
 
 /// The trust that the addresses in merge records from other ranks name this process's
@@ -156,5 +213,66 @@ impl SameProgram {
         // is the CombineFn signature for objects of `size` bytes; it lies in our code.
         let f = unsafe { std::mem::transmute::<usize, CombineFn>(addr) };
         Some(Combiner { f, size })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    extern "C" fn add_u16(inout: *mut c_void, operand: *const c_void) {
+        // SAFETY: the combiner's contract: two u16 objects (the test passes them).
+        unsafe { *inout.cast::<u16>() = (*inout.cast::<u16>()).wrapping_add(*operand.cast()) };
+    }
+
+    extern "C" fn add_f64(inout: *mut c_void, operand: *const c_void) {
+        // SAFETY: the combiner's contract: two f64 objects (the test passes them).
+        unsafe { *inout.cast::<f64>() += *operand.cast::<f64>() };
+    }
+
+    #[test]
+    fn updates_by_compare_and_swap_add_up_across_threads() {
+        let mut words = [0u64; 2];
+        let at = words.as_mut_ptr() as usize;
+        // SAFETY: `words` outlives the threads, which update it only through these handles.
+        let (counter, sum) = unsafe {
+            (
+                (ProgramBytes::new(at + 2, 2), Combiner::new(add_u16, 2)),
+                (ProgramBytes::new(at + 8, 8), Combiner::new(add_f64, 8)),
+            )
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..10_000 {
+                        assert!(counter.1.apply_atomically(counter.0, &1u16.to_le_bytes()));
+                        assert!(sum.1.apply_atomically(sum.0, &0.5f64.to_le_bytes()));
+                    }
+                });
+            }
+        });
+        assert_eq!(counter.0.read(), 40_000u16.to_le_bytes());
+        assert_eq!(sum.0.read(), 20_000f64.to_le_bytes());
+        // the bytes beside the counter are untouched
+        assert_eq!(&words[0].to_le_bytes()[..2], &[0, 0]);
+        assert_eq!(&words[0].to_le_bytes()[4..], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn no_compare_and_swap_without_its_size_and_alignment() {
+        let mut words = [0u64; 4];
+        let at = words.as_mut_ptr() as usize;
+        // SAFETY: `words` outlives the handles; nothing else uses it.
+        let (misaligned, wide, add) = unsafe {
+            (
+                ProgramBytes::new(at + 1, 2),
+                ProgramBytes::new(at, 16),
+                Combiner::new(add_u16, 2),
+            )
+        };
+        assert!(!Combiner::has_cas(misaligned));
+        assert!(!Combiner::has_cas(wide));
+        assert!(!add.apply_atomically(misaligned, &1u16.to_le_bytes()));
+        assert_eq!(words, [0; 4]);
     }
 }
