@@ -125,8 +125,12 @@ impl Driver {
         if let Some(input) = deps_for {
             argv.extend(self.dependency_args(input, output));
         }
-        // Last, so that they win: globals at fixed addresses and in .bss, never COMMON.
-        argv.extend(["-fno-pie".to_string(), "-fno-common".to_string()]);
+        // Last, so that they win: position-independent code as gcc builds by default (arrays
+        // addressed from a register, not as 32-bit absolute displacements, which the indexed
+        // loads of matmul's inner loop run slower with: docs/codegen.md), linked `-no-pie` all
+        // the same (globals at one address on every rank; library functions too, through
+        // canonical_plt.rs); globals in .bss, never COMMON.
+        argv.extend(["-fPIE".to_string(), "-fno-common".to_string()]);
         // Uninitialised locals would hold stack garbage that differs between ranks (library
         // and runtime frames left it there); a region writing a value equal to its own garbage
         // would then be invisible to the diff. Zero-initialised locals are the same everywhere.
@@ -209,7 +213,7 @@ impl Driver {
     }
 
     /// `cc -no-pie objects... libcapert.a <native libs>`, user inputs and linker options in
-    /// their command-line order.
+    /// their command-line order; linked again if library functions need fixed addresses.
     pub(super) fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-no-pie".to_string());
@@ -223,13 +227,14 @@ impl Driver {
         if self.plan.check_races {
             argv.push(path_arg(&self.check_hooks()?));
         }
+        let after_user_inputs = argv.len();
         argv.push(path_arg(runtime));
         argv.extend(runtime::NATIVE_LIBS.iter().map(|s| s.to_string()));
+        let executable = self.plan.output.as_deref().unwrap_or(Path::new("a.out"));
         argv.push("-o".to_string());
-        argv.push(path_arg(
-            self.plan.output.as_deref().unwrap_or(Path::new("a.out")),
-        ));
+        argv.push(path_arg(executable));
         self.run_command(&argv)?;
+        self.fix_function_addresses(&argv, after_user_inputs, executable, &inputs.user_code)?;
         if let Some(map) = &map {
             self.warn_untracked_data(map, runtime, &inputs);
         }
