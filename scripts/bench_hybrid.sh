@@ -22,6 +22,10 @@
 # Ranks run with `--bind-to none` (Open MPI binds a rank to one core by default, which would
 # put all its threads on that core).
 # environment: BENCH_REPS (default 5), CAPECC (default target/release/capecc),
+#              BASELINE (optional, speed: a directory with an earlier capecc and libcapert.a;
+#              its builds run at (1, 2) and (2, 1) too, interleaved with the others),
+#              BENCH_KERNELS (speed: default "matmul jacobi pi region"; a subset, e.g. to
+#              hold a lock per kernel),
 #              BENCH_RT=0 to run without real-time priority (as root the runs get
 #              chrt -f 10, so that other jobs on the machine do not preempt them).
 set -euo pipefail
@@ -65,6 +69,8 @@ for k in "${!src[@]}"; do
     if [ "$k" = critical ] && [ -n "${CAPECC_BASE:-}" ]; then
         "$CAPECC_BASE" -O2 "$file" -o "$OUT/$k-base" -lm
     fi
+    [ -z "${BASELINE:-}" ] || CAPECC_RUNTIME=$BASELINE/libcapert.a \
+        "$BASELINE/capecc" -O2 "${inc[@]}" "$file" -o "$OUT/$k-base" -lm
 done
 
 median() {
@@ -72,16 +78,17 @@ median() {
 }
 
 # run KERNEL HOW: prints the kernel time and the wall time of the process in seconds
-# (region: the median region time in us); HOW is gcc (2 threads) or RxT
+# (region: the median region time in us); HOW is gcc (2 threads), RxT or base-RxT (BASELINE)
 run() {
-    local k=$1 how=$2 start end got kernel
+    local k=$1 how=$2 start end got kernel build=cape
     read -r -a a <<<"${args[$k]}"
+    case $how in base-*) build=base how=${how#base-} ;; esac
     start=$(date +%s.%N)
     if [ "$how" = gcc ]; then
         got=$(OMP_NUM_THREADS=2 "${rt[@]}" "$OUT/$k-gcc" "${a[@]}" 2>"$OUT/$k.err")
     else
         got=$(OMP_NUM_THREADS=${how#*x} mpirun --bind-to none -np "${how%x*}" "${rt[@]}" \
-            "$OUT/$k-cape" "${a[@]}" 2>"$OUT/$k.err")
+            "$OUT/$k-$build" "${a[@]}" 2>"$OUT/$k.err")
     fi
     end=$(date +%s.%N)
     if [ "$k" = region ]; then
@@ -102,13 +109,17 @@ speed() {
     echo "   (seconds, medians of $REPS; kernel: timer around the parallel part, process: the"
     echo "   whole run with mpirun; region: median microseconds of one empty region)"
     echo "load before: $(uptime)"
-    printf '%-14s %10s %10s %10s %9s %9s\n' kernel gcc-2 cape-1x2 cape-2x1 1x2/gcc 2x1/gcc
-    for k in matmul jacobi pi region; do
+    local hows=(gcc 1x2 2x1) head=(kernel gcc-2 cape-1x2 cape-2x1 1x2/gcc 2x1/gcc)
+    [ -z "${BASELINE:-}" ] || { hows+=(base-1x2 base-2x1); head+=(base-1x2 base-2x1 b1x2/gcc b2x1/gcc); }
+    printf '%-14s' "${head[0]}"
+    printf ' %10s' "${head[@]:1}"
+    echo
+    for k in ${BENCH_KERNELS:-matmul jacobi pi region}; do
         read -r -a a <<<"${args[$k]}"
         [ "$k" = region ] || "$OUT/$k-seq" "${a[@]}" >"$OUT/$k.expected" 2>/dev/null
         declare -A t=()
         for ((r = 0; r < REPS; r++)); do
-            for how in gcc 1x2 2x1; do
+            for how in "${hows[@]}"; do
                 t[$how]+="$(run "$k" "$how");"
             done
         done
@@ -116,14 +127,17 @@ speed() {
         [ "$k" = region ] || cols=(1 2)
         for c in "${cols[@]}"; do
             declare -A m=()
-            for how in gcc 1x2 2x1; do
+            for how in "${hows[@]}"; do
                 m[$how]=$(echo "${t[$how]}" | tr ';' '\n' | grep . | awk -v c="$c" '{ print $c }' | median)
             done
             name=$k
             [ "$k" = region ] || { [ "$c" = 1 ] && name="$k kernel" || name="$k process"; }
-            printf '%-14s %10s %10s %10s %9.3f %9.3f\n' "$name" "${m[gcc]}" "${m[1x2]}" "${m[2x1]}" \
-                "$(awk -v a="${m[1x2]}" -v b="${m[gcc]}" 'BEGIN { print a / b }')" \
-                "$(awk -v a="${m[2x1]}" -v b="${m[gcc]}" 'BEGIN { print a / b }')"
+            ratio() { awk -v a="${m[$1]}" -v b="${m[gcc]}" 'BEGIN { printf "%.3f", a / b }'; }
+            printf '%-14s %10s %10s %10s %10s %10s' "$name" "${m[gcc]}" "${m[1x2]}" "${m[2x1]}" \
+                "$(ratio 1x2)" "$(ratio 2x1)"
+            [ -z "${BASELINE:-}" ] || printf ' %10s %10s %10s %10s' "${m[base-1x2]}" "${m[base-2x1]}" \
+                "$(ratio base-1x2)" "$(ratio base-2x1)"
+            echo
             unset m
         done
         unset t

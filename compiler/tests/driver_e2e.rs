@@ -155,6 +155,12 @@ fn readelf_sections(path: &Path) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// A `readelf -S` line of a `.data*`/`.bss*` section left in place. `.data.rel.ro*` (constants
+/// holding addresses, as position-independent code lays them out) is read-only once loaded.
+fn untracked_writable_section(line: &str) -> bool {
+    (line.contains(" .data") && !line.contains(" .data.rel.ro")) || line.contains(" .bss")
+}
+
 #[test]
 fn compile_only_renames_data_and_bss_and_keeps_bss_nobits() {
     if !have_mpicc() {
@@ -178,9 +184,7 @@ fn compile_only_renames_data_and_bss_and_keeps_bss_nobits() {
         "thread-locals stay: {sections}"
     );
     assert!(
-        !sections
-            .lines()
-            .any(|l| l.contains(" .data") || l.contains(" .bss")),
+        !sections.lines().any(untracked_writable_section),
         "{sections}"
     );
 }
@@ -267,9 +271,7 @@ fn assembly_from_dash_s_is_assembled_with_shared_globals() {
     assert_ok(&capecc(dir, &["-c", "main.s"]));
     let sections = readelf_sections(&dir.join("main.o"));
     assert!(
-        !sections
-            .lines()
-            .any(|l| l.contains(" .data") || l.contains(" .bss")),
+        !sections.lines().any(untracked_writable_section),
         "{sections}"
     );
     assert_ok(&capecc(
@@ -959,4 +961,69 @@ fn update_critical_excludes_a_general_one_of_another_file() {
         let got = run_program_on(&dir.join("prog"), ranks);
         assert_eq!(stdout(&got), expected, "P = {ranks}: {}", stderr(&got));
     }
+}
+
+/// A library function whose address position-independent code takes (a plain `gcc -c`
+/// object, and capecc's own `-fPIE` code) gets one fixed address in the executable (a
+/// canonical PLT entry: its dynamic symbol has a value), the same in every run, as pointers
+/// stored by one rank and called by another need. A program taking no such address links once.
+#[test]
+fn library_functions_whose_address_is_taken_get_a_fixed_address() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("canonical-plt");
+    let dir = scratch.path();
+    write(
+        dir,
+        "plain.c",
+        "#include <math.h>\nvoid *plain_sin(void) { return (void *)sin; }\n",
+    );
+    write(dir, "main.c", "#include <stdio.h>\n#include <string.h>\nvoid *plain_sin(void);\nint main(void) {\n    int (*volatile order)(const char *, const char *) = strcmp;\n    printf(\"%p %p %d\\n\", plain_sin(), (void *)order, order(\"a\", \"a\"));\n    return 0;\n}\n");
+    let status = Command::new("gcc")
+        .args(["-O2", "-c", "plain.c", "-o", "plain.o"])
+        .current_dir(dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = capecc(
+        dir,
+        &["-v", "-O2", "main.c", "plain.o", "-lm", "-o", "prog"],
+    );
+    assert_ok(&output);
+    let links = stderr(&output)
+        .lines()
+        .filter(|l| l.contains(" -no-pie "))
+        .count();
+    assert_eq!(links, 2, "{}", stderr(&output));
+    let symbols = Command::new("readelf")
+        .args(["--dyn-syms", "-W", "prog"])
+        .current_dir(dir)
+        .output()
+        .expect("readelf runs");
+    let symbols = stdout(&symbols);
+    for name in [" sin@", " strcmp@"] {
+        let line = symbols
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default();
+        let value = line.split_whitespace().nth(1).unwrap_or("0");
+        assert!(
+            value.trim_start_matches('0') != "",
+            "{name} has no fixed address:\n{symbols}"
+        );
+    }
+    let first = stdout(&run_program(&dir.join("prog")));
+    let second = stdout(&run_program(&dir.join("prog")));
+    assert!(first.ends_with(" 0\n"), "{first}");
+    assert_eq!(first, second);
+
+    write(dir, "alone.c", "#include <math.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n    (void)argv;\n    printf(\"%f\\n\", sin(argc));\n    return 0;\n}\n");
+    let output = capecc(dir, &["-v", "-O2", "alone.c", "-lm", "-o", "alone"]);
+    assert_ok(&output);
+    let links = stderr(&output)
+        .lines()
+        .filter(|l| l.contains(" -no-pie "))
+        .count();
+    assert_eq!(links, 1, "{}", stderr(&output));
 }

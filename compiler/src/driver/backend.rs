@@ -126,6 +126,8 @@ impl Driver {
             argv.extend(self.dependency_args(input, output));
         }
         // Last, so that they win: globals at fixed addresses and in .bss, never COMMON.
+        // (`-fPIE`, gcc's default, was measured and not kept: lu at P = 1 ran 1.4x slower and
+        // matmul's gain at 2 threads did not repeat: docs/codegen.md, ninth round.)
         argv.extend(["-fno-pie".to_string(), "-fno-common".to_string()]);
         // Uninitialised locals would hold stack garbage that differs between ranks (library
         // and runtime frames left it there); a region writing a value equal to its own garbage
@@ -209,7 +211,7 @@ impl Driver {
     }
 
     /// `cc -no-pie objects... libcapert.a <native libs>`, user inputs and linker options in
-    /// their command-line order.
+    /// their command-line order; linked again if library functions need fixed addresses.
     pub(super) fn link(&self, objects: &[Option<PathBuf>], runtime: &Path) -> Step<()> {
         let mut argv = self.cc.clone();
         argv.push("-no-pie".to_string());
@@ -223,13 +225,14 @@ impl Driver {
         if self.plan.check_races {
             argv.push(path_arg(&self.check_hooks()?));
         }
+        let after_user_inputs = argv.len();
         argv.push(path_arg(runtime));
         argv.extend(runtime::NATIVE_LIBS.iter().map(|s| s.to_string()));
+        let executable = self.plan.output.as_deref().unwrap_or(Path::new("a.out"));
         argv.push("-o".to_string());
-        argv.push(path_arg(
-            self.plan.output.as_deref().unwrap_or(Path::new("a.out")),
-        ));
+        argv.push(path_arg(executable));
         self.run_command(&argv)?;
+        self.fix_function_addresses(&argv, after_user_inputs, executable, &inputs.user_code)?;
         if let Some(map) = &map {
             self.warn_untracked_data(map, runtime, &inputs);
         }

@@ -1,8 +1,16 @@
 //! What the driver reads of ELF files (through the `object` crate): an object's section names
-//! (to rename `.data*`/`.bss*`), a shared library's defined symbols, the file type.
+//! (to rename `.data*`/`.bss*`), a shared library's defined symbols, the file type, and the
+//! shared-library functions whose address a program takes (for canonical PLT entries).
 //! A malformed file is `None`, never a panic.
 
-use object::{Object, ObjectSection, ObjectSymbol};
+use object::elf::{
+    R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_GOT32, R_X86_64_GOT64, R_X86_64_GOTPCREL,
+    R_X86_64_GOTPCREL64, R_X86_64_GOTPCRELX, R_X86_64_REX_GOTPCRELX,
+};
+use object::{
+    Architecture, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationFlags,
+    RelocationTarget, SymbolKind,
+};
 
 /// Section names of an ELF relocatable or executable, or `None` if `bytes` is not ELF.
 pub fn section_names(bytes: &[u8]) -> Option<Vec<String>> {
@@ -31,7 +39,8 @@ pub fn defined_dynamic_symbols(bytes: &[u8]) -> Option<Vec<String>> {
 /// `objcopy` arguments that move every `.data*` section to `cape_data` and every `.bss*`
 /// section to `cape_bss` (kept NOBITS), so that the runtime can find the user's globals
 /// between `__start_cape_*` and `__stop_cape_*`. `.tdata`/`.tbss` (thread-local) and
-/// `.rodata` stay where they are.
+/// `.rodata` stay where they are, and so does `.data.rel.ro*`: constants that hold addresses
+/// (position-independent code puts them there), read-only once the program is loaded.
 pub fn rename_arguments(section_names: &[String]) -> Vec<String> {
     let mut seen: Vec<&str> = Vec::new();
     let mut args = Vec::new();
@@ -40,6 +49,9 @@ pub fn rename_arguments(section_names: &[String]) -> Vec<String> {
             continue;
         }
         seen.push(name);
+        if name.starts_with(".data.rel.ro") {
+            continue;
+        }
         if name == ".data" || name.starts_with(".data.") {
             args.push("--rename-section".to_string());
             args.push(format!("{name}=cape_data"));
@@ -49,6 +61,113 @@ pub fn rename_arguments(section_names: &[String]) -> Vec<String> {
         }
     }
     args
+}
+
+/// Undefined symbols whose address an x86-64 relocatable object takes through the GOT or
+/// stores in data (`R_X86_64_64`), not calls alone: what position-independent code does with
+/// `&sin`. Includes variables and calls without the PLT (`-fno-plt`); the caller intersects
+/// with what the link made of them. `None` if `bytes` is not an ELF relocatable object.
+pub fn address_taken_undefined(bytes: &[u8]) -> Option<Vec<String>> {
+    let file = object::File::parse(bytes).ok()?;
+    if file.kind() != object::ObjectKind::Relocatable {
+        return None;
+    }
+    if file.architecture() != Architecture::X86_64 {
+        return Some(Vec::new());
+    }
+    let mut names: Vec<String> = Vec::new();
+    for section in file.sections() {
+        for (_, relocation) in section.relocations() {
+            let RelocationFlags::Elf { r_type } = relocation.flags() else {
+                continue;
+            };
+            let takes_address = matches!(
+                r_type,
+                R_X86_64_64
+                    | R_X86_64_GOT32
+                    | R_X86_64_GOTPCREL
+                    | R_X86_64_GOT64
+                    | R_X86_64_GOTPCREL64
+                    | R_X86_64_GOTPCRELX
+                    | R_X86_64_REX_GOTPCRELX
+            );
+            let RelocationTarget::Symbol(index) = relocation.target() else {
+                continue;
+            };
+            if !takes_address {
+                continue;
+            }
+            let Ok(symbol) = file.symbol_by_index(index) else {
+                continue;
+            };
+            if !symbol.is_undefined() {
+                continue;
+            }
+            let Ok(name) = symbol.name_bytes() else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(name).into_owned();
+            if !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    Some(names)
+}
+
+/// A function of a shared library that the executable refers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedFunction {
+    pub name: String,
+    pub weak: bool,
+}
+
+/// Functions of shared libraries whose address a non-PIE x86-64 executable loads from a
+/// dynamic relocation (a GOT entry, `R_X86_64_GLOB_DAT`, or a pointer in data,
+/// `R_X86_64_64`) while the executable gives them no canonical PLT entry (the dynamic
+/// symbol's value is 0): the loader then writes the function's own address, which differs
+/// between processes (ASLR), so a pointer one rank stores is garbage on another. Empty for
+/// other executables; `None` if `bytes` is not ELF.
+pub fn functions_without_fixed_address(bytes: &[u8]) -> Option<Vec<ImportedFunction>> {
+    let file = object::File::parse(bytes).ok()?;
+    if file.kind() != object::ObjectKind::Executable || file.architecture() != Architecture::X86_64
+    {
+        return Some(Vec::new());
+    }
+    let (Some(symbols), Some(relocations)) =
+        (file.dynamic_symbol_table(), file.dynamic_relocations())
+    else {
+        return Some(Vec::new());
+    };
+    let mut found: Vec<ImportedFunction> = Vec::new();
+    for (_, relocation) in relocations {
+        let RelocationFlags::Elf { r_type } = relocation.flags() else {
+            continue;
+        };
+        if r_type != R_X86_64_GLOB_DAT && r_type != R_X86_64_64 {
+            continue;
+        }
+        let RelocationTarget::Symbol(index) = relocation.target() else {
+            continue;
+        };
+        let Ok(symbol) = symbols.symbol_by_index(index) else {
+            continue;
+        };
+        if !symbol.is_undefined() || symbol.kind() != SymbolKind::Text || symbol.address() != 0 {
+            continue;
+        }
+        let Ok(name) = symbol.name_bytes() else {
+            continue;
+        };
+        let name = String::from_utf8_lossy(name).into_owned();
+        if !found.iter().any(|f| f.name == name) {
+            found.push(ImportedFunction {
+                name,
+                weak: symbol.is_weak(),
+            });
+        }
+    }
+    Some(found)
 }
 
 /// Whether `bytes` is an ELF relocatable object (`ET_REL`, what `cc -c` writes), as opposed to

@@ -2,12 +2,14 @@
 //! lives here; the rest of the crate is pure.
 //!
 //! Per C input: `cc -E -dD` (our `omp.h` first on the path) -> translate -> `cc -c -fno-pie
-//! -fno-common` -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then one link
-//! with `libcapert.a`, `-no-pie`.
+//! -fno-common` -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then a link
+//! with `libcapert.a`, `-no-pie`, and a second one when library functions whose address the
+//! program takes need a fixed address (canonical_plt.rs).
 
 pub mod archive;
 pub mod args;
 mod backend;
+mod canonical_plt;
 mod dependencies;
 pub mod elf;
 pub mod link_map;

@@ -17,6 +17,9 @@ pub(super) struct LinkInputs {
     pub shared: Vec<PathBuf>,
     /// (renamed copy, the user's file)
     pub copies: Vec<(PathBuf, PathBuf)>,
+    /// Every object and static library of the user's the link reads (capecc's objects, the
+    /// user's files, renamed copies), whose references to library functions are looked at.
+    pub user_code: Vec<PathBuf>,
 }
 
 impl Driver {
@@ -33,12 +36,16 @@ impl Driver {
         let mut argv = Vec::new();
         let mut shared = Vec::new();
         let mut copies = Vec::new();
+        let mut user_code = Vec::new();
         let mut items = self.plan.link.iter().enumerate().peekable();
         while let Some((position, item)) = items.next() {
             match item {
                 LinkItem::Input(index) => {
                     match (objects.get(*index), self.plan.inputs.get(*index)) {
-                        (Some(Some(object)), _) => argv.push(path_arg(object)),
+                        (Some(Some(object)), _) => {
+                            argv.push(path_arg(object));
+                            user_code.push(object.clone());
+                        }
                         (_, Some(input)) => {
                             // a shared library has nothing to rename: do not read it whole
                             let copy = if is_shared_library(&input.path) {
@@ -50,9 +57,13 @@ impl Driver {
                             match copy {
                                 Some(copy) => {
                                     argv.push(path_arg(&copy));
+                                    user_code.push(copy.clone());
                                     copies.push((copy, input.path.clone()));
                                 }
-                                None => argv.push(path_arg(&input.path)),
+                                None => {
+                                    argv.push(path_arg(&input.path));
+                                    user_code.push(input.path.clone());
+                                }
                             }
                         }
                         _ => {}
@@ -77,7 +88,11 @@ impl Driver {
                             shared.push(path);
                             None
                         }
-                        Some(path) => self.tracked_copy(position, &path)?.map(|copy| (copy, path)),
+                        Some(path) => {
+                            let copy = self.tracked_copy(position, &path)?;
+                            user_code.push(copy.clone().unwrap_or_else(|| path.clone()));
+                            copy.map(|copy| (copy, path))
+                        }
                         None => None,
                     };
                     match tracked {
@@ -95,6 +110,7 @@ impl Driver {
             args: argv,
             shared,
             copies,
+            user_code,
         })
     }
 
