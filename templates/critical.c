@@ -30,21 +30,7 @@
 {{updates}}
 }
 /*@ mixed_refused */
-__cape_critical_mixed("{{what}} at {{location}} is made of updates whose operands call functions capecc cannot follow, and the program also has {{others}}, which it must exclude: compute the operands before it");
-/*@ updates_or_lock_pair */
-{ /* capecc: a lock pair at {{location}}: updates, merged as updates unless some file of the
-     program takes OpenMP locks around general code (it defines the marker below): then it
-     runs under the lock as they do */
-    extern char __cape_general_lock_use __attribute__((weak));
-    if (&__cape_general_lock_use != 0)
-{{section}}
-    else
-{{updates}}
-}
-/*@ general_lock_use */
-/* capecc: this file takes OpenMP locks around general code: lock pairs made only of updates,
-   in every file, then run under their lock too (weak: one for the program) */
-char __cape_general_lock_use __attribute__((weak));
+__cape_critical_mixed("{{location}}", "{{name}}");
 /*@ section_lock */
 /* capecc: the lock word of `critical` sections named "{{name}}" in teams of one rank, one for
    the program (weak: every file that has such a section defines it) */

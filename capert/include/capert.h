@@ -380,11 +380,10 @@ ptrdiff_t __cape_recvmsg(int fd, void *msg, int flags);
 void __cape_critical_used(void);
 
 /*
- A `critical` (or lock pair) made of updates whose operands call code a general section
- cannot hold, reached in a program that also has general sections it must exclude:
- `message` (from the compiler) says which and what to do.
+ A `critical` made of updates whose operands call code a general section cannot hold,
+ reached in a program that also has general sections of its name (`location`: file:line).
  */
-void __cape_critical_mixed(const char *message);
+void __cape_critical_mixed(const char *location, const char *name);
 
 /*
  Start of a `critical` section (`name`: its name, "" when unnamed) whose body is any code.

@@ -191,9 +191,10 @@ void __cape_critical_begin(const char *name) { (void)name; }
 void __cape_critical_end(const char *name) { (void)name; }
 void *__cape_critical_store(void *addr, size_t size) { (void)size; return addr; }
 void *__cape_store_report(void *addr, size_t size) { (void)size; return addr; }
-void __cape_critical_mixed(const char *message)
+void __cape_critical_mixed(const char *location, const char *name)
 {
-    (void)message;
+    (void)location;
+    (void)name;
     abort();
 }
 

@@ -195,15 +195,26 @@ pub extern "C" fn __cape_critical_used() {
     })
 }
 
-/// A `critical` (or lock pair) made of updates whose operands call code a general section
-/// cannot hold, reached in a program that also has general sections it must exclude:
-/// `message` (from the compiler) says which and what to do.
+/// A `critical` made of updates whose operands call code a general section cannot hold,
+/// reached in a program that also has general sections of its name (`location`: file:line).
 #[no_mangle]
-pub extern "C" fn __cape_critical_mixed(message: *const c_char) {
+pub extern "C" fn __cape_critical_mixed(location: *const c_char, name: *const c_char) {
     guard(|| {
-        // SAFETY: the compiler passes a string literal.
-        let message = unsafe { std::ffi::CStr::from_ptr(message) }.to_string_lossy();
-        crate::runtime::fatal(&message);
+        // SAFETY: the compiler passes two string literals.
+        let (location, name) = unsafe {
+            (
+                std::ffi::CStr::from_ptr(location).to_string_lossy(),
+                std::ffi::CStr::from_ptr(name).to_string_lossy(),
+            )
+        };
+        let shown = if name.is_empty() {
+            "unnamed".to_string()
+        } else {
+            format!("`{name}`")
+        };
+        crate::runtime::fatal(&format!(
+            "the {shown} critical section at {location} is made of updates whose operands call functions capecc cannot follow, and the program also has general critical sections of that name, which it must exclude: compute the operands before the section, or give the sections different names"
+        ));
     })
 }
 

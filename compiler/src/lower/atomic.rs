@@ -341,13 +341,6 @@ pub struct LockPair<'a> {
     pub(super) mergeable: bool,
 }
 
-impl LockPair<'_> {
-    /// the lock's address as written (whitespace removed)
-    pub fn lock_text(&self) -> &str {
-        &self.lock
-    }
-}
-
 /// `name(arg);` as (name, argument text without whitespace, argument span).
 fn lock_call<'c>(cx: &'c Context, s: &Node<Statement>) -> Option<(&'c str, String, Span)> {
     let Statement::Expression(Some(e)) = &s.node else {

@@ -98,28 +98,6 @@ pub(super) fn note_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
     Ok(())
 }
 
-/// A lock taken around general code: the file also defines the program's marker that makes
-/// lock pairs of updates take their lock (once per file).
-pub(super) fn note_lock_used(out: &mut Out) -> Result<(), Vec<Diagnostic>> {
-    note_used(out)?;
-    let marker = render(CRITICAL, "general_lock_use", &[]).map_err(|e| vec![e])?;
-    if !out.file_end.contains(&marker) {
-        out.file_end.push(marker);
-    }
-    Ok(())
-}
-
-/// The call that stops a program mixing updates the general form cannot hold with general
-/// sections they must exclude.
-fn mixed_refused(what: &str, location: &str, others: &str) -> Result<String, Vec<Diagnostic>> {
-    render(
-        CRITICAL,
-        "mixed_refused",
-        &[("what", what), ("location", location), ("others", others)],
-    )
-    .map_err(|e| vec![e])
-}
-
 /// A `critical` section whose body is any code.
 pub fn lower_general(
     cx: &Context,
@@ -187,15 +165,12 @@ fn updates_beside_sections(
         Ok(text) => text,
         // a body a general section cannot hold (a call the compiler cannot follow): a clear
         // error if the program does mix the two
-        Err(_) => {
-            let what = if name.is_empty() {
-                "the unnamed critical section".to_string()
-            } else {
-                format!("the critical section `{name}`")
-            };
-            let others = "general critical sections of that name";
-            mixed_refused(&what, &location, others)?
-        }
+        Err(_) => render(
+            CRITICAL,
+            "mixed_refused",
+            &[("location", &location), ("name", &name)],
+        )
+        .map_err(|e| vec![e])?,
     };
     render(
         CRITICAL,
@@ -212,48 +187,6 @@ fn updates_beside_sections(
 
 /// A lock pair around any code: the set and unset calls become the cross-rank lock's.
 pub fn lower_lock_pair(
-    cx: &Context,
-    out: &mut Out,
-    pair: &LockPair,
-    env: &Env,
-) -> Result<String, Vec<Diagnostic>> {
-    let text = lock_pair_text(cx, out, pair, env)?;
-    note_lock_used(out)?;
-    Ok(text)
-}
-
-/// A lock pair made of updates: merged as updates unless the program takes OpenMP locks
-/// around general code anywhere (a lock is a run-time address, so the link-time test is for
-/// any such use), when it runs under its lock as a general pair would.
-pub fn lower_update_lock_pair(
-    cx: &Context,
-    out: &mut Out,
-    pair: &LockPair,
-    env: &Env,
-) -> Result<String, Vec<Diagnostic>> {
-    let updates = super::atomic::lower_lock_pair(cx, out, pair, env)?;
-    let location = cx.location(pair.span.start);
-    let section = match lock_pair_text(cx, out, pair, env) {
-        Ok(text) => text,
-        Err(_) => {
-            let what = format!("the lock pair on `{}`", pair.lock_text());
-            mixed_refused(&what, &location, "lock pairs around general code")?
-        }
-    };
-    render(
-        CRITICAL,
-        "updates_or_lock_pair",
-        &[
-            ("location", &location),
-            ("section", &section),
-            ("updates", &updates),
-        ],
-    )
-    .map_err(|e| vec![e])
-}
-
-/// The lock pair's body under its lock (cross-rank, or the lock word in a team of one rank).
-fn lock_pair_text(
     cx: &Context,
     out: &mut Out,
     pair: &LockPair,
@@ -284,7 +217,7 @@ fn lock_pair_text(
         }
         _ => String::new(),
     };
-    out.needs_critical_prelude = true;
+    note_used(out)?;
     let lock = super::emit_span(cx, out, pair.arg, env);
     render(
         CRITICAL,
@@ -397,7 +330,7 @@ pub fn lower_test_pair(
         what: "lock test",
     };
     let body = instrumented(cx, out, then, &[t.then], &site, env)?;
-    note_lock_used(out)?;
+    note_used(out)?;
     let lock = super::emit_span(cx, out, t.arg, env);
     let otherwise = match t.otherwise {
         Some(e) => {

@@ -217,7 +217,7 @@ pub fn lower(
         what: "stretch of code between a lock's set and unset",
     };
     let body = instrumented(cx, out, ls.span, &ls.stmts, &site, env)?;
-    super::critical::note_lock_used(out)?;
+    super::critical::note_used(out)?;
     Ok(format!(
         "/* capecc: a lock set and unset in different statements at {}: stores reported */\n{body}",
         cx.location(ls.span.start)

@@ -370,7 +370,7 @@ pub fn emit_edits(cx: &Context, out: &mut Out, span: Span, env: &Env) -> Vec<Edi
             pair.span,
             |out| {
                 if pair.mergeable {
-                    critical::lower_update_lock_pair(cx, out, pair, env)
+                    atomic::lower_lock_pair(cx, out, pair, env)
                 } else {
                     critical::lower_lock_pair(cx, out, pair, env)
                 }

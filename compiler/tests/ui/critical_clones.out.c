@@ -153,9 +153,6 @@ static void __attribute__((constructor)) __cape_critical_used_here(void) { __cap
 /* capecc: the lock word of `critical` sections named "" in teams of one rank, one for
    the program (weak: every file that has such a section defines it) */
 unsigned int __cape_critical_lock_ __attribute__((weak));
-/* capecc: this file takes OpenMP locks around general code: lock pairs made only of updates,
-   in every file, then run under their lock too (weak: one for the program) */
-char __cape_general_lock_use __attribute__((weak));
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)

@@ -315,27 +315,10 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k < __cape_end;
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
-                    { /* capecc: a lock pair at lock_pairs.c:12: updates, merged as updates unless some file of the
-                 program takes OpenMP locks around general code (it defines the marker below): then it
-                 runs under the lock as they do */
-                extern char __cape_general_lock_use __attribute__((weak));
-                if (&__cape_general_lock_use != 0)
-    { /* capecc: a lock pair at lock_pairs.c:12: any code, under a lock shared by the ranks */
-                __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
-    (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))+= i;
-                    (*(__typeof__(&(hits[i % 4])))__cape_store_report(&(hits[i % 4]), sizeof(hits[i % 4])))++;
-                    if (i * 0.5 > best)
-                        (*(__typeof__(&(best)))__cape_store_report(&(best), sizeof(best)))= i * 0.5;
-                __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
-    }
-
-                else
-    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
+                    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
                 { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
                 { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
                 { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __typeof__(&(best)) __cape_x = &(best); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v)); }
-    }
-
     }
                     { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
                 __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
@@ -400,9 +383,6 @@ else
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
-/* capecc: this file takes OpenMP locks around general code: lock pairs made only of updates,
-   in every file, then run under their lock too (weak: one for the program) */
-char __cape_general_lock_use __attribute__((weak));
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
