@@ -964,7 +964,7 @@ fn update_critical_excludes_a_general_one_of_another_file() {
 }
 
 /// A library function whose address position-independent code takes (a plain `gcc -c`
-/// object, and capecc's own `-fPIE` code) gets one fixed address in the executable (a
+/// object, PIE by default) gets one fixed address in the executable (a
 /// canonical PLT entry: its dynamic symbol has a value), the same in every run, as pointers
 /// stored by one rank and called by another need. A program taking no such address links once.
 #[test]
