@@ -1009,7 +1009,7 @@ fn library_functions_whose_address_is_taken_get_a_fixed_address() {
             .unwrap_or_default();
         let value = line.split_whitespace().nth(1).unwrap_or("0");
         assert!(
-            value.trim_start_matches('0') != "",
+            !value.trim_start_matches('0').is_empty(),
             "{name} has no fixed address:\n{symbols}"
         );
     }

@@ -128,7 +128,9 @@ impl Combiner {
     /// Whether `target` has a compare-and-swap (1, 2, 4 or 8 bytes, aligned): then
     /// `apply_atomically` makes every update of it, as the translated code's own loop does.
     pub fn has_cas(target: ProgramBytes) -> bool {
-        matches!(target.len, 1 | 2 | 4 | 8) && target.addr != 0 && target.addr % target.len == 0
+        matches!(target.len, 1 | 2 | 4 | 8)
+            && target.addr != 0
+            && target.addr.is_multiple_of(target.len)
     }
 
     /// `target = target OP operand` as one compare-and-swap loop on the target's word (the
