@@ -21,6 +21,10 @@ const POLL: Duration = Duration::from_millis(20);
 /// How long mpirun gets after a SIGTERM (timeout, or a signal to caperun) before every
 /// process of the job is killed.
 const KILL_GRACE: Duration = Duration::from_secs(3);
+/// After a rank died: how long mpirun gets to forward what the ranks wrote before they were
+/// killed (rank 0 counts output as delivered once it is in the pipe to mpirun's daemon) and
+/// to end by itself, before every process of the job is killed.
+const OUTPUT_DRAIN: Duration = Duration::from_millis(300);
 
 /// Entry point of the binary; returns the exit status.
 pub fn main() -> i32 {
@@ -321,7 +325,12 @@ impl Job {
                 if rank_died.is_some() {
                     trace("rank death seen");
                     last_write = log_modified(&self.files);
-                    kill_at = Some(now);
+                    // the ranks at once, mpirun's daemons only once they have forwarded
+                    // the ranks' last output (killed with them, it was lost)
+                    for &pid in ranks.pids() {
+                        sys::send_signal(pid, libc::SIGKILL);
+                    }
+                    kill_at = Some(now + OUTPUT_DRAIN);
                 }
             }
             let killing = kill_at.is_some_and(|t| now >= t);

@@ -51,6 +51,11 @@ impl Ranks {
         }
     }
 
+    /// The ranks seen so far.
+    pub fn pids(&self) -> &[u32] {
+        &self.pids
+    }
+
     /// What to sleep on: readable when a rank seen so far ends.
     pub fn notifiers(&self) -> impl Iterator<Item = BorrowedFd<'_>> {
         self.notifiers.iter().map(|(_, fd)| fd.as_fd())
