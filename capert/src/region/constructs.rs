@@ -123,7 +123,12 @@ pub fn reduce(
 /// `[addr, addr + len)` is shared memory of an active region in progress (so updates of it are
 /// merged, not just applied).
 pub(super) fn is_shared_in_active_region(s: &State, addr: usize, len: usize) -> bool {
-    active_shared_ranges(s)
+    within(&active_shared_ranges(s), addr, len)
+}
+
+/// Whether `len` bytes at `addr` lie inside one of `ranges` (`[lo, hi)` each).
+pub(super) fn within(ranges: &[(usize, usize)], addr: usize, len: usize) -> bool {
+    ranges
         .iter()
         .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
 }

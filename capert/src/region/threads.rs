@@ -525,10 +525,7 @@ fn take_pending(s: &mut State, t: &RankTeam) {
                 let (operand, rest) = operands.split_at(len.min(operands.len()));
                 operands = rest;
                 let addr = target.addr();
-                if !shared
-                    .iter()
-                    .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
-                {
+                if !super::constructs::within(&shared, addr, len) {
                     continue;
                 }
                 if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
