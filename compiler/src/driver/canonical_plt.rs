@@ -53,7 +53,7 @@ impl Driver {
                 "the address of {} differs between ranks: a pointer to it stored in a parallel region must not be called on another rank",
                 still.join(", ")
             ))
-            .with_note("note: the linker gave it no canonical PLT entry");
+            .with_note("the linker gave it no canonical PLT entry");
             self.render(&crate::encoding::Encoded::new(b""), &[diagnostic]);
         }
         Ok(())
