@@ -82,6 +82,21 @@ fn openmp_flags_are_dropped_and_others_pass_through() {
 }
 
 #[test]
+fn position_independence_is_gcc_default_unless_the_user_chooses() {
+    let plan = parse_args(&args("-O2 x.c")).unwrap();
+    assert!(!plan.no_pie_code && !plan.pic_code);
+    let plan = parse_args(&args("-O2 -fno-pie -no-pie x.c")).unwrap();
+    assert!(plan.no_pie_code && !plan.pic_code);
+    assert_eq!(plan.common_args, ["-O2"]);
+    // the last of the pie/pic options wins, as with gcc
+    let plan = parse_args(&args("-fno-PIE -fPIC x.c")).unwrap();
+    assert!(!plan.no_pie_code && plan.pic_code);
+    assert_eq!(plan.common_args, ["-fPIC"]);
+    let plan = parse_args(&args("-fpie -fno-pie x.c")).unwrap();
+    assert!(plan.no_pie_code && !plan.pic_code);
+}
+
+#[test]
 fn driver_options() {
     let plan = parse_args(&args("-v --save-temps --cc=gcc x.c")).unwrap();
     assert!(plan.verbose && plan.save_temps);

@@ -1027,3 +1027,44 @@ fn library_functions_whose_address_is_taken_get_a_fixed_address() {
         .count();
     assert_eq!(links, 1, "{}", stderr(&output));
 }
+
+/// Translated code is position-independent, as gcc's is by default (a global array is reached
+/// through a PC-relative address), and uses absolute addresses when the user asks for
+/// `-fno-pie`, as gcc does. Oracle: the object's relocations.
+#[test]
+fn position_independent_code_unless_the_user_asks_otherwise() {
+    let dir = scratch("pie");
+    let dir = dir.path();
+    write(
+        dir,
+        "get.c",
+        "int table[100];\nint get(int i) { return table[i]; }\n",
+    );
+    let relocations = |args: &[&str]| -> String {
+        let output = capecc(dir, args);
+        assert_ok(&output);
+        let shown = Command::new("readelf")
+            .args(["-r", "-W", "get.o"])
+            .current_dir(dir)
+            .output()
+            .expect("readelf runs");
+        let text = stdout(&shown);
+        // the code's references only (capecc's object tables hold the address as data)
+        let code = text
+            .split("Relocation section")
+            .find(|section| section.starts_with(" '.rela.text"))
+            .unwrap_or_default();
+        code.lines()
+            .filter(|l| l.contains(" table"))
+            .map(|l| l.split_whitespace().nth(2).unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if !Path::new("/usr/bin/readelf").exists() && missing("readelf") {
+        return;
+    }
+    let default = relocations(&["-c", "-O2", "get.c"]);
+    assert_eq!(default, "R_X86_64_PC32", "default build");
+    let absolute = relocations(&["-c", "-O2", "-fno-pie", "get.c"]);
+    assert_eq!(absolute, "R_X86_64_32S", "-fno-pie build");
+}

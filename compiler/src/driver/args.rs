@@ -78,6 +78,11 @@ pub struct Plan {
     /// `--check=races` (`-fsanitize=cape-races`): a check build whose every load and store
     /// is recorded inside parallel regions (the exact race detector).
     pub check_races: bool,
+    /// `-fno-pie`/`-fno-PIE` given (last of the pie/pic options): translated C is compiled
+    /// with absolute addresses instead of gcc's default position-independent code.
+    pub no_pie_code: bool,
+    /// `-fpic`/`-fPIC`/`-fpie`/`-fPIE` given last: the user's choice stands as given.
+    pub pic_code: bool,
 }
 
 impl Plan {
@@ -290,7 +295,16 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
             "-save-temps" | "--save-temps" | "-save-temps=cwd" | "-save-temps=obj" => {
                 plan.save_temps = true
             }
-            "-pipe" | "-no-pie" | "-fno-pie" | "-fno-PIE" => {}
+            "-pipe" | "-no-pie" => {}
+            "-fno-pie" | "-fno-PIE" => {
+                plan.no_pie_code = true;
+                plan.pic_code = false;
+            }
+            "-fpie" | "-fPIE" | "-fpic" | "-fPIC" => {
+                plan.no_pie_code = false;
+                plan.pic_code = true;
+                plan.common_args.push(arg.to_string());
+            }
             "-shared" => {
                 return Err(ArgError::new("`-shared` is not supported").with_help(
                     "CAPE programs need their globals at fixed addresses: build an executable",

@@ -125,10 +125,16 @@ impl Driver {
         if let Some(input) = deps_for {
             argv.extend(self.dependency_args(input, output));
         }
-        // Last, so that they win: globals at fixed addresses and in .bss, never COMMON.
-        // (`-fPIE`, gcc's default, was measured and not kept: lu at P = 1 ran 1.4x slower and
-        // matmul's gain at 2 threads did not repeat: docs/codegen.md, ninth round.)
-        argv.extend(["-fno-pie".to_string(), "-fno-common".to_string()]);
+        // Last, so that they win. gcc's default code (position-independent, with the link's
+        // `-no-pie` keeping globals at fixed addresses) unless the user chose: the translated
+        // loops then get the addressing gcc -fopenmp gives the same loops (docs/codegen.md,
+        // tenth round: either choice is faster on some kernels). Globals in .bss, never COMMON.
+        if self.plan.no_pie_code {
+            argv.push("-fno-pie".to_string());
+        } else if !self.plan.pic_code {
+            argv.push("-fPIE".to_string());
+        }
+        argv.push("-fno-common".to_string());
         // Uninitialised locals would hold stack garbage that differs between ranks (library
         // and runtime frames left it there); a region writing a value equal to its own garbage
         // would then be invisible to the diff. Zero-initialised locals are the same everywhere.

@@ -1,5 +1,5 @@
-//! Library functions at one address on every rank. Position-independent code (plain `gcc -c`
-//! objects the user links in are PIE by default; capecc's own are `-fno-pie`) takes the address
+//! Library functions at one address on every rank. Position-independent code (capecc's objects and
+//! plain `gcc -c` ones are PIE unless built `-fno-pie`) takes the address
 //! of a shared library's function from the GOT, or stores it in data through a dynamic
 //! relocation: the loader fills in where it put the library in this process, which differs
 //! between ranks (ASLR). A pointer to `sin` or `strcmp` that one rank stores in shared memory

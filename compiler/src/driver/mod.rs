@@ -1,8 +1,8 @@
 //! The `capecc` command: a gcc/mpicc-compatible driver. All of capecc's I/O and process spawning
 //! lives here; the rest of the crate is pure.
 //!
-//! Per C input: `cc -E -dD` (our `omp.h` first on the path) -> translate -> `cc -c -fno-pie
-//! -fno-common` -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then a link
+//! Per C input: `cc -E -dD` (our `omp.h` first on the path) -> translate -> `cc -c -fPIE
+//! -fno-common` (`-fno-pie` if the user asks) -> `objcopy` (`.data*` -> `cape_data`, `.bss*` -> `cape_bss`); then a link
 //! with `libcapert.a`, `-no-pie`, and a second one when library functions whose address the
 //! program takes need a fixed address (canonical_plt.rs).
 
