@@ -213,7 +213,13 @@ pub(super) fn merge_point(
     let mut w = Writer::new(ex.local(), id, [stamp]);
     // the last merge point: the rank's other threads are done with the region
     let split = if last {
-        diff_threads(rt.cfg.split_diff, r.threads, to_diff.len(), rt.size)
+        diff_threads(
+            rt.cfg.split_diff,
+            r.threads,
+            to_diff.len(),
+            rt.size,
+            r.team_size == 1,
+        )
     } else {
         1
     };

@@ -364,7 +364,7 @@ fn serial_diff(rt: &mut Runtime, sp: usize, threads: u32) -> Result<Tickpt, Stri
     let mut change = Tickpt::new(0);
     if rt.rank == 0 {
         let ranges = shared_ranges(rt, sp);
-        let split = diff_threads(rt.cfg.split_diff, threads, written.len(), rt.size);
+        let split = diff_threads(rt.cfg.split_diff, threads, written.len(), rt.size, true);
         let diffed;
         (diffed, change) = diff_written_runs(
             &mut rt.tracker,

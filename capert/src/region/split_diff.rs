@@ -13,18 +13,33 @@ use crate::track::{PagePair, Tracker, PAGE_SIZE};
 use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::sync::{Mutex, OnceLock};
 
-/// Fewest written pages per thread for the split to pay for its hand-off (`CAPE_SPLIT_DIFF=auto`;
-/// measured in docs/hybrid.md).
-pub(super) const MIN_PAGES_PER_THREAD: usize = 128;
+/// Fewest written pages per thread for the split to pay for its hand-off
+/// (`CAPE_SPLIT_DIFF=auto`; measured in docs/hybrid.md): the pool's threads still spin when
+/// the rank runs the team alone (the split already gains at 64 pages over two threads), and
+/// sleep when it merges with other ranks (a wake-up costs about what 128 pages' diff saves).
+const MIN_PAGES_PER_SPINNING_THREAD: usize = 32;
+const MIN_PAGES_PER_SLEEPING_THREAD: usize = 128;
 
-/// How many threads diff `pages` written pages of a rank that runs `rank_threads` threads.
-pub(super) fn diff_threads(mode: SplitDiff, rank_threads: u32, pages: usize, world: usize) -> u32 {
+/// How many threads diff `pages` written pages of a rank that runs `rank_threads` threads;
+/// `alone`: no other rank is in the team (the pool's threads still spin).
+pub(super) fn diff_threads(
+    mode: SplitDiff,
+    rank_threads: u32,
+    pages: usize,
+    world: usize,
+    alone: bool,
+) -> u32 {
     let most = rank_threads.min(u32::try_from(pages).unwrap_or(u32::MAX));
     let threads = match mode {
         SplitDiff::Off => 1,
         SplitDiff::Always => most,
         SplitDiff::Auto => {
-            let by_pages = pages / MIN_PAGES_PER_THREAD;
+            let per_thread = if alone {
+                MIN_PAGES_PER_SPINNING_THREAD
+            } else {
+                MIN_PAGES_PER_SLEEPING_THREAD
+            };
+            let by_pages = pages / per_thread;
             let by_cores = free_cores_per_rank(world);
             most.min(u32::try_from(by_pages.min(by_cores)).unwrap_or(u32::MAX))
         }
