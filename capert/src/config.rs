@@ -81,6 +81,18 @@ pub enum MergeMode {
     Auto,
 }
 
+/// Whether the diff at a region's end is split over the rank's threads (`CAPE_SPLIT_DIFF`,
+/// docs/hybrid.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitDiff {
+    /// When the rank has a second thread, a core for it and enough written pages.
+    Auto,
+    /// Never.
+    Off,
+    /// Whenever the rank has a second thread, whatever the cores and the page count (tests).
+    Always,
+}
+
 /// Which ranks' output is visible.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputMode {
@@ -136,6 +148,8 @@ pub struct Config {
     pub critical_log: usize,
     /// `CAPE_CRITICAL_HEAP`: bytes of arena reserved for `malloc` inside such sections.
     pub critical_heap: usize,
+    /// `CAPE_SPLIT_DIFF`: `auto`, `0` or `always`.
+    pub split_diff: SplitDiff,
 }
 
 impl Default for Config {
@@ -160,6 +174,7 @@ impl Default for Config {
             critical_log: DEFAULT_CRITICAL_LOG,
             critical_heap: DEFAULT_CRITICAL_HEAP,
             merge: MergeMode::Auto,
+            split_diff: SplitDiff::Auto,
         }
     }
 }
@@ -255,6 +270,20 @@ impl Config {
                         "`CAPE_MERGE={other}` is not a merge mode: use `eager`, `lazy` or `auto`"
                     )))
                 }
+            };
+        }
+        if let Some(v) = get("CAPE_SPLIT_DIFF") {
+            cfg.split_diff = match v.trim().to_ascii_lowercase().as_str() {
+                "auto" => SplitDiff::Auto,
+                "always" => SplitDiff::Always,
+                _ => match parse_bool("CAPE_SPLIT_DIFF", &v) {
+                    Ok(false) => SplitDiff::Off,
+                    _ => {
+                        return Err(ConfigError(format!(
+                            "`CAPE_SPLIT_DIFF={v}` is not a mode: use `auto`, `0` or `always`"
+                        )))
+                    }
+                },
             };
         }
         if let Some(v) = get("CAPE_WP_ELISION") {
@@ -606,6 +635,19 @@ mod tests {
         ] {
             assert_eq!(cfg(&[("CAPE_MERGE", v)]).unwrap().merge, mode);
         }
+    }
+
+    #[test]
+    fn split_diff_modes() {
+        for (v, mode) in [
+            ("auto", SplitDiff::Auto),
+            ("0", SplitDiff::Off),
+            (" Always", SplitDiff::Always),
+        ] {
+            assert_eq!(cfg(&[("CAPE_SPLIT_DIFF", v)]).unwrap().split_diff, mode);
+        }
+        assert_eq!(Config::default().split_diff, SplitDiff::Auto);
+        assert!(cfg(&[("CAPE_SPLIT_DIFF", "1")]).is_err());
     }
 
     #[test]

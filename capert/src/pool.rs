@@ -23,7 +23,7 @@ const SPINS_OVERSUBSCRIBED: u32 = 1_000;
 
 /// The cores this process may use, asked once: `available_parallelism` reads the cgroup's
 /// files (/proc, /sys) at every call, tens of microseconds, which would be most of a region.
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
     *CORES.get_or_init(|| thread::available_parallelism().map_or(1, |c| c.get()))
 }

@@ -34,10 +34,12 @@ use crate::sys::uffd::{PagemapScan, Uffd};
 mod injection;
 mod invalid;
 mod kind;
+mod pairs;
 mod prediction;
 mod probe;
 use kind::{err, protect_error};
 pub use kind::{TrackError, TrackerKind};
+pub use pairs::PagePair;
 use prediction::Prediction;
 use probe::{file_backed_parts, probe_uffd};
 

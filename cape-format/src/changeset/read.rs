@@ -175,6 +175,11 @@ impl<'a> ChangeSet<'a> {
         })
     }
 
+    /// The records section as it is (for [`Writer::copy_records`]).
+    pub fn raw_records(&self) -> &'a [u8] {
+        self.records
+    }
+
     pub fn records(&self) -> Records<'a> {
         Records {
             bytes: self.records,

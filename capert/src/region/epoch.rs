@@ -5,6 +5,7 @@
 
 use super::memory::{Memory, Program};
 use super::records::{self, capture_slots, Applied, Record};
+use super::split_diff::{diff_threads, diff_written_split};
 use super::threadprivate::Threadprivates;
 use super::ActiveRegion;
 use crate::allreduce::allreduce;
@@ -68,16 +69,9 @@ pub(super) fn diff_written(
     let mut pieces = Vec::new();
     let (mut recorded, mut records) = (0u64, 0u64);
     for &page in written {
-        let page_end = page + PAGE_SIZE;
-        pieces.clear();
-        let first = ranges.partition_point(|&(_, e)| e <= page);
-        for &(s, e) in ranges[first..].iter().take_while(|&&(s, _)| s < page_end) {
-            subtract(s.max(page), e.min(page_end), excluded, &mut pieces);
-        }
-        let allowed =
-            (pieces.as_slice() != [(page, page_end)]).then(|| allowed_lines(page, &pieces));
         let (mem, twin) = tracker.pair_mut(page);
-        let (n, differed) = diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out);
+        let (n, differed) =
+            diff_written_page(page, mem, twin, ranges, excluded, rank, &mut pieces, out);
         recorded += n as u64;
         records += u64::from(n > 0);
         if !differed {
@@ -86,6 +80,29 @@ pub(super) fn diff_written(
         }
     }
     ((written.len() * PAGE_SIZE) as u64, recorded, records)
+}
+
+/// One page of [`diff_written`]: its memory `mem` and twin `twin`; `pieces` is scratch.
+/// Returns the bytes recorded and whether any byte differed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn diff_written_page(
+    page: usize,
+    mem: &[u8],
+    twin: &mut [u8],
+    ranges: &[(usize, usize)],
+    excluded: &[(usize, usize)],
+    rank: u32,
+    pieces: &mut Vec<(usize, usize)>,
+    out: &mut Writer<'_>,
+) -> (usize, bool) {
+    let page_end = page + PAGE_SIZE;
+    pieces.clear();
+    let first = ranges.partition_point(|&(_, e)| e <= page);
+    for &(s, e) in ranges[first..].iter().take_while(|&&(s, _)| s < page_end) {
+        subtract(s.max(page), e.min(page_end), excluded, pieces);
+    }
+    let allowed = (pieces.as_slice() != [(page, page_end)]).then(|| allowed_lines(page, pieces));
+    diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out)
 }
 
 /// Per line of the page at `page`, the bytes inside `pieces` (ascending, within the page).
@@ -194,8 +211,29 @@ pub(super) fn merge_point(
     let to_diff = lazy.as_ref().map_or(written.as_slice(), |(pages, _)| pages);
     let mut ex = std::mem::take(&mut rt.exchange);
     let mut w = Writer::new(ex.local(), id, [stamp]);
-    let (mut diffed, mut recorded, records) =
-        diff_written(&mut rt.tracker, to_diff, &ranges, &excluded, me, &mut w);
+    // the last merge point: the rank's other threads are done with the region
+    let split = if last {
+        diff_threads(
+            rt.cfg.split_diff,
+            r.threads,
+            to_diff.len(),
+            rt.size,
+            r.team_size == 1,
+        )
+    } else {
+        1
+    };
+    let (mut diffed, mut recorded, records) = diff_written_split(
+        &mut rt.tracker,
+        to_diff,
+        &ranges,
+        &excluded,
+        me,
+        split,
+        r.team_size > 1,
+        &mut rt.diff_shares,
+        &mut w,
+    )?;
     // arena pages this rank claimed in a `single`/`master` block: not tracked yet
     let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
     diffed += fresh;

@@ -34,6 +34,7 @@ mod rank_locks;
 mod records;
 pub mod replay;
 mod scope;
+mod split_diff;
 mod state;
 pub mod tasks;
 pub mod team;
@@ -92,6 +93,9 @@ struct ActiveRegion {
     lazy: bool,
     /// Cross-rank locks held and their logs read in the epoch (`lock.rs`).
     locks: lock::EpochLocks,
+    /// This rank's threads of the team (1: the rank alone): the last merge point's diff may
+    /// use them (`split_diff.rs`).
+    threads: u32,
 }
 
 impl ActiveRegion {
@@ -112,6 +116,7 @@ impl ActiveRegion {
             captured: HashSet::new(),
             lazy: false,
             locks: lock::EpochLocks::default(),
+            threads: 1,
         }
     }
 
@@ -299,7 +304,11 @@ fn start(
             }
             // The arena must stay as the log will rebuild it: allocations go to libc.
             set_in_active_region(true);
-            s.logged_serial = Some(LoggedSerial { sp, change: None });
+            s.logged_serial = Some(LoggedSerial {
+                sp,
+                change: None,
+                threads: threads.as_ref().map_or(1, |t| t.count),
+            });
         }
         return Ok(Plan::Serial {
             logged: numbered,
@@ -325,6 +334,7 @@ fn start(
     };
     let mut active = ActiveRegion::new(sp, team_size, in_team);
     active.logged = numbered;
+    active.threads = threads.as_ref().map_or(1, |t| t.count);
     let hybrid = threads.is_some();
     let outer_serial_sp = s.logged_serial.as_ref().map(|l| l.sp);
     active.collect = outer_serial_sp.is_some();
@@ -359,11 +369,14 @@ fn finish_serial(s: &mut State, sp: usize, logged: Option<u64>) -> Result<Region
         s.team.levels.pop();
         return Ok(RegionOutcome::Done);
     }
-    let before_nested = s.logged_serial.take().and_then(|l| l.change);
+    let (before_nested, threads) = s
+        .logged_serial
+        .take()
+        .map_or((None, 1), |l| (l.change, l.threads));
     set_in_active_region(false);
     s.team.levels.pop();
     if let Some(rt) = s.rt.as_mut() {
-        serial_end(rt, &s.threadprivates, sp, before_nested)?;
+        serial_end(rt, &s.threadprivates, sp, before_nested, threads)?;
     }
     Ok(RegionOutcome::Done)
 }

@@ -2,8 +2,9 @@
 //! change after), regions replayed from the log, logged regions with a team of one, and the
 //! `cape_checkpoint_*` calls.
 
-use super::epoch::{diff_written, end_tracking_unchanged, shared_ranges, track_new_memory};
+use super::epoch::{end_tracking_unchanged, shared_ranges, track_new_memory};
 use super::memory::{Memory, Program};
+use super::split_diff::{diff_threads, diff_written_runs};
 use super::threadprivate::Threadprivates;
 use super::State;
 use crate::ft::{exact, Taken};
@@ -12,7 +13,6 @@ use crate::merge::merge;
 use crate::runtime::{self, Runtime};
 use crate::sys::region_call;
 use crate::tickpt::{Stamp, Tickpt};
-use cape_format::changeset::{to_tickpt, Buf, ChangeSet, Writer};
 use std::time::Instant;
 
 /// A logged region with a team of one in progress (every rank runs it, tracked as a whole).
@@ -22,6 +22,8 @@ use std::time::Instant;
 pub(super) struct LoggedSerial {
     pub(super) sp: usize,
     pub(super) change: Option<Tickpt>,
+    /// The threads the rank runs the region with (the pool's are idle at its end).
+    pub(super) threads: u32,
 }
 
 /// Rank 0: the fingerprint of shared memory now (globals + used arena; see `ft::fingerprint`).
@@ -351,8 +353,9 @@ pub(super) fn serial_begin(rt: &mut Runtime, sp: usize, k: u64) -> Result<(), St
 }
 
 /// The changes of a logged team-of-one region's serial part since its tracking (re)started:
-/// world rank 0 diffs them, every rank ends the tracking.
-fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
+/// world rank 0 diffs them (on `threads` threads, see `split_diff.rs`), every rank ends the
+/// tracking.
+fn serial_diff(rt: &mut Runtime, sp: usize, threads: u32) -> Result<Tickpt, String> {
     let t0 = Instant::now();
     let mut written = Vec::new();
     rt.tracker
@@ -361,14 +364,16 @@ fn serial_diff(rt: &mut Runtime, sp: usize) -> Result<Tickpt, String> {
     let mut change = Tickpt::new(0);
     if rt.rank == 0 {
         let ranges = shared_ranges(rt, sp);
-        let mut buf = Buf::new();
-        let mut w = Writer::new(&mut buf, 0, [Stamp { order: 0, rank: 0 }]);
-        let (diffed, _, _) = diff_written(&mut rt.tracker, &written, &ranges, &[], 0, &mut w);
-        w.finish();
+        let split = diff_threads(rt.cfg.split_diff, threads, written.len(), rt.size, true);
+        let diffed;
+        (diffed, change) = diff_written_runs(
+            &mut rt.tracker,
+            &written,
+            &ranges,
+            split,
+            &mut rt.diff_shares,
+        )?;
         rt.current.bytes_diffed += diffed;
-        let set = ChangeSet::parse(buf.as_slice())
-            .map_err(|e| format!("internal error: serial diff: {e}"))?;
-        change = to_tickpt(&set);
         rt.tracker.commit_diffed(&written);
     } else {
         rt.tracker.commit(&written);
@@ -400,7 +405,8 @@ pub(super) fn serial_suspend(
     logged: &mut Option<LoggedSerial>,
     sp: usize,
 ) -> Result<(), String> {
-    let change = serial_diff(rt, sp)?;
+    // the pool is busy: the region's threads run the body that starts the nested region
+    let change = serial_diff(rt, sp, 1)?;
     if let Some(l) = logged.as_mut() {
         l.change = Some(overlay(l.change.take(), change));
     }
@@ -418,8 +424,9 @@ pub(super) fn serial_end(
     tps: &Threadprivates,
     sp: usize,
     before_nested: Option<Tickpt>,
+    threads: u32,
 ) -> Result<(), String> {
-    let change = overlay(before_nested, serial_diff(rt, sp)?);
+    let change = overlay(before_nested, serial_diff(rt, sp, threads)?);
     crate::ft::output::piped();
     ft_end(rt, tps, Some(change), sp)?;
     let mut region = std::mem::take(&mut rt.current);

@@ -1,5 +1,6 @@
 //! Everything that talks to the kernel directly. All `unsafe` of capert outside `ffi/` lives here.
 
+pub mod borrowed_job;
 pub mod bounds;
 pub mod check_flag;
 pub mod checkpoint_dir;

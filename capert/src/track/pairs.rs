@@ -1,0 +1,57 @@
+//! The (memory, twin) pairs of many written pages at once, for a diff split over the rank's
+//! threads: each page's twin is a `&mut` of its own, carved out of its range's twin mapping,
+//! so that disjoint sets of pages can go to different threads without `unsafe`.
+
+use super::{Tracker, PAGE_SIZE};
+
+/// One written page: its address, its memory and its twin.
+pub type PagePair<'t> = (usize, &'t [u8], &'t mut [u8]);
+
+impl Tracker {
+    /// The pairs of `pages` in their order, as [`Tracker::pair_mut`] gives them one at a
+    /// time; None unless `pages` is strictly ascending (no page handed out twice).
+    ///
+    /// # Panics
+    /// If a page is not page aligned, not tracked or invalid (a caller bug, as `pair_mut`).
+    pub fn pairs_mut(&mut self, pages: &[usize]) -> Option<Vec<PagePair<'_>>> {
+        if !pages.windows(2).all(|w| w[0] < w[1]) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(pages.len());
+        let mut rest = pages;
+        for range in self.ranges.iter_mut() {
+            let (start, end) = (range.start(), range.end());
+            if let Some(&outside) = rest.first().filter(|&&p| p < start) {
+                panic!("page {outside:#x} is not tracked");
+            }
+            let (mine, later) = rest.split_at(rest.partition_point(|&p| p < end));
+            rest = later;
+            if mine.is_empty() {
+                continue;
+            }
+            for &page in mine {
+                assert!(
+                    page.is_multiple_of(PAGE_SIZE),
+                    "page address {page:#x} is not page aligned"
+                );
+                assert!(!range.is_invalid(page), "the runtime read an invalid page");
+            }
+            let len = range.span.len();
+            let memory = range.span.bytes(0, len);
+            let mut twin = range.twin.bytes_mut(0, len);
+            let mut at = start;
+            for &page in mine {
+                let (_, from_page) = std::mem::take(&mut twin).split_at_mut(page - at);
+                let (page_twin, after) = from_page.split_at_mut(PAGE_SIZE);
+                twin = after;
+                at = page + PAGE_SIZE;
+                let offset = page - start;
+                out.push((page, &memory[offset..offset + PAGE_SIZE], page_twin));
+            }
+        }
+        if let Some(&outside) = rest.first() {
+            panic!("page {outside:#x} is not tracked");
+        }
+        Some(out)
+    }
+}
