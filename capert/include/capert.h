@@ -162,6 +162,15 @@ int __cape_atomic_direct(void);
 void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
 
 /*
+ `__cape_atomic_update` of an associative and commutative update whose operand has the
+ type of `addr` (an integer `+`, `*`, `&`, `|`, `^`, max or min; the translated code
+ decides): consecutive updates of one variable by a thread are logged as one, their
+ operands combined (`x + a + b` as `x + (a + b)`), so the merge carries one record per
+ variable and thread instead of one per update.
+ */
+void __cape_atomic_update_folding(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
+
+/*
  A barrier: every thread of the team calls it; the writes of all threads before it are
  merged, so every thread sees them after it. A no-op in a team of one.
  */

@@ -64,6 +64,31 @@ pub extern "C" fn __cape_atomic_update(
     size: usize,
     combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
 ) {
+    atomic_update(addr, operand, size, combine, false)
+}
+
+/// `__cape_atomic_update` of an associative and commutative update whose operand has the
+/// type of `addr` (an integer `+`, `*`, `&`, `|`, `^`, max or min; the translated code
+/// decides): consecutive updates of one variable by a thread are logged as one, their
+/// operands combined (`x + a + b` as `x + (a + b)`), so the merge carries one record per
+/// variable and thread instead of one per update.
+#[no_mangle]
+pub extern "C" fn __cape_atomic_update_folding(
+    addr: *mut c_void,
+    operand: *const c_void,
+    size: usize,
+    combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
+) {
+    atomic_update(addr, operand, size, combine, true)
+}
+
+fn atomic_update(
+    addr: *mut c_void,
+    operand: *const c_void,
+    size: usize,
+    combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
+    folds: bool,
+) {
     guard(|| {
         let Some(combine) = combine else { return };
         if addr.is_null() || operand.is_null() {
@@ -81,12 +106,12 @@ pub extern "C" fn __cape_atomic_update(
                 Combiner::new(combine, size),
             )
         };
-        if region::threads::atomic_update(target, combine, bytes) {
+        if region::threads::atomic_update(target, combine, bytes, folds) {
             // several threads in this rank: applied (a compare-and-swap loop or under the
             // rank's lock) and logged for the merge
             return;
         }
-        with_state(|s| region::constructs::atomic_update(s, target, combine, bytes));
+        with_state(|s| region::constructs::atomic_update(s, target, combine, bytes, folds));
         // user code: run with the state released; not a racy access in check builds
         crate::access_check::paused(|| combine.apply(target, bytes));
     })

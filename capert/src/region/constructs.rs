@@ -148,13 +148,24 @@ pub(super) fn active_shared_ranges(s: &State) -> Vec<(usize, usize)> {
 
 /// `__cape_atomic_update`, before the caller applies it: inside an active region on shared
 /// memory it is also logged for the next merge point (see the module documentation).
-pub fn atomic_update(s: &mut State, target: ProgramBytes, combiner: Combiner, operand: &[u8]) {
+/// With `folds` (see `__cape_atomic_update_folding`) an update is combined into the latest
+/// record of the same variable and combiner (`EpochRecords::fold`).
+pub fn atomic_update(
+    s: &mut State,
+    target: ProgramBytes,
+    combiner: Combiner,
+    operand: &[u8],
+    folds: bool,
+) {
     let addr = target.addr();
     if is_shared_in_active_region(s, addr, operand.len()) {
         if let Some(r) = s.team.region.as_mut() {
             if let std::collections::hash_map::Entry::Vacant(slot) = r.before.entry(addr) {
                 slot.insert(target.read());
                 r.excluded.push((addr, addr + operand.len()));
+            }
+            if folds && r.records.fold(addr, combiner, operand) {
+                return;
             }
             r.records.push(Record::Combine {
                 target: addr,

@@ -238,7 +238,7 @@ pub(super) fn merge_point(
     let (fresh, fresh_recorded) = crate::region_heap::diff_fresh_pages(rt, me, &mut w);
     diffed += fresh;
     recorded += fresh_recorded;
-    records::attach(&mut w, me, &r.records);
+    records::attach(&mut w, me, r.records.as_slice());
     w.finish();
     if rt.cfg.write_scope == WriteScopeMode::Check && rt.write_scope_known {
         let local = ex

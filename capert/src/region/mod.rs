@@ -73,7 +73,7 @@ struct ActiveRegion {
     /// Largest loop iteration this rank ran in the current epoch.
     max_iter: Option<u64>,
     /// Reduction, atomic and capture records of the epoch, in program order.
-    records: Vec<records::Record>,
+    records: records::EpochRecords,
     /// Byte ranges excluded from the epoch's diff (reduction and atomic targets).
     excluded: Vec<(usize, usize)>,
     /// Values of atomically updated variables before this rank's first update in the epoch.
@@ -106,7 +106,7 @@ impl ActiveRegion {
             in_team,
             epoch: 0,
             max_iter: None,
-            records: Vec::new(),
+            records: records::EpochRecords::default(),
             excluded: Vec::new(),
             before: HashMap::new(),
             accumulated: None,

@@ -8,9 +8,10 @@
 
 use super::memory::Memory;
 use crate::sys::mpi::CAPTURE_SLOTS;
-use crate::sys::raw::SameProgram;
+use crate::sys::raw::{Combiner, SameProgram};
 use crate::tickpt::{Stamp, Tickpt};
 use cape_format::changeset::{ChangeSet, Writer};
+use std::collections::HashMap;
 
 const KIND_COMBINE: u8 = 0;
 const KIND_CAPTURE: u8 = 1;
@@ -42,6 +43,63 @@ pub(super) enum Record {
         seq: u64,
         runs: Vec<(usize, Vec<u8>)>,
     },
+}
+
+/// An epoch's records in program order, with what folding an update needs: per target, its
+/// latest `Combine` record since the last record of another kind (a section's bytes, a
+/// capture, output: no update is moved across one of those).
+#[derive(Debug, Default)]
+pub(super) struct EpochRecords {
+    list: Vec<Record>,
+    latest: HashMap<usize, usize>,
+}
+
+impl EpochRecords {
+    pub fn push(&mut self, record: Record) {
+        match &record {
+            Record::Combine { target, .. } => {
+                self.latest.insert(*target, self.list.len());
+            }
+            _ => self.latest.clear(),
+        }
+        self.list.push(record);
+    }
+
+    pub fn extend(&mut self, records: impl IntoIterator<Item = Record>) {
+        for record in records {
+            self.push(record);
+        }
+    }
+
+    /// Combines `operand` into the latest update of `target` when that update has the same
+    /// combiner (an associative, commutative one: the caller knows), as `x OP a OP b` equals
+    /// `x OP (a OP b)` and updates of other variables in between commute with it. False when
+    /// there is none to fold into.
+    pub fn fold(&mut self, target: usize, combiner: Combiner, operand: &[u8]) -> bool {
+        let Some(&at) = self.latest.get(&target) else {
+            return false;
+        };
+        match self.list.get_mut(at) {
+            Some(Record::Combine {
+                combiner: f,
+                operand: acc,
+                ..
+            }) if *f == combiner.address() && acc.len() == operand.len() => {
+                combiner.fold(acc, operand);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.list.clear();
+        self.latest.clear();
+    }
+
+    pub fn as_slice(&self) -> &[Record] {
+        &self.list
+    }
 }
 
 impl Record {

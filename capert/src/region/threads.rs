@@ -141,6 +141,8 @@ struct UpdateLog {
     known: HashSet<usize, BuildHasherDefault<AddrHasher>>,
     /// the last target found in `known` (most loops update one variable)
     last: usize,
+    /// per target, its latest update: index in `updates` and operand offset (for folding)
+    latest: HashMap<usize, (usize, usize), BuildHasherDefault<AddrHasher>>,
 }
 
 /// Addresses are their own hash (multiplied, so aligned ones spread over the buckets).
@@ -414,7 +416,12 @@ pub fn reduce(shared: ProgramBytes, combiner: Combiner, partial: Vec<u8>) -> boo
 /// and nobody updates the target before that), then updates it as libgomp does, one
 /// compare-and-swap loop (a target without one stays under the lock, all its updates do),
 /// and appends the operand to a log of its own, which goes to thread 0 at the merge point.
-pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -> bool {
+pub fn atomic_update(
+    target: ProgramBytes,
+    combiner: Combiner,
+    operand: &[u8],
+    folds: bool,
+) -> bool {
     // borrowed, not cloned (see `with_rank_locks`)
     TEAM.with(|team| {
         let team = team.borrow();
@@ -442,6 +449,20 @@ pub fn atomic_update(target: ProgramBytes, combiner: Combiner, operand: &[u8]) -
             if !cas {
                 apply_locked();
             }
+            // updates of one variable by an associative, commutative operation whose operand
+            // has its type: one record (`x + a + b` as `x + (a + b)`; the updates of other
+            // variables between them commute with them)
+            if folds {
+                if let Some(&(at, offset)) = log.latest.get(&addr) {
+                    let (_, f, len) = log.updates[at];
+                    if f.address() == combiner.address() && len == operand.len() {
+                        combiner.fold(&mut log.operands[offset..offset + len], operand);
+                        return;
+                    }
+                }
+            }
+            let at = (log.updates.len(), log.operands.len());
+            log.latest.insert(addr, at);
             log.updates.push((target, combiner, operand.len()));
             log.operands.extend_from_slice(operand);
         });

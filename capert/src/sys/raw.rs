@@ -125,6 +125,28 @@ impl Combiner {
         (self.f)(target.addr as *mut c_void, aligned.as_ptr().cast());
     }
 
+    /// `acc = acc OP operand` on two operands of an associative and commutative update whose
+    /// operand has the target's type (an integer `+`, `*`, `&`, `|`, `^`, max or min): two
+    /// updates of one variable become one, `x OP a OP b == x OP (a OP b)`. Nothing when the
+    /// sizes differ from the combiner's or exceed 16 bytes.
+    pub fn fold(&self, acc: &mut [u8], operand: &[u8]) {
+        if acc.len() != self.size || operand.len() != self.size || self.size > 16 {
+            return;
+        }
+        let (mut a, mut b) = ([0u128; 1], [0u128; 1]);
+        // SAFETY: `a` and `b` have 16 bytes each, at least size; no overlap with the slices.
+        unsafe {
+            std::ptr::copy_nonoverlapping(acc.as_ptr(), a.as_mut_ptr().cast::<u8>(), self.size);
+            std::ptr::copy_nonoverlapping(operand.as_ptr(), b.as_mut_ptr().cast::<u8>(), self.size);
+        }
+        // an object of the combiner's type at `a` (the operand's type is the target's)
+        (self.f)(a.as_mut_ptr().cast(), b.as_ptr().cast());
+        // SAFETY: as above, back into `acc`.
+        unsafe {
+            std::ptr::copy_nonoverlapping(a.as_ptr().cast::<u8>(), acc.as_mut_ptr(), self.size)
+        };
+    }
+
     /// Whether `target` has a compare-and-swap (1, 2, 4 or 8 bytes, aligned): then
     /// `apply_atomically` makes every update of it, as the translated code's own loop does.
     pub fn has_cas(target: ProgramBytes) -> bool {

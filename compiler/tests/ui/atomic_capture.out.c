@@ -91,7 +91,7 @@ static __inline__ __attribute__((unused, always_inline)) int __cape_atomic_cas(v
 }
 static __attribute__((unused, noinline)) void __cape_atomic_apply_slow(void *__cape_x,
     __SIZE_TYPE__ __cape_xsize, const void *__cape_e, __SIZE_TYPE__ __cape_esize,
-    void (*__cape_combine)(void *, const void *))
+    void (*__cape_combine)(void *, const void *), int __cape_folds)
 {
     unsigned char __cape_buf[sizeof __cape_atomic_wide] __attribute__((aligned(16))) = { 0 };
     const int __cape_wide = __cape_esize > __cape_xsize;
@@ -111,18 +111,22 @@ static __attribute__((unused, noinline)) void __cape_atomic_apply_slow(void *__c
         __cape_atomic_update(__cape_atomic_wide, __cape_buf, sizeof __cape_buf, __cape_combine_wide);
         __builtin_memset(__cape_buf, 0, sizeof __cape_buf);
     }
-    __cape_atomic_update(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
+    if (__cape_folds)
+        __cape_atomic_update_folding(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
+    else
+        __cape_atomic_update(__cape_x, __cape_buf, __cape_xsize, __cape_combine);
     if (__cape_wide)
         __cape_mutex_unlock(&__cape_atomic_wide_lock);
 }
 static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_apply(void *__cape_x,
     __SIZE_TYPE__ __cape_xsize, const void *__cape_e, __SIZE_TYPE__ __cape_esize,
-    void (*__cape_combine)(void *, const void *))
+    void (*__cape_combine)(void *, const void *), int __cape_folds)
 {
     if (__cape_esize <= __cape_xsize && __CAPE_TEAM_DIRECT()
         && __cape_atomic_cas(__cape_x, __cape_xsize, __cape_e, __cape_combine))
         return;
-    __cape_atomic_apply_slow(__cape_x, __cape_xsize, __cape_e, __cape_esize, __cape_combine);
+    __cape_atomic_apply_slow(__cape_x, __cape_xsize, __cape_e, __cape_esize, __cape_combine,
+                             __cape_folds);
 }
 /* the integer types (not _Bool) whose `+ - & | ^` are one locked instruction */
 #define __CAPE_INT_LIKE(e) __extension__ _Generic((e), char: 1, signed char: 1, unsigned char: 1, \
@@ -137,6 +141,21 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_FETCH(name, x, v) (__CAPE_INT_LIKE(*(x)) && __CAPE_INT_LIKE(v) \
     && sizeof *(x) == sizeof(v) && sizeof *(x) <= 8 && __CAPE_TEAM_DIRECT() \
     && (__UINTPTR_TYPE__)(x) % sizeof *(x) == 0 ? (__CAPE_FETCH_SIZED(name, x, v), 1) : 0)
+/* 1 when updates of x by this operation may be combined before the merge (x OP a OP b as
+   x OP (a OP b)): associative and commutative on an integer x, the operand of x's type */
+#define __CAPE_FOLDS(x, v) (__CAPE_INT_LIKE(*(x)) \
+    && __builtin_types_compatible_p(__typeof__(*(x)), __typeof__(v)))
+#define __CAPE_FOLDS_ADD(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_MUL(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_AND(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_OR(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_XOR(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_MAX(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_MIN(x, v) __CAPE_FOLDS(x, v)
+#define __CAPE_FOLDS_SUB(x, v) 0
+#define __CAPE_FOLDS_DIV(x, v) 0
+#define __CAPE_FOLDS_SHL(x, v) 0
+#define __CAPE_FOLDS_SHR(x, v) 0
 #define __CAPE_FETCH_ADD(x, v) __CAPE_FETCH(fetch_add, x, v)
 #define __CAPE_FETCH_SUB(x, v) __CAPE_FETCH(fetch_sub, x, v)
 #define __CAPE_FETCH_AND(x, v) __CAPE_FETCH(fetch_and, x, v)
@@ -307,7 +326,7 @@ static void __cape_fn_1(void *__cape_arg)
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(x) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
@@ -317,7 +336,7 @@ static void __cape_fn_1(void *__cape_arg)
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(a[1]) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[1])) __cape_x = &(a[1]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[1])) __cape_x = &(a[1]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
@@ -327,7 +346,7 @@ static void __cape_fn_1(void *__cape_arg)
             long long __cape_delta = -(long long)__cape_operand;
             __typeof__(a[2]) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[2])) __cape_x = &(a[2]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[2])) __cape_x = &(a[2]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
             (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
@@ -337,7 +356,7 @@ static void __cape_fn_1(void *__cape_arg)
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(x) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
         }
     }
