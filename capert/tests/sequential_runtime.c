@@ -204,6 +204,11 @@ void __cape_atomic_update(void *addr, const void *operand, size_t size,
     (void)size;
     combine(addr, operand);
 }
+void __cape_atomic_update_folding(void *addr, const void *operand, size_t size,
+                                  void (*combine)(void *, const void *))
+{
+    __cape_atomic_update(addr, operand, size, combine);
+}
 
 /* threadprivate: each thread's copy is swapped in while it runs */
 #define MAX_TP 32
