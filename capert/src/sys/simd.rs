@@ -1,4 +1,7 @@
-//! Vector compares for the diff: SSE2, which every x86-64 CPU has, so no run-time check.
+//! Vector compares for the diff: SSE2, which every x86-64 CPU has, so no run-time check, and
+//! AVX-512 (BW) where the CPU has it, checked at run time: one 64-byte compare per line gives
+//! the line's mask of differing bytes directly (the diff of unchanged pages is a fifth faster
+//! than with SSE2's four compares and movemasks per line, docs/lazy-merge-measurements.md).
 
 /// Bit i set iff byte i of the two 64-byte lines differs.
 #[cfg(target_arch = "x86_64")]
@@ -23,6 +26,57 @@ pub fn differing_bytes(a: &[u8; 64], b: &[u8; 64]) -> Option<u64> {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub fn differing_bytes(_a: &[u8; 64], _b: &[u8; 64]) -> Option<u64> {
+    None
+}
+
+/// Lines per page (of 64 bytes each).
+const LINES: usize = 64;
+
+/// The first line at or after `from` where the two pages differ, with its mask of differing
+/// bytes (bit i: byte i of the line); None when lines `from..` are equal. None also when this
+/// CPU has no AVX-512 BW (or this is not x86-64): `Some(None)` is "equal", the outer None is
+/// "ask someone else" (the caller compares line by line with [`differing_bytes`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn next_differing_line(
+    a: &[u8; 4096],
+    b: &[u8; 4096],
+    from: usize,
+) -> Option<Option<(usize, u64)>> {
+    if !std::arch::is_x86_feature_detected!("avx512bw") {
+        return None;
+    }
+    // SAFETY: the CPU has AVX-512 BW (checked above), the only requirement of the function.
+    Some(unsafe { next_differing_line_avx512(a, b, from) })
+}
+
+/// No AVX-512 on this architecture.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+pub fn next_differing_line(
+    _a: &[u8; 4096],
+    _b: &[u8; 4096],
+    _from: usize,
+) -> Option<Option<(usize, u64)>> {
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+fn next_differing_line_avx512(a: &[u8; 4096], b: &[u8; 4096], from: usize) -> Option<(usize, u64)> {
+    use std::arch::x86_64::{__m512i, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512};
+    for line in from..LINES {
+        // SAFETY: line < 64, so both unaligned 64-byte loads read bytes 64 line..64 line + 64
+        // of a 4096-byte array; AVX-512 BW is enabled for this function.
+        let mask = unsafe {
+            let x = _mm512_loadu_si512(a.as_ptr().add(64 * line).cast::<__m512i>());
+            let y = _mm512_loadu_si512(b.as_ptr().add(64 * line).cast::<__m512i>());
+            _mm512_cmpneq_epi8_mask(x, y)
+        };
+        if mask != 0 {
+            return Some((line, mask));
+        }
+    }
     None
 }
 
