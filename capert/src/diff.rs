@@ -111,6 +111,18 @@ pub fn diff_page(
     (recorded, differed)
 }
 
+/// Does `bytes` hold only zero bytes? Stops at the first 256-byte block that does not.
+pub fn all_zero(bytes: &[u8]) -> bool {
+    let (blocks, rest) = bytes.as_chunks::<256>();
+    blocks.iter().all(|block| {
+        let (words, _) = block.as_chunks::<8>();
+        words
+            .iter()
+            .fold(0, |acc, word| acc | u64::from_ne_bytes(*word))
+            == 0
+    }) && rest.iter().all(|&b| b == 0)
+}
+
 const LINE: usize = changeset::LINE;
 const LINES: usize = changeset::PAGE / changeset::LINE;
 

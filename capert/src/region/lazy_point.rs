@@ -64,11 +64,14 @@ pub(super) fn notices(
     for &page in written {
         if !lazy.eligible(page) || !whole_page(page, ranges, excluded) {
             diff.push(page);
+        } else if rt.tracker.unchanged_zero(page) {
+            rt.tracker.unchanged(&[page]);
         } else if rt.tracker.memory(page) != rt.tracker.twin(page) {
             changed.push(page);
         } else {
             // a page left writable on a guess that it would be written: it was not
             rt.tracker.unchanged(&[page]);
+            rt.tracker.note_unchanged(page);
         }
     }
     let mut vetoes: Vec<usize> = r
