@@ -111,6 +111,39 @@ pub fn diff_page(
     (recorded, differed)
 }
 
+/// The lines (bit i: line i) where the two pages differ: the compare of the lazy merge's
+/// notices, which afterwards brings the twin up to date with [`copy_lines`] (a few lines
+/// instead of the whole page, where the compare saw them differ).
+///
+/// # Panics
+/// If `mem` or `twin` is not one page long (a caller bug).
+pub fn changed_lines(mem: &[u8], twin: &[u8]) -> u64 {
+    let (mem, twin) = (page_of(mem), page_of(twin));
+    let mut lines = 0;
+    let mut from = 0;
+    while let Some((line, _)) = next_differing_line(mem, twin, from) {
+        lines |= 1 << line;
+        from = line + 1;
+    }
+    lines
+}
+
+/// Copies lines `lines` (bit i: line i) of the page `from` into the page `to`.
+///
+/// # Panics
+/// If `from` or `to` is not one page long (a caller bug).
+pub fn copy_lines(from: &[u8], to: &mut [u8], lines: u64) {
+    let (from, to) = (page_of(from), page_of_mut(to));
+    let mut bits = lines;
+    while bits != 0 {
+        // a stretch of consecutive lines in one copy
+        let first = bits.trailing_zeros() as usize;
+        let next = first + (bits >> first).trailing_ones() as usize;
+        to[first * LINE..next * LINE].copy_from_slice(&from[first * LINE..next * LINE]);
+        bits &= u64::MAX.checked_shl(next as u32).unwrap_or(0);
+    }
+}
+
 /// Does `bytes` hold only zero bytes? Stops at the first 256-byte block that does not.
 pub fn all_zero(bytes: &[u8]) -> bool {
     let (blocks, rest) = bytes.as_chunks::<256>();
@@ -494,6 +527,32 @@ mod tests {
             assert_eq!(line_mask_portable(&a, &b), want);
             assert_eq!(line_mask(&a, &b), want);
         }
+    }
+
+    /// `changed_lines` names exactly the lines that differ, and `copy_lines` of them makes the
+    /// twin equal to memory.
+    #[test]
+    fn changed_lines_then_copy_lines_equalise() {
+        let mut rng = Rng::new(16);
+        for round in 0..500 {
+            let mem = rng.bytes(changeset::PAGE, 3);
+            let mut twin = mem.clone();
+            for _ in 0..round % 70 {
+                twin[rng.below(changeset::PAGE as u64) as usize] ^= 1;
+            }
+            let want = (0..LINES).fold(0u64, |m, line| {
+                m | u64::from(mem[line * LINE..][..LINE] != twin[line * LINE..][..LINE]) << line
+            });
+            let lines = changed_lines(&mem, &twin);
+            assert_eq!(lines, want);
+            copy_lines(&mem, &mut twin, lines);
+            assert_eq!(mem, twin);
+        }
+        let mem = vec![7u8; changeset::PAGE];
+        let mut twin = vec![0u8; changeset::PAGE];
+        assert_eq!(changed_lines(&mem, &twin), u64::MAX);
+        copy_lines(&mem, &mut twin, u64::MAX);
+        assert_eq!(mem, twin);
     }
 
     /// The scan for differing lines (AVX-512 where the CPU has it) finds every differing line
