@@ -555,7 +555,7 @@ mod tests {
         assert_eq!(mem, twin);
     }
 
-    /// The scan for differing lines (AVX-512 where the CPU has it) finds every differing line
+    /// The scan for differing lines (AVX2 where the CPU has it) finds every differing line
     /// with its exact mask, in order, from any start line.
     #[test]
     fn differing_lines_found_in_order_with_their_masks() {
