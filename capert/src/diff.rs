@@ -88,18 +88,15 @@ pub fn diff_page(
     out: &mut Writer<'_>,
 ) -> (usize, bool) {
     let (mem, twin) = (page_of(mem), page_of_mut(twin));
-    let (mem_lines, _) = mem.as_chunks::<LINE>();
-    let (twin_lines, _) = twin.as_chunks_mut::<LINE>();
     let mut recorded = 0;
     let mut open = false;
     let mut differed = false;
-    for (line, (m, t)) in mem_lines.iter().zip(twin_lines.iter_mut()).enumerate() {
-        let mask = line_mask(m, t);
-        if mask == 0 {
-            continue;
-        }
+    let mut from = 0;
+    while let Some((line, mask)) = next_differing_line(mem, twin, from) {
+        from = line + 1;
         differed = true;
-        t.copy_from_slice(m);
+        let m: &[u8; LINE] = mem[line * LINE..][..LINE].try_into().expect("one line");
+        twin[line * LINE..][..LINE].copy_from_slice(m);
         let mask = allowed.map_or(mask, |a| mask & a[line]);
         if mask == 0 {
             continue;
@@ -114,6 +111,51 @@ pub fn diff_page(
     (recorded, differed)
 }
 
+/// The lines (bit i: line i) where the two pages differ: the compare of the lazy merge's
+/// notices, which afterwards brings the twin up to date with [`copy_lines`] (a few lines
+/// instead of the whole page, where the compare saw them differ).
+///
+/// # Panics
+/// If `mem` or `twin` is not one page long (a caller bug).
+pub fn changed_lines(mem: &[u8], twin: &[u8]) -> u64 {
+    let (mem, twin) = (page_of(mem), page_of(twin));
+    let mut lines = 0;
+    let mut from = 0;
+    while let Some((line, _)) = next_differing_line(mem, twin, from) {
+        lines |= 1 << line;
+        from = line + 1;
+    }
+    lines
+}
+
+/// Copies lines `lines` (bit i: line i) of the page `from` into the page `to`.
+///
+/// # Panics
+/// If `from` or `to` is not one page long (a caller bug).
+pub fn copy_lines(from: &[u8], to: &mut [u8], lines: u64) {
+    let (from, to) = (page_of(from), page_of_mut(to));
+    let mut bits = lines;
+    while bits != 0 {
+        // a stretch of consecutive lines in one copy
+        let first = bits.trailing_zeros() as usize;
+        let next = first + (bits >> first).trailing_ones() as usize;
+        to[first * LINE..next * LINE].copy_from_slice(&from[first * LINE..next * LINE]);
+        bits &= u64::MAX.checked_shl(next as u32).unwrap_or(0);
+    }
+}
+
+/// Does `bytes` hold only zero bytes? Stops at the first 256-byte block that does not.
+pub fn all_zero(bytes: &[u8]) -> bool {
+    let (blocks, rest) = bytes.as_chunks::<256>();
+    blocks.iter().all(|block| {
+        let (words, _) = block.as_chunks::<8>();
+        words
+            .iter()
+            .fold(0, |acc, word| acc | u64::from_ne_bytes(*word))
+            == 0
+    }) && rest.iter().all(|&b| b == 0)
+}
+
 const LINE: usize = changeset::LINE;
 const LINES: usize = changeset::PAGE / changeset::LINE;
 
@@ -123,6 +165,24 @@ fn page_of(bytes: &[u8]) -> &[u8; changeset::PAGE] {
 
 fn page_of_mut(bytes: &mut [u8]) -> &mut [u8; changeset::PAGE] {
     bytes.try_into().expect("diff_page takes one page")
+}
+
+/// The first line at or after `from` where the pages differ, and its [`line_mask`].
+#[inline]
+fn next_differing_line(
+    mem: &[u8; changeset::PAGE],
+    twin: &[u8; changeset::PAGE],
+    from: usize,
+) -> Option<(usize, u64)> {
+    if let Some(found) = crate::sys::simd::next_differing_line(mem, twin, from) {
+        return found;
+    }
+    let (mem_lines, _) = mem.as_chunks::<LINE>();
+    let (twin_lines, _) = twin.as_chunks::<LINE>();
+    (from..LINES).find_map(|line| {
+        let mask = line_mask(&mem_lines[line], &twin_lines[line]);
+        (mask != 0).then_some((line, mask))
+    })
 }
 
 /// Bit i set iff byte i of the two lines differs.
@@ -466,6 +526,66 @@ mod tests {
             let want = (0..LINE).fold(0u64, |m, i| m | u64::from(a[i] != b[i]) << i);
             assert_eq!(line_mask_portable(&a, &b), want);
             assert_eq!(line_mask(&a, &b), want);
+        }
+    }
+
+    /// `changed_lines` names exactly the lines that differ, and `copy_lines` of them makes the
+    /// twin equal to memory.
+    #[test]
+    fn changed_lines_then_copy_lines_equalise() {
+        let mut rng = Rng::new(16);
+        for round in 0..500 {
+            let mem = rng.bytes(changeset::PAGE, 3);
+            let mut twin = mem.clone();
+            for _ in 0..round % 70 {
+                twin[rng.below(changeset::PAGE as u64) as usize] ^= 1;
+            }
+            let want = (0..LINES).fold(0u64, |m, line| {
+                m | u64::from(mem[line * LINE..][..LINE] != twin[line * LINE..][..LINE]) << line
+            });
+            let lines = changed_lines(&mem, &twin);
+            assert_eq!(lines, want);
+            copy_lines(&mem, &mut twin, lines);
+            assert_eq!(mem, twin);
+        }
+        let mem = vec![7u8; changeset::PAGE];
+        let mut twin = vec![0u8; changeset::PAGE];
+        assert_eq!(changed_lines(&mem, &twin), u64::MAX);
+        copy_lines(&mem, &mut twin, u64::MAX);
+        assert_eq!(mem, twin);
+    }
+
+    /// The scan for differing lines (AVX2 where the CPU has it) finds every differing line
+    /// with its exact mask, in order, from any start line.
+    #[test]
+    fn differing_lines_found_in_order_with_their_masks() {
+        let mut rng = Rng::new(15);
+        for round in 0..2_000 {
+            let a: [u8; changeset::PAGE] = rng.bytes(changeset::PAGE, 2).try_into().unwrap();
+            let mut b = a;
+            // a few lines changed in a few bytes (round 0: none)
+            for _ in 0..round % 7 {
+                let at = rng.below(changeset::PAGE as u64) as usize;
+                b[at] ^= 1 + rng.below(255) as u8;
+            }
+            let want: Vec<(usize, u64)> = (0..LINES)
+                .filter_map(|line| {
+                    let mask = (0..LINE).fold(0u64, |m, i| {
+                        m | u64::from(a[line * LINE + i] != b[line * LINE + i]) << i
+                    });
+                    (mask != 0).then_some((line, mask))
+                })
+                .collect();
+            let mut got = Vec::new();
+            let mut from = 0;
+            while let Some((line, mask)) = next_differing_line(&a, &b, from) {
+                got.push((line, mask));
+                from = line + 1;
+            }
+            assert_eq!(got, want);
+            let from = round % LINES;
+            let tail: Vec<_> = want.iter().copied().filter(|&(l, _)| l >= from).collect();
+            assert_eq!(next_differing_line(&a, &b, from), tail.first().copied());
         }
     }
 

@@ -315,6 +315,10 @@ impl Tracker {
                 )));
             }
         }
+        if let Backend::Uffd { .. } = self.backend {
+            // the mprotect tracker's signal handler writes twins behind the marks' back
+            twin.mark_zero_pages();
+        }
         let pages = len / PAGE_SIZE;
         let invalid = (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
         let written: Box<[AtomicU64]> = match self.backend {
@@ -621,6 +625,31 @@ impl Tracker {
             span.bytes(offset, PAGE_SIZE),
             twin.bytes_mut(offset, PAGE_SIZE),
         )
+    }
+
+    /// Is written page `page` equal to its twin, told from memory alone? True when its twin is
+    /// known to hold only zero bytes (`note_unchanged`) and memory does too: one page read
+    /// instead of two for the pages a loop rewrites with the zeros they held (a grid that the
+    /// computation has not reached yet). False means "compare".
+    pub fn unchanged_zero(&self, page: usize) -> bool {
+        let Some(range) = self.range_of(page) else {
+            return false;
+        };
+        let offset = page - range.start();
+        range.twin.is_zero(offset) && crate::diff::all_zero(range.span.bytes(offset, PAGE_SIZE))
+    }
+
+    /// After a compare found written page `page` equal to its twin: remembers whether the twin
+    /// holds only zero bytes, for [`Tracker::unchanged_zero`] (the page is in the cache now).
+    pub fn note_unchanged(&mut self, page: usize) {
+        let index = self.ranges.partition_point(|r| r.end() <= page);
+        let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page) else {
+            return;
+        };
+        let offset = page - range.start();
+        if crate::diff::all_zero(range.twin.bytes(offset, PAGE_SIZE)) {
+            range.twin.set_zero(offset);
+        }
     }
 
     /// After a diff through [`Tracker::pair_mut`] that left every twin of `written` equal to

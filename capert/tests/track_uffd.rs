@@ -118,3 +118,62 @@ fn invalid_predicted_pages() {
 fn invalid_pages_dropped() {
     invalid::dropped_pages_keep_the_mapping_whole(KIND);
 }
+
+/// The twins' zero marks: a page found equal to a twin of zeros is told unchanged from memory
+/// alone afterwards, and no longer once memory or the twin holds anything else (a commit or an
+/// injection writes the twin: its mark must go).
+#[test]
+fn zero_twins_tell_unchanged_pages() {
+    let _serial = serial();
+    let mut tracker = new_tracker(KIND);
+    let map = Mapping::new(4);
+    map.write(0, &[0; 4 * PAGE_SIZE]);
+    tracker.add_range(map.base, map.len).expect("add_range");
+    let page = map.page(1);
+    let region = |tracker: &mut capert::track::Tracker, byte: u8| {
+        tracker.begin_region().expect("begin_region");
+        map.write(PAGE_SIZE + 7, &[byte]);
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        assert!(written.contains(&page), "page 1 written, got {written:x?}");
+        written
+    };
+    // zeros over zeros: the diff's compare finds them equal (twin == memory already)
+    let written = region(&mut tracker, 0);
+    assert!(
+        !tracker.unchanged_zero(page),
+        "no mark before a compare found the page equal"
+    );
+    tracker.note_unchanged(page);
+    tracker.commit_diffed(&written);
+    tracker.finish_region();
+    let written = region(&mut tracker, 0);
+    assert!(tracker.unchanged_zero(page), "marked: zeros over zeros");
+    tracker.commit_diffed(&written);
+    tracker.finish_region();
+    let written = region(&mut tracker, 5);
+    assert!(!tracker.unchanged_zero(page), "memory changed");
+    tracker.commit(&written);
+    tracker.finish_region();
+    assert_eq!(tracker.twin(page)[7], 5);
+    // the twin holds 5: a compare that found memory equal does not mark it
+    tracker.note_unchanged(page);
+    tracker.inject(page + 7, &[0]);
+    let written = region(&mut tracker, 0);
+    assert!(
+        !tracker.unchanged_zero(page),
+        "twin of 5 then injected: no mark"
+    );
+    tracker.note_unchanged(page);
+    tracker.commit_diffed(&written);
+    tracker.finish_region();
+    tracker.inject(page + 7, &[9]);
+    let written = region(&mut tracker, 0);
+    assert!(
+        !tracker.unchanged_zero(page),
+        "an injection wrote the twin: the mark is gone"
+    );
+    assert_eq!(tracker.twin(page)[7], 9);
+    tracker.commit(&written);
+    tracker.finish_region();
+}

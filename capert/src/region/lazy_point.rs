@@ -5,7 +5,7 @@
 
 use super::epoch::subtract;
 use super::ActiveRegion;
-use crate::diff::diff_into;
+use crate::diff::{changed_lines, copy_lines, diff_into};
 use crate::runtime::Runtime;
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
@@ -60,15 +60,25 @@ pub(super) fn notices(
     if !r.lazy {
         return None;
     }
-    let (mut changed, mut diff) = (Vec::new(), Vec::new());
+    // the changed pages, and per page the lines that differ from the twin
+    let (mut changed, mut lines, mut diff) = (Vec::new(), Vec::new(), Vec::new());
     for &page in written {
         if !lazy.eligible(page) || !whole_page(page, ranges, excluded) {
             diff.push(page);
-        } else if rt.tracker.memory(page) != rt.tracker.twin(page) {
+            continue;
+        }
+        if rt.tracker.unchanged_zero(page) {
+            rt.tracker.unchanged(&[page]);
+            continue;
+        }
+        let differ = changed_lines(rt.tracker.memory(page), rt.tracker.twin(page));
+        if differ != 0 {
             changed.push(page);
+            lines.push(differ);
         } else {
             // a page left writable on a guess that it would be written: it was not
             rt.tracker.unchanged(&[page]);
+            rt.tracker.note_unchanged(page);
         }
     }
     let mut vetoes: Vec<usize> = r
@@ -87,7 +97,7 @@ pub(super) fn notices(
     let me = rt.rank as u32;
     let keep = keeps_every_page(rt, r);
     let mut changed_own = Tickpt::new(0);
-    for &page in &changed {
+    for (&page, &differ) in changed.iter().zip(&lines) {
         if several.binary_search(&page).is_ok() {
             diff.push(page);
             continue;
@@ -103,7 +113,8 @@ pub(super) fn notices(
                 &mut changed_own,
             );
         }
-        twin.copy_from_slice(memory);
+        // memory is as the compare saw it (no user code ran since): the differing lines suffice
+        copy_lines(memory, twin, differ);
         lazy.publish(page, memory);
         rt.current.lazy_published += 1;
     }

@@ -125,6 +125,10 @@ pub fn protect(start: usize, len: usize, writable: bool) -> io::Result<()> {
 pub struct TwinMapping {
     base: *mut u8,
     len: usize,
+    /// With [`TwinMapping::mark_zero_pages`]: one bit per page, set while the twin page is
+    /// known to hold only zero bytes; every write through [`TwinMapping::bytes_mut`] clears
+    /// the bits of the pages it covers. Empty: no page is marked.
+    zero: Vec<u64>,
 }
 
 // SAFETY: the mapping is owned exclusively by this value; no thread-affine state.
@@ -151,6 +155,7 @@ impl TwinMapping {
         Ok(TwinMapping {
             base: base as *mut u8,
             len,
+            zero: Vec::new(),
         })
     }
 
@@ -184,8 +189,47 @@ impl TwinMapping {
             offset <= self.len && len <= self.len - offset,
             "write outside a twin"
         );
+        if !self.zero.is_empty() && len > 0 {
+            for page in offset / PAGE_SIZE..=(offset + len - 1) / PAGE_SIZE {
+                self.zero[page / 64] &= !(1 << (page % 64));
+            }
+        }
         // SAFETY: in bounds of our own live mapping, borrowed exclusively through `&mut self`.
         unsafe { std::slice::from_raw_parts_mut(self.base.add(offset), len) }
+    }
+}
+
+impl TwinMapping {
+    /// Keeps one bit per page telling that the twin page holds only zero bytes
+    /// ([`TwinMapping::set_zero`]), so that a diff of a page of zeros reads memory only.
+    /// Writes that bypass [`TwinMapping::bytes_mut`] (through [`TwinMapping::base`]) must
+    /// [`TwinMapping::clear_zero`] the page first.
+    pub fn mark_zero_pages(&mut self) {
+        self.zero = vec![0; (self.len / PAGE_SIZE).div_ceil(64)];
+    }
+
+    /// Notes that the twin page at `offset` holds only zero bytes (the caller checked).
+    pub fn set_zero(&mut self, offset: usize) {
+        let page = offset / PAGE_SIZE;
+        if let Some(word) = self.zero.get_mut(page / 64) {
+            *word |= 1 << (page % 64);
+        }
+    }
+
+    /// The twin page at `offset` may hold other bytes than zero from now on.
+    pub fn clear_zero(&mut self, offset: usize) {
+        let page = offset / PAGE_SIZE;
+        if let Some(word) = self.zero.get_mut(page / 64) {
+            *word &= !(1 << (page % 64));
+        }
+    }
+
+    /// Is the twin page at `offset` known to hold only zero bytes?
+    pub fn is_zero(&self, offset: usize) -> bool {
+        let page = offset / PAGE_SIZE;
+        self.zero
+            .get(page / 64)
+            .is_some_and(|word| word & (1 << (page % 64)) != 0)
     }
 }
 

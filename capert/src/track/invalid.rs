@@ -207,13 +207,18 @@ impl Tracker {
         let end = start + len;
         let mut from = start;
         while from < end {
+            let at = self.ranges.partition_point(|r| r.end() <= from);
             let range = self
-                .range_of(from)
+                .ranges
+                .get_mut(at)
+                .filter(|r| r.start() <= from)
                 .ok_or_else(|| err(format!("invalidated page {from:#x} is not tracked")))?;
             let to = end.min(range.end());
             for page in (from..to).step_by(PAGE_SIZE) {
                 let index = (page - range.start()) / PAGE_SIZE;
                 range.invalid[index / 64].fetch_or(1 << (index % 64), Ordering::AcqRel);
+                // the fetch thread installs its twin through a raw pointer
+                range.twin.clear_zero(page - range.start());
             }
             for (a, b, dropped) in self.split_by_missing(from, to) {
                 if dropped {
