@@ -64,7 +64,7 @@ pub extern "C" fn __cape_atomic_update(
     size: usize,
     combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
 ) {
-    atomic_update(addr, operand, size, combine, false)
+    guard(|| atomic_update(addr, operand, size, combine, false))
 }
 
 /// `__cape_atomic_update` of an associative and commutative update whose operand has the
@@ -79,7 +79,7 @@ pub extern "C" fn __cape_atomic_update_folding(
     size: usize,
     combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
 ) {
-    atomic_update(addr, operand, size, combine, true)
+    guard(|| atomic_update(addr, operand, size, combine, true))
 }
 
 fn atomic_update(
@@ -89,30 +89,28 @@ fn atomic_update(
     combine: Option<extern "C" fn(*mut c_void, *const c_void)>,
     folds: bool,
 ) {
-    guard(|| {
-        let Some(combine) = combine else { return };
-        if addr.is_null() || operand.is_null() {
-            return;
-        }
-        // SAFETY: `operand` points to `size` readable bytes by the ABI contract, the caller's
-        // copy of the operand, which nothing writes during the call (the combiner writes
-        // `addr` only).
-        let bytes = unsafe { std::slice::from_raw_parts(operand.cast::<u8>(), size) };
-        // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes and
-        // `combine` combines objects of that type.
-        let (target, combine) = unsafe {
-            (
-                ProgramBytes::new(addr as usize, size),
-                Combiner::new(combine, size),
-            )
-        };
-        if region::threads::atomic_update(target, combine, bytes, folds) {
-            // several threads in this rank: applied (a compare-and-swap loop or under the
-            // rank's lock) and logged for the merge
-            return;
-        }
-        with_state(|s| region::constructs::atomic_update(s, target, combine, bytes, folds));
-        // user code: run with the state released; not a racy access in check builds
-        crate::access_check::paused(|| combine.apply(target, bytes));
-    })
+    let Some(combine) = combine else { return };
+    if addr.is_null() || operand.is_null() {
+        return;
+    }
+    // SAFETY: `operand` points to `size` readable bytes by the ABI contract, the caller's
+    // copy of the operand, which nothing writes during the call (the combiner writes
+    // `addr` only).
+    let bytes = unsafe { std::slice::from_raw_parts(operand.cast::<u8>(), size) };
+    // SAFETY: by the ABI contract `addr` is a live variable of `size` bytes and
+    // `combine` combines objects of that type.
+    let (target, combine) = unsafe {
+        (
+            ProgramBytes::new(addr as usize, size),
+            Combiner::new(combine, size),
+        )
+    };
+    if region::threads::atomic_update(target, combine, bytes, folds) {
+        // several threads in this rank: applied (a compare-and-swap loop or under the
+        // rank's lock) and logged for the merge
+        return;
+    }
+    with_state(|s| region::constructs::atomic_update(s, target, combine, bytes, folds));
+    // user code: run with the state released; not a racy access in check builds
+    crate::access_check::paused(|| combine.apply(target, bytes));
 }
