@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use capecc::driver::args::{default_output, parse_args, InputKind, LinkItem, Mode};
+use capecc::driver::args::{default_output, parse_args, CodeModel, InputKind, LinkItem, Mode};
 
 fn args(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
@@ -84,16 +84,16 @@ fn openmp_flags_are_dropped_and_others_pass_through() {
 #[test]
 fn position_independence_is_gcc_default_unless_the_user_chooses() {
     let plan = parse_args(&args("-O2 x.c")).unwrap();
-    assert!(!plan.no_pie_code && !plan.pic_code);
+    assert_eq!(plan.code, CodeModel::GccDefault);
     let plan = parse_args(&args("-O2 -fno-pie -no-pie x.c")).unwrap();
-    assert!(plan.no_pie_code && !plan.pic_code);
+    assert_eq!(plan.code, CodeModel::NoPie);
     assert_eq!(plan.common_args, ["-O2"]);
     // the last of the pie/pic options wins, as with gcc
     let plan = parse_args(&args("-fno-PIE -fPIC x.c")).unwrap();
-    assert!(!plan.no_pie_code && plan.pic_code);
+    assert_eq!(plan.code, CodeModel::UserPic);
     assert_eq!(plan.common_args, ["-fPIC"]);
     let plan = parse_args(&args("-fpie -fno-pie x.c")).unwrap();
-    assert!(plan.no_pie_code && !plan.pic_code);
+    assert_eq!(plan.code, CodeModel::NoPie);
 }
 
 #[test]

@@ -4,7 +4,6 @@
 
 mod driver;
 
-use std::path::Path;
 use std::process::Command;
 
 use driver::*;
@@ -201,9 +200,6 @@ fn position_independent_code_unless_the_user_asks_otherwise() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    if !Path::new("/usr/bin/readelf").exists() && missing("readelf") {
-        return;
-    }
     let default = relocations(&["-c", "-O2", "get.c"]);
     assert_eq!(default, "R_X86_64_PC32", "default build");
     let absolute = relocations(&["-c", "-O2", "-fno-pie", "get.c"]);

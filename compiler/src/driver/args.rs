@@ -78,11 +78,20 @@ pub struct Plan {
     /// `--check=races` (`-fsanitize=cape-races`): a check build whose every load and store
     /// is recorded inside parallel regions (the exact race detector).
     pub check_races: bool,
-    /// `-fno-pie`/`-fno-PIE` given (last of the pie/pic options): translated C is compiled
-    /// with absolute addresses instead of gcc's default position-independent code.
-    pub no_pie_code: bool,
-    /// `-fpic`/`-fPIC`/`-fpie`/`-fPIE` given last: the user's choice stands as given.
-    pub pic_code: bool,
+    /// The code model the last of the pie/pic options chose for the translated C.
+    pub code: CodeModel,
+}
+
+/// How translated C addresses globals (the link is `-no-pie` whatever the choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CodeModel {
+    /// No pie/pic option: gcc's default, position-independent (`-fPIE`).
+    #[default]
+    GccDefault,
+    /// `-fno-pie`/`-fno-PIE`: absolute addresses.
+    NoPie,
+    /// `-fpic`/`-fPIC`/`-fpie`/`-fPIE`: the user's option, passed on as given.
+    UserPic,
 }
 
 impl Plan {
@@ -296,13 +305,9 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
                 plan.save_temps = true
             }
             "-pipe" | "-no-pie" => {}
-            "-fno-pie" | "-fno-PIE" => {
-                plan.no_pie_code = true;
-                plan.pic_code = false;
-            }
+            "-fno-pie" | "-fno-PIE" => plan.code = CodeModel::NoPie,
             "-fpie" | "-fPIE" | "-fpic" | "-fPIC" => {
-                plan.no_pie_code = false;
-                plan.pic_code = true;
+                plan.code = CodeModel::UserPic;
                 plan.common_args.push(arg.to_string());
             }
             "-shared" => {

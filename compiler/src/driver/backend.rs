@@ -2,6 +2,7 @@
 //! data into the tracked sections, finding the runtime and linking.
 
 use super::*;
+use args::CodeModel;
 
 impl Driver {
     /// `-c`, `-S` or a full build.
@@ -129,10 +130,10 @@ impl Driver {
         // `-no-pie` keeping globals at fixed addresses) unless the user chose: the translated
         // loops then get the addressing gcc -fopenmp gives the same loops (docs/codegen.md,
         // tenth round: either choice is faster on some kernels). Globals in .bss, never COMMON.
-        if self.plan.no_pie_code {
-            argv.push("-fno-pie".to_string());
-        } else if !self.plan.pic_code {
-            argv.push("-fPIE".to_string());
+        match self.plan.code {
+            CodeModel::GccDefault => argv.push("-fPIE".to_string()),
+            CodeModel::NoPie => argv.push("-fno-pie".to_string()),
+            CodeModel::UserPic => {}
         }
         argv.push("-fno-common".to_string());
         // Uninitialised locals would hold stack garbage that differs between ranks (library
