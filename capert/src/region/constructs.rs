@@ -164,14 +164,15 @@ pub fn atomic_update(
                 slot.insert(target.read());
                 r.excluded.push((addr, addr + operand.len()));
             }
-            if folds && r.records.fold(addr, combiner, operand) {
-                return;
+            if !folds {
+                r.records.push(Record::Combine {
+                    target: addr,
+                    combiner: combiner.address(),
+                    operand: operand.to_vec(),
+                });
+            } else if !r.records.fold(addr, combiner, operand) {
+                r.records.push_folding(addr, combiner, operand);
             }
-            r.records.push(Record::Combine {
-                target: addr,
-                combiner: combiner.address(),
-                operand: operand.to_vec(),
-            });
         }
     }
 }

@@ -45,9 +45,11 @@ pub(super) enum Record {
     },
 }
 
-/// An epoch's records in program order, with what folding an update needs: per target, its
-/// latest `Combine` record since the last record of another kind (a section's bytes, a
-/// capture, output: no update is moved across one of those).
+/// An epoch's records in program order, with what folding an update needs: per target whose
+/// latest record is a folding update (`push_folding`), that record's index, since the last
+/// record of another kind (a section's bytes, a capture, output: no update is moved across
+/// one of those). Other records leave the map empty, so a region without folding updates
+/// never allocates it.
 #[derive(Debug, Default)]
 pub(super) struct EpochRecords {
     list: Vec<Record>,
@@ -58,11 +60,21 @@ impl EpochRecords {
     pub fn push(&mut self, record: Record) {
         match &record {
             Record::Combine { target, .. } => {
-                self.latest.insert(*target, self.list.len());
+                self.latest.remove(target);
             }
             _ => self.latest.clear(),
         }
         self.list.push(record);
+    }
+
+    /// A folding update that found no record to fold into: later ones of its target may.
+    pub fn push_folding(&mut self, target: usize, combiner: Combiner, operand: &[u8]) {
+        self.latest.insert(target, self.list.len());
+        self.list.push(Record::Combine {
+            target,
+            combiner: combiner.address(),
+            operand: operand.to_vec(),
+        });
     }
 
     pub fn extend(&mut self, records: impl IntoIterator<Item = Record>) {
@@ -71,10 +83,9 @@ impl EpochRecords {
         }
     }
 
-    /// Combines `operand` into the latest update of `target` when that update has the same
-    /// combiner (an associative, commutative one: the caller knows), as `x OP a OP b` equals
-    /// `x OP (a OP b)` and updates of other variables in between commute with it. False when
-    /// there is none to fold into.
+    /// Combines `operand` into the latest update of `target` when that update is a folding
+    /// one with the same combiner, as `x OP a OP b` equals `x OP (a OP b)` and updates of
+    /// other variables in between commute with it. False when there is none to fold into.
     pub fn fold(&mut self, target: usize, combiner: Combiner, operand: &[u8]) -> bool {
         let Some(&at) = self.latest.get(&target) else {
             return false;

@@ -141,7 +141,7 @@ struct UpdateLog {
     known: HashSet<usize, BuildHasherDefault<AddrHasher>>,
     /// the last target found in `known` (most loops update one variable)
     last: usize,
-    /// per target, its latest update: index in `updates` and operand offset (for folding)
+    /// per target whose latest update folds: its index in `updates` and operand offset
     latest: HashMap<usize, (usize, usize), BuildHasherDefault<AddrHasher>>,
 }
 
@@ -461,8 +461,12 @@ pub fn atomic_update(
                     }
                 }
             }
-            let at = (log.updates.len(), log.operands.len());
-            log.latest.insert(addr, at);
+            if folds {
+                let at = (log.updates.len(), log.operands.len());
+                log.latest.insert(addr, at);
+            } else {
+                log.latest.remove(&addr);
+            }
             log.updates.push((target, combiner, operand.len()));
             log.operands.extend_from_slice(operand);
         });
