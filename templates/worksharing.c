@@ -48,11 +48,27 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
                                          + __cape_lo * (unsigned long long)__cape_step0);
              __cape_k < __cape_end;
              __cape_k++, {{var}} += (__typeof__({{var}} - {{var}}))__cape_step0) {
-/*@ chunk_counter */
-        for (__cape_k = __cape_lo, __cape_end = __cape_hi; __cape_k < __cape_end; __cape_k++) {
-/*@ index_collapsed */
-            {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}}
-                + ({{rest}} % __cape_n{{j}}) * (unsigned long long)__cape_step{{j}});
+/*@ chunk_collapsed */
+        for (__cape_k = __cape_lo, __cape_end = __cape_hi{{starts}};
+             __cape_k < __cape_end;
+             __cape_k++, {{next}}) {
+/*@ collapsed_digit */
+    unsigned long long __cape_d{{j}};
+/*@ collapsed_start_outer */
+,
+             {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}}
+                 + ({{rest}} % __cape_n{{j}}) * (unsigned long long)__cape_step{{j}})
+/*@ collapsed_start_inner */
+,
+             __cape_d{{j}} = {{rest}} % __cape_n{{j}},
+             {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb{{j}}
+                 + __cape_d{{j}} * (unsigned long long)__cape_step{{j}})
+/*@ collapsed_next_outer */
+(void)({{var}} += (__typeof__({{var}} - {{var}}))__cape_step{{j}})
+/*@ collapsed_next_inner */
+(++__cape_d{{j}} < __cape_n{{j}}
+                 ? (void)({{var}} += (__typeof__({{var}} - {{var}}))__cape_step{{j}})
+                 : (void)(__cape_d{{j}} = 0, {{var}} = __cape_lb{{j}}, {{outer}}))
 /*@ sections */
 { /* capecc: #pragma omp {{construct}} at {{location}} */
 {{originals}}    unsigned long long __cape_lo, __cape_hi, __cape_k;

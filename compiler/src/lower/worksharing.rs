@@ -327,6 +327,8 @@ pub fn lower_for(
     let mut indices = String::new();
     let mut last_vars = String::new();
     let mut product = Vec::new();
+    let mut collapsed_starts = String::new();
+    let mut collapsed_next = String::new();
     for (j, (c, _)) in loops.iter().enumerate() {
         let var = &cx.program.vars[c.var];
         let name = var.name.as_str();
@@ -392,19 +394,36 @@ pub fn lower_for(
         ))?);
         product.push(format!("__cape_n{j}"));
         if loops.len() > 1 {
-            // index j: (k / (n_{j+1} * ... * n_last)) % n_j
-            let mut rest = "__cape_k".to_string();
+            // index j at the chunk's start: (lo / (n_{j+1} * ... * n_last)) % n_j; then each
+            // iteration steps the innermost index and carries into the next one out
+            let mut rest = "__cape_lo".to_string();
             for inner in j + 1..loops.len() {
                 rest = format!("{rest} / __cape_n{inner}");
             }
             if j + 1 < loops.len() {
                 rest = format!("({rest})");
             }
-            indices.push_str(&one(render(
+            let (start, next) = if j == 0 {
+                ("collapsed_start_outer", "collapsed_next_outer")
+            } else {
+                levels.push_str(&one(render(
+                    WORKSHARING,
+                    "collapsed_digit",
+                    &[("j", &j_text)],
+                ))?);
+                ("collapsed_start_inner", "collapsed_next_inner")
+            };
+            collapsed_starts.push_str(one(render(
                 WORKSHARING,
-                "index_collapsed",
+                start,
                 &[("var", name), ("j", &j_text), ("rest", &rest)],
-            ))?);
+            ))?
+            .trim_end());
+            let mut values = vec![("var", name), ("j", j_text.as_str())];
+            if j > 0 {
+                values.push(("outer", collapsed_next.as_str()));
+            }
+            collapsed_next = one(render(WORKSHARING, next, &values))?.trim_end().to_string();
         }
         if data.items.iter().any(|(v, s, _)| {
             *v == c.var && matches!(s, Sharing::Lastprivate | Sharing::FirstLastprivate)
@@ -434,13 +453,22 @@ pub fn lower_for(
     // (recomputed from the 64-bit counter, an `int` is a truncation the vectoriser and the
     // address analysis cannot follow). The counter, not the user's test, ends the chunk: the
     // user's variable may wrap (a small unsigned type) where the trip count does not.
+    // Collapsed loops: the user's variables are computed from the chunk's first iteration
+    // once, then stepped like an odometer (the innermost by its step; at the end of its range
+    // it restarts and the next one out steps), as gcc does, instead of a division and a
+    // remainder per variable at every iteration (real `div` instructions when the bounds are
+    // known at run time only). A chunk is never empty, so no trip count is 0 there.
     let chunk_loop = match loops.as_slice() {
         [(c, _)] => one(render(
             WORKSHARING,
             "chunk_user_variable",
             &[("var", cx.program.vars[c.var].name.as_str())],
         ))?,
-        _ => one(render(WORKSHARING, "chunk_counter", &[]))?,
+        _ => one(render(
+            WORKSHARING,
+            "chunk_collapsed",
+            &[("starts", &collapsed_starts), ("next", &collapsed_next)],
+        ))?,
     };
     // `schedule(static)` without a chunk size gives each thread at most one block: the
     // backend then sees straight-line code around one loop (an `ordered` loop is run by one

@@ -58,15 +58,21 @@ static void __cape_fn_1(void *__cape_arg)
         if (__cape_step1 > 0 && __cape_lbc1 < __cape_ub1)
             __cape_n1 = ((unsigned long long)__cape_ub1 - (unsigned long long)__cape_lbc1 - 1)
                        / (unsigned long long)__cape_step1 + 1;
+        unsigned long long __cape_d1;
         unsigned long long __cape_n = __cape_n0 * __cape_n1, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
-            for (__cape_k = __cape_lo, __cape_end = __cape_hi; __cape_k < __cape_end; __cape_k++) {
-                i = (__typeof__(i))((unsigned long long)__cape_lb0
-                    + ((__cape_k / __cape_n1) % __cape_n0) * (unsigned long long)__cape_step0);
-                j = (__typeof__(j))((unsigned long long)__cape_lb1
-                    + (__cape_k % __cape_n1) * (unsigned long long)__cape_step1);
+            for (__cape_k = __cape_lo, __cape_end = __cape_hi,
+                 i = (__typeof__(i))((unsigned long long)__cape_lb0
+                     + ((__cape_lo / __cape_n1) % __cape_n0) * (unsigned long long)__cape_step0),
+                 __cape_d1 = __cape_lo % __cape_n1,
+                 j = (__typeof__(j))((unsigned long long)__cape_lb1
+                     + __cape_d1 * (unsigned long long)__cape_step1);
+                 __cape_k < __cape_end;
+                 __cape_k++, (++__cape_d1 < __cape_n1
+                     ? (void)(j += (__typeof__(j - j))__cape_step1)
+                     : (void)(__cape_d1 = 0, j = __cape_lb1, (void)(i += (__typeof__(i - i))__cape_step0)))) {
                 a[i][j] = i + j;
             }
         __cape_loop_end(&__cape_l, 1);
