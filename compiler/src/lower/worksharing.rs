@@ -413,17 +413,21 @@ pub fn lower_for(
                 ))?);
                 ("collapsed_start_inner", "collapsed_next_inner")
             };
-            collapsed_starts.push_str(one(render(
-                WORKSHARING,
-                start,
-                &[("var", name), ("j", &j_text), ("rest", &rest)],
-            ))?
-            .trim_end());
+            collapsed_starts.push_str(
+                one(render(
+                    WORKSHARING,
+                    start,
+                    &[("var", name), ("j", &j_text), ("rest", &rest)],
+                ))?
+                .trim_end(),
+            );
             let mut values = vec![("var", name), ("j", j_text.as_str())];
             if j > 0 {
                 values.push(("outer", collapsed_next.as_str()));
             }
-            collapsed_next = one(render(WORKSHARING, next, &values))?.trim_end().to_string();
+            collapsed_next = one(render(WORKSHARING, next, &values))?
+                .trim_end()
+                .to_string();
         }
         if data.items.iter().any(|(v, s, _)| {
             *v == c.var && matches!(s, Sharing::Lastprivate | Sharing::FirstLastprivate)
