@@ -12,8 +12,11 @@
 //! eager instance before it published nowhere) stops the trial at once when it took half
 //! again as long as the eager ones; the next two are compared with the last eager ones in
 //! the steady state, and lazy is kept only when it was faster than eager on every rank by
-//! more than the noise margin. A region that kept lazy is measured again at each later check
-//! (three eager instances, then a trial).
+//! more than the noise margin. A region that kept lazy stays lazy until it has run `KEEP`
+//! times as long as when lazy won (then three eager instances and a trial measure both
+//! again), or until a check finds its lazy instances slower than the eager ones were: going
+//! back to eager costs the fetch of every page the eager merge injects into, so a winner is
+//! not measured again at every check.
 //!
 //! Each sample is the time from one instance's begin to the next one's (the region, its
 //! merge points and the sequential code after it, where the lazy merge's fetches happen).
@@ -32,8 +35,9 @@ use std::time::{Duration, Instant};
 
 /// The first check; later checks at every doubling of the instance count.
 const FIRST_CHECK: u64 = 16;
-/// Seconds a region must have run before its first trial.
-const MIN_RUN: f64 = 2.0;
+/// Seconds a region must have run before its first trial (the demand-driven merge's start
+/// and a lost trial cost a few milliseconds).
+const MIN_RUN: f64 = 0.05;
 /// The share of an eager instance's time its merge must take for a trial.
 const MIN_SHARE: f64 = 0.05;
 /// Lazy must be at least this much faster than eager to be kept.
@@ -42,6 +46,8 @@ const MARGIN: f64 = 0.97;
 const GIVE_UP: f64 = 1.5;
 /// Samples kept per mode.
 const SAMPLES: usize = 3;
+/// A region that kept lazy is measured again once it has run this many times as long.
+const KEEP: f64 = 4.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -180,6 +186,11 @@ impl Site {
             }
             Phase::Eager => false,
             Phase::Lazy if check => {
+                let [run, eager, lazy] =
+                    max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
+                if run < self.budget && lazy < eager {
+                    return true;
+                }
                 self.eager.clear();
                 self.phase = Phase::Refresh(1);
                 false
@@ -208,6 +219,7 @@ impl Site {
                 let [run, eager, lazy] =
                     max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
                 if lazy < MARGIN * eager {
+                    self.budget = KEEP * run;
                     self.phase = Phase::Lazy;
                     true
                 } else {
@@ -264,8 +276,8 @@ mod tests {
 
     #[test]
     fn short_runs_never_try_lazy() {
-        // 100 instances of 10 ms with a merge of half of it: 1 s in all, under MIN_RUN
-        let (modes, collectives) = run(100, 0.010, 0.001, 0.005);
+        // 100 instances of 0.4 ms with a merge of half of it: 40 ms in all, under MIN_RUN
+        let (modes, collectives) = run(100, 0.0004, 0.0001, 0.0002);
         assert!(modes.iter().all(|&l| !l));
         assert_eq!(collectives, 3, "checks at 16, 32, 64 only");
     }
@@ -278,17 +290,43 @@ mod tests {
     }
 
     #[test]
-    fn a_faster_lazy_merge_is_kept_and_measured_again() {
+    fn a_faster_lazy_merge_is_kept_and_measured_again_rarely() {
         let (modes, _) = run(2000, 0.010, 0.005, 0.005);
         let first = modes.iter().position(|&l| l).expect("a trial");
-        assert_eq!(
-            first, 255,
-            "the first check after 2 s of run: the 256th instance"
-        );
-        assert!(modes[first..first + 20].iter().all(|&l| l), "kept");
-        // at the 512th instance: three eager instances, then lazy again
-        assert_eq!(&modes[511..516], &[false, false, false, true, true]);
-        assert!(modes[516..1023].iter().all(|&l| l));
+        assert_eq!(first, 15, "the first check, 0.15 s into the run");
+        // kept at the trial's end (0.165 s of run): lazy until the run has grown fourfold
+        // (0.66 s: the check at the 128th instance), then three eager instances and lazy again
+        let back = modes[first..].iter().position(|&l| !l).expect("measured again") + first;
+        assert_eq!(back, 127);
+        assert_eq!(&modes[127..132], &[false, false, false, true, true]);
+        // kept again, at 0.755 s of run: next measured at the first check past 3.02 s
+        let again = modes[132..].iter().position(|&l| !l).expect("measured again") + 132;
+        assert_eq!(again, 1023);
+    }
+
+    #[test]
+    fn a_lazy_merge_that_became_slower_is_measured_at_the_next_check() {
+        // lazy wins at first, then (from the 40th instance on) takes twice eager's time
+        let mut auto = Auto::default();
+        let start = Instant::now();
+        let (mut t, mut merged) = (0.0, 0.0);
+        let mut modes = Vec::new();
+        for i in 0..200 {
+            let now = start + Duration::from_secs_f64(t);
+            let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut |m| m);
+            modes.push(lazy_now);
+            let lazy = if i < 40 { 0.005 } else { 0.020 };
+            if lazy_now {
+                t += lazy;
+            } else {
+                t += 0.010;
+                merged += 0.005;
+            }
+        }
+        assert!(modes[18..63].iter().all(|&l| l), "kept after the trial");
+        assert_eq!(&modes[63..67], &[false, false, false, true], "check at 64");
+        assert!(!modes[67], "the trial's first instance lost");
+        assert!(modes[68..].iter().all(|&l| !l));
     }
 
     #[test]
@@ -298,8 +336,8 @@ mod tests {
             let lazy_instances = modes.iter().filter(|&&l| l).count();
             let trials = modes.windows(2).filter(|w| !w[0] && w[1]).count();
             assert_eq!(lazy_instances, trials * trial_len, "lazy {lazy}");
-            // trials at 2 s, then at least twice the run so far: a handful in 1000 s
-            assert!((1..=10).contains(&trials), "{trials} trials");
+            // trials at 0.15 s, then at least twice the run so far: a dozen in 1000 s
+            assert!((1..=14).contains(&trials), "{trials} trials");
         }
     }
 }
