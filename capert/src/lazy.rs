@@ -12,8 +12,10 @@
 //! half-written page, and the older buffer is overwritten only at a later merge point, which
 //! every rank has passed by then.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::addr_hash::AddrHash;
 use crate::sys::mpi::Comm;
 
 mod auto;
@@ -166,6 +168,19 @@ pub struct Lazy {
     auto: Option<Auto>,
     /// `auto` found that the engine cannot start: always eager.
     unavailable: bool,
+    /// Per page this rank published, what it knows of its own last publication of it.
+    published: HashMap<usize, Published, AddrHash>,
+}
+
+/// This rank's last publication of a page.
+#[derive(Debug, Clone, Copy)]
+struct Published {
+    /// The lines in which that version differed from the version before it, when known
+    /// exactly (the twin held the version before: [`Tracker::twin_holds_published`]).
+    lines: Option<u64>,
+    /// This rank was already the page's home then: the buffer that version did not go into
+    /// held this rank's own previous version.
+    chained: bool,
 }
 
 /// The served pages, their window and the table of homes.
@@ -272,6 +287,7 @@ impl Lazy {
             counted: (0, 0),
             auto: auto.then(Auto::default),
             unavailable: false,
+            published: HashMap::default(),
         })
     }
 
@@ -296,7 +312,10 @@ impl Lazy {
             return false;
         }
         if self.engine.is_none() {
-            match Engine::start(comm, tracker, &self.spans) {
+            let started = std::time::Instant::now();
+            let engine = Engine::start(comm, tracker, &self.spans);
+            auto.leave_out(site, started.elapsed());
+            match engine {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
                     // the eager merge is what `auto` falls back to, without a word
@@ -325,14 +344,39 @@ impl Lazy {
 
     /// This rank is the single writer of `page`, whose bytes are `bytes`: writes them into
     /// the buffer that does not hold the current version (made current by `settle`).
-    pub fn publish(&self, page: usize, bytes: &[u8]) {
+    /// `lines`: the lines that differ from the twin; `exact`: the twin held this rank's last
+    /// published version, so `lines` are exactly what changed since. When that buffer holds
+    /// this rank's version before the current one, and the lines of both changes are known,
+    /// only those lines are copied (a stencil changes a few lines of each page it writes).
+    pub fn publish(&mut self, page: usize, bytes: &[u8], lines: u64, exact: bool) {
         let Some(e) = self.engine.as_ref() else {
             return;
         };
-        let buffer = e.pages.get(page).buffer;
-        if let Some(offset) = e.layout.offset(page, buffer ^ 1) {
-            e.window.publish(offset, bytes);
+        let state = e.pages.get(page);
+        let home = state.home == e.rank;
+        let Some(offset) = e.layout.offset(page, state.buffer ^ 1) else {
+            return;
+        };
+        // the current version is this rank's last one (`home`), the older buffer holds the
+        // one before (`chained`), and both changes are known line by line
+        let known = match self.published.get(&page) {
+            Some(&Published {
+                lines: Some(before),
+                chained: true,
+            }) if home && exact => Some(before | lines),
+            _ => None,
+        };
+        match known {
+            Some(changed) => e.window.publish_lines(offset, bytes, changed),
+            None => e.window.publish(offset, bytes),
         }
+        self.published.insert(
+            page,
+            Published {
+                lines: exact.then_some(lines),
+                chained: home,
+            },
+        );
     }
 
     /// Reads the newest version of `page` (a page another rank homes) from its home.

@@ -4,6 +4,7 @@
 #![deny(unsafe_code)]
 
 pub mod access_check;
+pub mod addr_hash;
 pub mod arena;
 pub mod config;
 pub mod diag;

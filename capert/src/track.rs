@@ -652,6 +652,23 @@ impl Tracker {
         }
     }
 
+    /// Does the twin of `page` still hold the version this rank last published of it
+    /// ([`Tracker::note_published`], nothing written into the twin since)? Then the lines
+    /// a compare with memory finds are exactly those that changed since that version.
+    pub fn twin_holds_published(&self, page: usize) -> bool {
+        self.range_of(page)
+            .is_some_and(|range| range.twin.is_published(page - range.start()))
+    }
+
+    /// After publishing `page` with its twin made equal to memory: remembers it for
+    /// [`Tracker::twin_holds_published`] (uffd tracker only; the mprotect one keeps no marks).
+    pub fn note_published(&mut self, page: usize) {
+        let index = self.ranges.partition_point(|r| r.end() <= page);
+        if let Some(range) = self.ranges.get_mut(index).filter(|r| r.start() <= page) {
+            range.twin.set_published(page - range.start());
+        }
+    }
+
     /// After a diff through [`Tracker::pair_mut`] that left every twin of `written` equal to
     /// memory: only the bookkeeping of [`Tracker::commit`].
     pub fn commit_diffed(&mut self, written: &[usize]) {

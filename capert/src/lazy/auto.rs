@@ -1,19 +1,24 @@
 //! `CAPE_MERGE=auto`: per region (its outlined function), the merge that made its instances
 //! faster, measured, at a bounded cost. A region runs eagerly until a *trial* of the
-//! demand-driven merge is worth its price: only at checks (the 16th, 32nd, 64th, ...
-//! instance), only when the region has run `MIN_RUN` seconds in all (doubled after every
+//! demand-driven merge is worth its price: only at checks (the 64th, 128th, 256th, ...
+//! instance: a trial, lost, costs up to about eight instances' time, a small share of 64),
+//! only when the region has run `MIN_RUN` seconds in all (doubled after every
 //! trial lazy lost, so trials cost a shrinking share of the run) and only when its eager
 //! merges took at least `MIN_SHARE` of its time (all the demand-driven merge can save is
 //! the merge's time). A short program, or one whose merges cost little, never runs a lazy
 //! instance, and never starts the demand-driven merge (window, progress check, fetch thread:
 //! started at the first trial).
 //!
-//! A trial runs up to three instances lazily: the first one (it faults on every page the
-//! eager instance before it published nowhere) stops the trial at once when it took half
-//! again as long as the eager ones; the next two are compared with the last eager ones in
-//! the steady state, and lazy is kept only when it was faster than eager on every rank by
-//! more than the noise margin. A region that kept lazy is measured again at each later check
-//! (three eager instances, then a trial).
+//! A trial runs up to five instances lazily: the first one (it publishes every page it
+//! changed into served buffers touched for the first time, and the demand-driven merge's
+//! start is left out of its time) stops the trial at once when it took three times as long
+//! as the eager ones; the two after it still pay for the change of mode, and the last three
+//! are compared with the last eager ones in the steady state, and lazy is kept only when it was faster than eager on every rank by
+//! more than the noise margin. A region that kept lazy stays lazy until it has run `KEEP`
+//! times as long as when lazy won (then four eager instances and a trial measure both
+//! again), or until a check finds its lazy instances slower than the eager ones were: going
+//! back to eager costs the fetch of every page the eager merge injects into, so a winner is
+//! not measured again at every check.
 //!
 //! Each sample is the time from one instance's begin to the next one's (the region, its
 //! merge points and the sequential code after it, where the lazy merge's fetches happen).
@@ -31,17 +36,28 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// The first check; later checks at every doubling of the instance count.
-const FIRST_CHECK: u64 = 16;
-/// Seconds a region must have run before its first trial.
-const MIN_RUN: f64 = 2.0;
+const FIRST_CHECK: u64 = 64;
+/// Seconds a region must have run before its first trial (the demand-driven merge's start
+/// and a lost trial cost a few milliseconds).
+const MIN_RUN: f64 = 0.05;
 /// The share of an eager instance's time its merge must take for a trial.
 const MIN_SHARE: f64 = 0.05;
 /// Lazy must be at least this much faster than eager to be kept.
 const MARGIN: f64 = 0.97;
-/// A first lazy sample this much slower than eager stops the trial.
-const GIVE_UP: f64 = 1.5;
+/// A first lazy sample this much slower than eager stops the trial (the first instance pays
+/// for first touches; a slower one is a merge whose pages every rank reads).
+const GIVE_UP: f64 = 3.0;
 /// Samples kept per mode.
 const SAMPLES: usize = 3;
+/// Instances after a change of mode whose time is not a sample of the new mode: they pay
+/// for the change (to lazy: served buffers touched for the first time and twins not yet
+/// known to hold zeros, for two instances of a region that alternates between two arrays;
+/// to eager: fetching the pages it injects into).
+const SETTLE: u32 = 2;
+/// Lazy instances in a trial: the settling ones, then `SAMPLES` measured.
+const TRIAL: u8 = SETTLE as u8 + SAMPLES as u8;
+/// A region that kept lazy is measured again once it has run this many times as long.
+const KEEP: f64 = 4.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -62,7 +78,10 @@ struct Site {
     next_check: u64,
     phase: Phase,
     /// The mode of the last two instances (last first; true: lazy).
-    modes: [Option<bool>; 2],
+    /// The mode of the last instance begun (true: lazy), and how many instances in a row
+    /// (it included) took that mode.
+    mode: Option<bool>,
+    streak: u32,
     last_begin: Option<(Instant, Duration)>,
     /// Seconds of all instances so far (this rank's measurement), and needed before a trial
     /// (agreed: from the maximum over the ranks of `run`).
@@ -82,7 +101,8 @@ impl Default for Site {
             count: 0,
             next_check: FIRST_CHECK,
             phase: Phase::Eager,
-            modes: [None; 2],
+            mode: None,
+            streak: 0,
             last_begin: None,
             run: 0.0,
             budget: MIN_RUN,
@@ -134,8 +154,26 @@ impl Auto {
         }
         s.last_begin = Some((now, merged));
         let lazy = s.next_mode(max_over_ranks);
-        s.modes = [Some(lazy), s.modes[0]];
+        if s.mode == Some(lazy) {
+            s.streak += 1;
+        } else {
+            (s.mode, s.streak) = (Some(lazy), 1);
+        }
         lazy
+    }
+}
+
+impl Auto {
+    /// The instance of `site` that just began spent `spent` in one-time work that is not
+    /// the merge's (the demand-driven merge's start): left out of its sample.
+    pub fn leave_out(&mut self, site: usize, spent: Duration) {
+        if let Some((begin, _)) = self
+            .sites
+            .get_mut(&site)
+            .and_then(|s| s.last_begin.as_mut())
+        {
+            *begin += spent;
+        }
     }
 }
 
@@ -143,8 +181,8 @@ impl Site {
     /// The instance before this one took `dt` seconds, `merge` of them in merges.
     fn measure(&mut self, dt: f64, merge: f64) {
         self.run += dt;
-        let steady = self.modes[0] == self.modes[1];
-        match self.modes[0] {
+        let steady = self.streak > SETTLE;
+        match self.mode {
             Some(false) => {
                 self.eager_run += dt;
                 self.eager_merge += merge;
@@ -153,7 +191,8 @@ impl Site {
                 }
             }
             Some(true) if steady => push(&mut self.lazy, dt),
-            Some(true) => self.first_lazy = dt,
+            Some(true) if self.streak == 1 => self.first_lazy = dt,
+            Some(true) => {}
             None => {}
         }
     }
@@ -180,12 +219,17 @@ impl Site {
             }
             Phase::Eager => false,
             Phase::Lazy if check => {
+                let [run, eager, lazy] =
+                    max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
+                if run < self.budget && lazy < eager {
+                    return true;
+                }
                 self.eager.clear();
                 self.phase = Phase::Refresh(1);
                 false
             }
             Phase::Lazy => true,
-            Phase::Refresh(n) if n < 3 => {
+            Phase::Refresh(n) if u32::from(n) < SETTLE + 2 => {
                 self.phase = Phase::Refresh(n + 1);
                 false
             }
@@ -200,7 +244,7 @@ impl Site {
                     true
                 }
             }
-            Phase::Trial(n) if n < 3 => {
+            Phase::Trial(n) if n < TRIAL => {
                 self.phase = Phase::Trial(n + 1);
                 true
             }
@@ -208,6 +252,7 @@ impl Site {
                 let [run, eager, lazy] =
                     max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
                 if lazy < MARGIN * eager {
+                    self.budget = KEEP * run;
                     self.phase = Phase::Lazy;
                     true
                 } else {
@@ -264,10 +309,10 @@ mod tests {
 
     #[test]
     fn short_runs_never_try_lazy() {
-        // 100 instances of 10 ms with a merge of half of it: 1 s in all, under MIN_RUN
-        let (modes, collectives) = run(100, 0.010, 0.001, 0.005);
+        // 100 instances of 0.4 ms with a merge of half of it: 40 ms in all, under MIN_RUN
+        let (modes, collectives) = run(100, 0.0004, 0.0001, 0.0002);
         assert!(modes.iter().all(|&l| !l));
-        assert_eq!(collectives, 3, "checks at 16, 32, 64 only");
+        assert_eq!(collectives, 1, "one check, at the 64th instance");
     }
 
     #[test]
@@ -278,28 +323,67 @@ mod tests {
     }
 
     #[test]
-    fn a_faster_lazy_merge_is_kept_and_measured_again() {
-        let (modes, _) = run(2000, 0.010, 0.005, 0.005);
+    fn a_faster_lazy_merge_is_kept_and_measured_again_rarely() {
+        let (modes, _) = run(4000, 0.010, 0.005, 0.005);
         let first = modes.iter().position(|&l| l).expect("a trial");
-        assert_eq!(
-            first, 255,
-            "the first check after 2 s of run: the 256th instance"
+        assert_eq!(first, 63, "the first check, 0.63 s into the run");
+        assert!(
+            modes[63..68].iter().all(|&l| l),
+            "a trial of five instances"
         );
-        assert!(modes[first..first + 20].iter().all(|&l| l), "kept");
-        // at the 512th instance: three eager instances, then lazy again
-        assert_eq!(&modes[511..516], &[false, false, false, true, true]);
-        assert!(modes[516..1023].iter().all(|&l| l));
+        // kept at the trial's end (0.655 s of run): lazy until the run has grown fourfold
+        // (2.62 s: the check at the 512th instance), then four eager instances and lazy again
+        let back = modes[first..]
+            .iter()
+            .position(|&l| !l)
+            .expect("measured again")
+            + first;
+        assert_eq!(back, 511);
+        assert_eq!(&modes[511..517], &[false, false, false, false, true, true]);
+        // kept again, at 2.935 s of run: not measured again before 11.74 s
+        assert!(modes[515..].iter().all(|&l| l));
+    }
+
+    #[test]
+    fn a_lazy_merge_that_became_slower_is_measured_at_the_next_check() {
+        // lazy wins at first, then (from the 150th instance on) takes 3.5 times eager's time
+        let mut auto = Auto::default();
+        let start = Instant::now();
+        let (mut t, mut merged) = (0.0, 0.0);
+        let mut modes = Vec::new();
+        for i in 0..400 {
+            let now = start + Duration::from_secs_f64(t);
+            let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut |m| m);
+            modes.push(lazy_now);
+            let lazy = if i < 150 { 0.005 } else { 0.035 };
+            if lazy_now {
+                t += lazy;
+            } else {
+                t += 0.010;
+                merged += 0.005;
+            }
+        }
+        assert!(modes[63..255].iter().all(|&l| l), "kept after the trial");
+        assert_eq!(
+            &modes[255..260],
+            &[false, false, false, false, true],
+            "check at 256"
+        );
+        assert!(
+            modes[260..].iter().all(|&l| !l),
+            "the trial's first instance lost"
+        );
     }
 
     #[test]
     fn a_slower_lazy_merge_costs_a_bounded_share() {
-        for (lazy, trial_len) in [(0.011, 3), (0.020, 1)] {
+        for (lazy, trial_len) in [(0.011, 5), (0.035, 1)] {
             let (modes, _) = run(100_000, 0.010, lazy, 0.005);
             let lazy_instances = modes.iter().filter(|&&l| l).count();
             let trials = modes.windows(2).filter(|w| !w[0] && w[1]).count();
             assert_eq!(lazy_instances, trials * trial_len, "lazy {lazy}");
-            // trials at 2 s, then at least twice the run so far: a handful in 1000 s
-            assert!((1..=10).contains(&trials), "{trials} trials");
+            // trials at 0.63 s, then at least twice the run so far: a dozen in 1000 s
+            assert!((1..=14).contains(&trials), "{trials} trials");
         }
     }
 }

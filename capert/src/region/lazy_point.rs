@@ -103,6 +103,7 @@ pub(super) fn notices(
             continue;
         }
         // this rank's page from now on: the twin takes the new version, which is published
+        let exact = rt.tracker.twin_holds_published(page);
         let (memory, twin) = rt.tracker.pair_mut(page);
         if keep {
             diff_into(
@@ -115,7 +116,10 @@ pub(super) fn notices(
         }
         // memory is as the compare saw it (no user code ran since): the differing lines suffice
         copy_lines(memory, twin, differ);
-        lazy.publish(page, memory);
+        if let Some(lazy) = rt.lazy.as_mut() {
+            lazy.publish(page, memory, differ, exact);
+        }
+        rt.tracker.note_published(page);
         rt.current.lazy_published += 1;
     }
     rt.current.lazy_notices += changed.len() as u64;

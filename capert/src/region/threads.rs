@@ -13,12 +13,12 @@ use super::rank_locks::{BetweenRanks, ForMerge, RankLocks};
 use super::records::Record;
 use super::team::Level;
 use super::{with_state, State};
+use crate::addr_hash::AddrHash;
 use crate::pool::{self, Barrier};
 use crate::sys::direct::TEAM_DIRECT;
 use crate::sys::raw::{Combiner, ProgramBytes};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -138,29 +138,11 @@ struct UpdateLog {
     /// target, combiner, operand's length (its bytes follow one another in `operands`)
     updates: Vec<(ProgramBytes, Combiner, usize)>,
     operands: Vec<u8>,
-    known: HashSet<usize, BuildHasherDefault<AddrHasher>>,
+    known: HashSet<usize, AddrHash>,
     /// the last target found in `known` (most loops update one variable)
     last: usize,
     /// per target whose latest update folds: its index in `updates` and operand offset
-    latest: HashMap<usize, (usize, usize), BuildHasherDefault<AddrHasher>>,
-}
-
-/// Addresses are their own hash (multiplied, so aligned ones spread over the buckets).
-#[derive(Default)]
-struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
+    latest: HashMap<usize, (usize, usize), AddrHash>,
 }
 
 thread_local! {

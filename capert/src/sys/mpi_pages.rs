@@ -79,6 +79,33 @@ impl PageWindow {
         }
     }
 
+    /// Copies the 64-byte lines `lines` (bit i: line i) of the page `bytes` into this rank's
+    /// served buffer at `offset`, whose other lines already hold the same bytes (the caller
+    /// knows which lines differ). Same guarantee from the caller as [`PageWindow::publish`].
+    pub fn publish_lines(&self, offset: usize, bytes: &[u8], lines: u64) {
+        const LINE: usize = 64;
+        assert!(
+            bytes.len() == 64 * LINE && offset <= self.len && bytes.len() <= self.len - offset,
+            "publish outside the served pages"
+        );
+        let mut bits = lines;
+        while bits != 0 {
+            // a stretch of consecutive lines in one copy
+            let first = bits.trailing_zeros() as usize;
+            let next = first + (bits >> first).trailing_ones() as usize;
+            // SAFETY: lines first..next of the page lie in `bytes` and, checked above, in our
+            // live mapping; the protocol keeps readers off these bytes, as for `publish`.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    bytes.as_ptr().add(first * LINE),
+                    (self.served.base() + offset + first * LINE) as *mut u8,
+                    (next - first) * LINE,
+                )
+            }
+            bits &= u64::MAX.checked_shl(next as u32).unwrap_or(0);
+        }
+    }
+
     /// Reads `out.len()` bytes at `offset` of `rank`'s served buffers.
     pub fn get(&self, rank: usize, offset: usize, out: &mut [u8]) -> Result<(), String> {
         if offset > self.len || out.len() > self.len - offset {

@@ -129,6 +129,10 @@ pub struct TwinMapping {
     /// known to hold only zero bytes; every write through [`TwinMapping::bytes_mut`] clears
     /// the bits of the pages it covers. Empty: no page is marked.
     zero: Vec<u64>,
+    /// Likewise, set while the twin page holds what this rank last published of the page
+    /// (written by no one since): the demand-driven merge's compare then names exactly the
+    /// lines that changed since that version.
+    published: Vec<u64>,
 }
 
 // SAFETY: the mapping is owned exclusively by this value; no thread-affine state.
@@ -156,6 +160,7 @@ impl TwinMapping {
             base: base as *mut u8,
             len,
             zero: Vec::new(),
+            published: Vec::new(),
         })
     }
 
@@ -192,6 +197,7 @@ impl TwinMapping {
         if !self.zero.is_empty() && len > 0 {
             for page in offset / PAGE_SIZE..=(offset + len - 1) / PAGE_SIZE {
                 self.zero[page / 64] &= !(1 << (page % 64));
+                self.published[page / 64] &= !(1 << (page % 64));
             }
         }
         // SAFETY: in bounds of our own live mapping, borrowed exclusively through `&mut self`.
@@ -201,11 +207,13 @@ impl TwinMapping {
 
 impl TwinMapping {
     /// Keeps one bit per page telling that the twin page holds only zero bytes
-    /// ([`TwinMapping::set_zero`]), so that a diff of a page of zeros reads memory only.
-    /// Writes that bypass [`TwinMapping::bytes_mut`] (through [`TwinMapping::base`]) must
-    /// [`TwinMapping::clear_zero`] the page first.
+    /// ([`TwinMapping::set_zero`]), so that a diff of a page of zeros reads memory only, and
+    /// one telling that it holds the version this rank last published
+    /// ([`TwinMapping::set_published`]). Writes that bypass [`TwinMapping::bytes_mut`]
+    /// (through [`TwinMapping::base`]) must [`TwinMapping::clear_marks`] the page first.
     pub fn mark_zero_pages(&mut self) {
         self.zero = vec![0; (self.len / PAGE_SIZE).div_ceil(64)];
+        self.published = vec![0; (self.len / PAGE_SIZE).div_ceil(64)];
     }
 
     /// Notes that the twin page at `offset` holds only zero bytes (the caller checked).
@@ -216,12 +224,31 @@ impl TwinMapping {
         }
     }
 
-    /// The twin page at `offset` may hold other bytes than zero from now on.
-    pub fn clear_zero(&mut self, offset: usize) {
+    /// The twin page at `offset` may hold other bytes from now on.
+    pub fn clear_marks(&mut self, offset: usize) {
         let page = offset / PAGE_SIZE;
-        if let Some(word) = self.zero.get_mut(page / 64) {
-            *word &= !(1 << (page % 64));
+        for marks in [&mut self.zero, &mut self.published] {
+            if let Some(word) = marks.get_mut(page / 64) {
+                *word &= !(1 << (page % 64));
+            }
         }
+    }
+
+    /// Notes that the twin page at `offset` holds the version of the page this rank has
+    /// just published (the caller made it so).
+    pub fn set_published(&mut self, offset: usize) {
+        let page = offset / PAGE_SIZE;
+        if let Some(word) = self.published.get_mut(page / 64) {
+            *word |= 1 << (page % 64);
+        }
+    }
+
+    /// Does the twin page at `offset` still hold the version this rank last published?
+    pub fn is_published(&self, offset: usize) -> bool {
+        let page = offset / PAGE_SIZE;
+        self.published
+            .get(page / 64)
+            .is_some_and(|word| word & (1 << (page % 64)) != 0)
     }
 
     /// Is the twin page at `offset` known to hold only zero bytes?

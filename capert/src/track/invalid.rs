@@ -218,7 +218,7 @@ impl Tracker {
                 let index = (page - range.start()) / PAGE_SIZE;
                 range.invalid[index / 64].fetch_or(1 << (index % 64), Ordering::AcqRel);
                 // the fetch thread installs its twin through a raw pointer
-                range.twin.clear_zero(page - range.start());
+                range.twin.clear_marks(page - range.start());
             }
             for (a, b, dropped) in self.split_by_missing(from, to) {
                 if dropped {
