@@ -7,6 +7,7 @@
 //! Within a block every record starts with its kind byte.
 
 use super::memory::Memory;
+use crate::addr_hash::AddrHash;
 use crate::sys::mpi::CAPTURE_SLOTS;
 use crate::sys::raw::{Combiner, SameProgram};
 use crate::tickpt::{Stamp, Tickpt};
@@ -53,7 +54,7 @@ pub(super) enum Record {
 #[derive(Debug, Default)]
 pub(super) struct EpochRecords {
     list: Vec<Record>,
-    latest: HashMap<usize, usize>,
+    latest: HashMap<usize, usize, AddrHash>,
 }
 
 impl EpochRecords {
