@@ -1,7 +1,7 @@
 //! `CAPE_MERGE=auto`: per region (its outlined function), the merge that made its instances
 //! faster, measured, at a bounded cost. A region runs eagerly until a *trial* of the
 //! demand-driven merge is worth its price: only at checks (the 64th, 128th, 256th, ...
-//! instance: a trial, lost, costs up to about eight instances' time, a small share of 64),
+//! instance: a trial lost costs up to about eight instances' time, a small share of 64),
 //! only when the region has run `MIN_RUN` seconds in all (doubled after every
 //! trial lazy lost, so trials cost a shrinking share of the run) and only when its eager
 //! merges took at least `MIN_SHARE` of its time (all the demand-driven merge can save is
@@ -13,7 +13,8 @@
 //! changed into served buffers touched for the first time, and the demand-driven merge's
 //! start is left out of its time) stops the trial at once when it took three times as long
 //! as the eager ones; the two after it still pay for the change of mode, and the last three
-//! are compared with the last eager ones in the steady state, and lazy is kept only when it was faster than eager on every rank by
+//! are compared with the last eager ones in the steady state (the first of them ends the
+//! trial when it took half again as long as eager), and lazy is kept only when it was faster than eager on every rank by
 //! more than the noise margin. A region that kept lazy stays lazy until it has run `KEEP`
 //! times as long as when lazy won (then four eager instances and a trial measure both
 //! again), or until a check finds its lazy instances slower than the eager ones were: going
@@ -47,6 +48,9 @@ const MARGIN: f64 = 0.97;
 /// A first lazy sample this much slower than eager stops the trial (the first instance pays
 /// for first touches; a slower one is a merge whose pages every rank reads).
 const GIVE_UP: f64 = 3.0;
+/// A first measured lazy instance this much slower than eager ends the trial before its
+/// last two instances.
+const CLEARLY_SLOWER: f64 = 1.5;
 /// Samples kept per mode.
 const SAMPLES: usize = 3;
 /// Instances after a change of mode whose time is not a sample of the new mode: they pay
@@ -244,6 +248,17 @@ impl Site {
                     true
                 }
             }
+            // the first measured lazy instance: far slower than eager ends the trial here
+            Phase::Trial(n) if u32::from(n) == SETTLE + 1 => {
+                let [run, eager, lazy] =
+                    max_over_ranks([self.run, min(&self.eager), min(&self.lazy)]);
+                if lazy > CLEARLY_SLOWER * eager {
+                    self.lazy_lost(run)
+                } else {
+                    self.phase = Phase::Trial(n + 1);
+                    true
+                }
+            }
             Phase::Trial(n) if n < TRIAL => {
                 self.phase = Phase::Trial(n + 1);
                 true
@@ -377,7 +392,7 @@ mod tests {
 
     #[test]
     fn a_slower_lazy_merge_costs_a_bounded_share() {
-        for (lazy, trial_len) in [(0.011, 5), (0.035, 1)] {
+        for (lazy, trial_len) in [(0.011, 5), (0.020, 3), (0.035, 1)] {
             let (modes, _) = run(100_000, 0.010, lazy, 0.005);
             let lazy_instances = modes.iter().filter(|&&l| l).count();
             let trials = modes.windows(2).filter(|w| !w[0] && w[1]).count();
