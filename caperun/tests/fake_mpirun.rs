@@ -288,9 +288,13 @@ fn a_full_disk_is_not_retried() {
     let o = c.run(&["./prog"], b"");
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert_eq!(c.attempts(), 1, "{err}");
+    // the directory is probed once the relaunch is on its way (off the recovery's path) and
+    // the relaunch killed when the probe fails: the fake launcher may have counted it
+    assert!(c.attempts() <= 2, "{} attempts: {err}", c.attempts());
     assert!(
-        err.contains("the checkpoint directory cannot be written: No space left on device"),
+        err.contains("caperun: error: attempt 1 ended (mpirun exit 137) without writing")
+            && err.contains("the checkpoint directory cannot be written: No space left on device")
+            && !err.contains("attempt 2"),
         "{err}"
     );
 }
