@@ -4,7 +4,8 @@
 //! page and the fetch thread reads it per fetch, so a `HashMap` behind a mutex cost a lock and
 //! a SipHash per page on both sides (3 % of a Jacobi sweep, docs/lazy-merge-measurements.md).
 //! Chunks of the table are allocated at their first write: the arena's reservation is tens of
-//! GiB, of which a program touches a little.
+//! GiB, of which a program touches a little. The same index serves [`PageTable`], a plain
+//! per-page table of the runtime's thread.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
@@ -47,15 +48,16 @@ impl PageState {
     }
 }
 
-/// Spans of eligible memory (start, len; page aligned, ascending) and the index of each
-/// one's first page in the table.
-pub struct Homes {
+/// The place of each eligible page in a per-page table: spans of eligible memory (start,
+/// len; page aligned, ascending) and the index of each one's first page.
+#[derive(Debug, Clone)]
+pub struct PageIndex {
     spans: Vec<(usize, usize, usize)>,
-    chunks: Box<[OnceLock<Box<[AtomicU32]>>]>,
+    pages: usize,
 }
 
-impl Homes {
-    pub fn new(spans: &[(usize, usize)]) -> Homes {
+impl PageIndex {
+    pub fn new(spans: &[(usize, usize)]) -> PageIndex {
         let mut sorted = spans.to_vec();
         sorted.sort_unstable();
         let mut pages = 0;
@@ -67,17 +69,37 @@ impl Homes {
                 (start, len, first)
             })
             .collect();
-        let chunks = (0..pages.div_ceil(CHUNK))
-            .map(|_| OnceLock::new())
-            .collect();
-        Homes { spans, chunks }
+        PageIndex { spans, pages }
     }
 
     /// The table index of `page` (None: not an eligible page).
-    fn index(&self, page: usize) -> Option<usize> {
+    pub fn of(&self, page: usize) -> Option<usize> {
         let at = self.spans.partition_point(|&(s, l, _)| s + l <= page);
         let &(start, _, first) = self.spans.get(at).filter(|&&(s, _, _)| s <= page)?;
         Some(first + (page - start) / PAGE_SIZE)
+    }
+
+    /// Chunks of `CHUNK` entries that cover every eligible page.
+    fn chunks(&self) -> usize {
+        self.pages.div_ceil(CHUNK)
+    }
+}
+
+/// The homes of the eligible pages, one atomic word per page.
+pub struct Homes {
+    index: PageIndex,
+    chunks: Box<[OnceLock<Box<[AtomicU32]>>]>,
+}
+
+impl Homes {
+    pub fn new(spans: &[(usize, usize)]) -> Homes {
+        let index = PageIndex::new(spans);
+        let chunks = (0..index.chunks()).map(|_| OnceLock::new()).collect();
+        Homes { index, chunks }
+    }
+
+    fn index(&self, page: usize) -> Option<usize> {
+        self.index.of(page)
     }
 
     /// The state of `page` (no home when it was never published or is not eligible).
@@ -100,6 +122,38 @@ impl Homes {
         let mut state = PageState::unpack(entry.load(Ordering::Relaxed));
         change(&mut state);
         entry.store(state.pack(), Ordering::Release);
+    }
+}
+
+/// A value per eligible page for the runtime's thread alone (no atomics), `T::default()`
+/// where none was set; chunks allocated at their first write, like the table of homes.
+pub struct PageTable<T> {
+    index: PageIndex,
+    chunks: Vec<Option<Box<[T]>>>,
+}
+
+impl<T: Copy + Default> PageTable<T> {
+    pub fn new(spans: &[(usize, usize)]) -> PageTable<T> {
+        let index = PageIndex::new(spans);
+        let chunks = (0..index.chunks()).map(|_| None).collect();
+        PageTable { index, chunks }
+    }
+
+    /// The value of `page` (the default for a page never set or not eligible).
+    pub fn get(&self, page: usize) -> T {
+        self.index
+            .of(page)
+            .and_then(|i| self.chunks[i / CHUNK].as_ref().map(|c| c[i % CHUNK]))
+            .unwrap_or_default()
+    }
+
+    /// Sets the value of `page` (an eligible page; others are ignored).
+    pub fn set(&mut self, page: usize, value: T) {
+        if let Some(i) = self.index.of(page) {
+            let chunk = self.chunks[i / CHUNK]
+                .get_or_insert_with(|| vec![T::default(); CHUNK].into_boxed_slice());
+            chunk[i % CHUNK] = value;
+        }
     }
 }
 
@@ -143,5 +197,20 @@ mod tests {
             "the buffer outlives the home"
         );
         assert_eq!(homes.get(0).home, NO_HOME, "not eligible: ignored");
+    }
+
+    #[test]
+    fn a_page_table_holds_a_value_per_eligible_page() {
+        let mut table: PageTable<(u64, bool)> =
+            PageTable::new(&[(1 << 30, (CHUNK + 5) * P), (4 * P, 2 * P)]);
+        let far = (1 << 30) + (CHUNK + 2) * P;
+        assert_eq!(table.get(far), (0, false), "never set");
+        table.set(far, (7, true));
+        table.set(5 * P, (1, false));
+        table.set(0, (3, true));
+        assert_eq!(table.get(far), (7, true));
+        assert_eq!(table.get(far - P), (0, false));
+        assert_eq!(table.get(5 * P), (1, false));
+        assert_eq!(table.get(0), (0, false), "not eligible: ignored");
     }
 }
