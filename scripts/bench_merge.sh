@@ -20,6 +20,10 @@ cd "$ROOT"
 # shellcheck source=scripts/env.sh
 source scripts/env.sh
 unset OMP_NUM_THREADS CAPE_MERGE CAPE_STATS
+# The MPI version gets the point-to-point layer capert asks for on one node (ob1, with
+# shared-memory transfers): left to its default, Open MPI 4.1 here picks a layer that makes
+# examples/mpi/jacobi.c 1.5 times slower, which would flatter every ratio to MPI.
+export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 
 CAPECC=${CAPECC:-$ROOT/target/release/capecc}
 BASELINE=${BENCH_BASELINE:-}
