@@ -170,6 +170,8 @@ pub struct Lazy {
     /// (indexed like the table of homes: a hash map's insert per published page cost 2 % of
     /// a Jacobi sweep).
     published: PageTable<Published>,
+    /// Scratch of `fetch_many`.
+    gets: Vec<Get>,
 }
 
 /// This rank's last publication of a page (the default: none known).
@@ -229,9 +231,10 @@ impl Engine {
             rank: comm.rank() as u32,
         };
         let served = engine.clone_handles();
+        let mut gets = Vec::new();
         let serving = tracker
-            .serve_invalid_pages(Box::new(move |page, out: &mut [u8]| {
-                served.fetch(page, out)
+            .serve_invalid_pages(Box::new(move |pages: &[usize], out: &mut [u8]| {
+                served.fetch_many(pages, out, &mut gets)
             }))
             .map_err(|e| e.to_string());
         // the engine starts on every rank or on none (a rank whose fetch thread is not
@@ -253,17 +256,82 @@ impl Engine {
         }
     }
 
-    /// Reads the newest version of `page` from its home.
-    fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
-        let state = Some(self.pages.get(page))
-            .filter(|s| s.home != NO_HOME)
-            .ok_or("the page has no home")?;
-        let offset = self
-            .layout
-            .offset(page, state.buffer)
-            .ok_or("the page has no served buffer")?;
-        self.window.get(state.home as usize, offset, out)
+    /// Reads the newest version of each of `pages` from its home into `out` (`PAGE_SIZE`
+    /// bytes per page, in order): one passive-target epoch per home, one `MPI_Get` per run
+    /// of pages that lie next to each other both in its served buffers and in `out`.
+    /// `gets` is scratch.
+    fn fetch_many(
+        &self,
+        pages: &[usize],
+        out: &mut [u8],
+        gets: &mut Vec<Get>,
+    ) -> Result<(), String> {
+        if out.len() != pages.len() * PAGE_SIZE {
+            return Err(format!("{} bytes for {} pages", out.len(), pages.len()));
+        }
+        gets.clear();
+        for (i, &page) in pages.iter().enumerate() {
+            let state = Some(self.pages.get(page))
+                .filter(|s| s.home != NO_HOME)
+                .ok_or_else(|| format!("the page at {page:#x} has no home"))?;
+            let offset = self
+                .layout
+                .offset(page, state.buffer)
+                .ok_or_else(|| format!("the page at {page:#x} has no served buffer"))?;
+            gets.push(Get {
+                home: state.home,
+                offset,
+                at: i * PAGE_SIZE,
+                len: PAGE_SIZE,
+            });
+        }
+        coalesce(gets);
+        let mut rest = gets.as_slice();
+        let mut runs = Vec::new();
+        while let Some(first) = rest.first() {
+            let n = rest.partition_point(|g| g.home == first.home);
+            runs.clear();
+            runs.extend(rest[..n].iter().map(|g| (g.offset, g.at, g.len)));
+            self.window.get_many(first.home as usize, &runs, out)?;
+            rest = &rest[n..];
+        }
+        Ok(())
     }
+}
+
+/// One `MPI_Get` of a batch: `len` bytes at `offset` of `home`'s served buffers into the
+/// batch's buffer at `at`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Get {
+    home: u32,
+    offset: usize,
+    at: usize,
+    len: usize,
+}
+
+/// Sorts the gets of a batch by home and offset and joins each run that is contiguous both
+/// in the served buffers and in the batch's buffer into one get (a block of pages that one
+/// rank homes, published at the same merge points, lies in one buffer).
+fn coalesce(gets: &mut Vec<Get>) {
+    gets.sort_unstable();
+    let mut kept = 0usize;
+    for i in 0..gets.len() {
+        let g = gets[i];
+        match kept.checked_sub(1).map(|k| &mut gets[k]) {
+            Some(last)
+                if last.home == g.home
+                    && last.offset + last.len == g.offset
+                    && last.at + last.len == g.at =>
+            {
+                last.len += g.len
+            }
+            _ => {
+                gets[kept] = g;
+                kept += 1;
+            }
+        }
+    }
+    gets.truncate(kept);
 }
 
 impl Lazy {
@@ -288,6 +356,7 @@ impl Lazy {
             auto: auto.then(Auto::default),
             unavailable: false,
             published: PageTable::new(spans),
+            gets: Vec::new(),
         })
     }
 
@@ -379,10 +448,12 @@ impl Lazy {
         );
     }
 
-    /// Reads the newest version of `page` (a page another rank homes) from its home.
-    pub fn fetch(&self, page: usize, out: &mut [u8]) -> Result<(), String> {
+    /// Reads the newest version of each of `pages` (pages other ranks home, at most
+    /// `sys::invalid::BATCH`) into `out`, `PAGE_SIZE` bytes each: one passive-target epoch
+    /// per home. On the runtime's thread only at a merge point (no fault is served then).
+    pub fn fetch_many(&mut self, pages: &[usize], out: &mut [u8]) -> Result<(), String> {
         match self.engine.as_ref() {
-            Some(e) => e.fetch(page, out),
+            Some(e) => e.fetch_many(pages, out, &mut self.gets),
             None => Err("the demand-driven merge is not started".into()),
         }
     }
@@ -451,6 +522,59 @@ mod tests {
         let (single, several) = classify(&notices);
         assert_eq!(single, vec![(P, 0), (3 * P, 1), (8 * P, 3)]);
         assert_eq!(several, vec![2 * P, 5 * P, 9 * P], "9: one writer, vetoed");
+    }
+
+    #[test]
+    fn a_batch_is_one_get_per_contiguous_run_per_home() {
+        let get = |home, offset, page: usize| Get {
+            home,
+            offset: offset * P,
+            at: page * P,
+            len: P,
+        };
+        // pages 0..6 of a batch: 0-2 homed on rank 1 (buffers next to each other), 3 on
+        // rank 0, 4 on rank 1 again but in the other buffer, 5 on rank 1 after 4
+        let mut gets = vec![
+            get(1, 10, 0),
+            get(1, 11, 1),
+            get(1, 12, 2),
+            get(0, 13, 3),
+            get(1, 40, 4),
+            get(1, 41, 5),
+        ];
+        coalesce(&mut gets);
+        assert_eq!(
+            gets,
+            vec![
+                Get {
+                    home: 0,
+                    offset: 13 * P,
+                    at: 3 * P,
+                    len: P
+                },
+                Get {
+                    home: 1,
+                    offset: 10 * P,
+                    at: 0,
+                    len: 3 * P
+                },
+                Get {
+                    home: 1,
+                    offset: 40 * P,
+                    at: 4 * P,
+                    len: 2 * P
+                },
+            ]
+        );
+        // contiguous in the served buffers but not in the batch (a page of another home
+        // between them): two gets
+        let mut gets = vec![get(2, 5, 0), get(3, 9, 1), get(2, 6, 2)];
+        coalesce(&mut gets);
+        assert_eq!(gets.len(), 3);
+        // a page that is in the batch twice is fetched twice (the caller dedups)
+        let mut gets = vec![get(0, 7, 0), get(0, 7, 1)];
+        coalesce(&mut gets);
+        assert_eq!(gets.len(), 2);
     }
 
     #[test]

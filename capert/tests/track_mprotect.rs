@@ -164,3 +164,8 @@ fn invalid_pages_fetched_at_first_access() {
 fn invalid_predicted_pages() {
     invalid::predicted_pages_invalidated(KIND);
 }
+
+#[test]
+fn invalid_pages_fetched_in_batches() {
+    invalid::fetched_in_batches(KIND);
+}

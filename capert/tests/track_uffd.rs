@@ -115,6 +115,11 @@ fn invalid_predicted_pages() {
 }
 
 #[test]
+fn invalid_pages_fetched_in_batches() {
+    invalid::fetched_in_batches(KIND);
+}
+
+#[test]
 fn invalid_pages_dropped() {
     invalid::dropped_pages_keep_the_mapping_whole(KIND);
 }

@@ -78,6 +78,8 @@ fn bytes_of(rt: &Runtime, (s, e): (usize, usize)) -> &[u8] {
 /// when the ranks differ, rank 0 names the first differing object and the job stops.
 fn divergence(rt: &mut Runtime, excluded: &[(usize, usize)], sp: usize) {
     let pieces = compared_pieces(rt, excluded, sp);
+    // every piece is read: the invalid pages among them fetched as one batch
+    rt.tracker.fetch_invalid(pieces.iter().map(|&(s, _)| s));
     let mut hashes = Vec::with_capacity(pieces.len() * 16);
     for &p in &pieces {
         hashes.extend_from_slice(&(p.0 as u64).to_le_bytes());

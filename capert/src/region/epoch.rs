@@ -282,8 +282,13 @@ pub(super) fn merge_point(
     let merged = ex
         .result()
         .map_err(|e| format!("internal error: merged checkpoint: {e}"))?;
-    // Memory first (other ranks' bytes), then the record blocks in rank order.
+    // Memory first (other ranks' bytes), then the record blocks in rank order. The runs
+    // apply to this rank's previous version of each page: the pages still invalid here
+    // (homed elsewhere by earlier lazy merge points) are fetched first, as one batch, rather
+    // than by a fault each inside the injection.
     let others = merged.records().filter(|r| r.rank != me);
+    rt.tracker
+        .fetch_invalid(others.clone().map(|r| r.page as usize));
     rt.tracker
         .expect_injections(others.map(|r| (r.page as usize, PAGE_SIZE)));
     rt.current.bytes_injected += inject_others(&mut Program(rt), me, &merged);

@@ -170,7 +170,7 @@ pub(super) fn settle(
     decided: &mut Decided,
 ) -> Result<(), String> {
     let keep = keeps_every_page(rt, r);
-    let Some(lazy) = rt.lazy.as_ref() else {
+    let Some(lazy) = rt.lazy.as_mut() else {
         return Ok(());
     };
     lazy.settle(&mut rt.tracker, &decided.single, &decided.several, keep)?;
@@ -186,19 +186,28 @@ pub(super) fn settle(
         .collect();
     rt.tracker
         .expect_injections(others.iter().map(|&(page, _)| (page, PAGE_SIZE)));
-    let mut bytes = vec![0u8; PAGE_SIZE];
-    for &(page, writer) in &others {
-        lazy.fetch(page, &mut bytes)?;
-        // this rank's copy is the joined state before the region: what changed is logged
-        let stamp = published_stamp(r, writer);
-        diff_into(
-            &bytes,
-            rt.tracker.memory(page),
-            page as u64,
-            stamp,
-            &mut decided.changed_fetched,
-        );
-        rt.tracker.inject(page, &bytes);
+    // on this thread: a merge point, where no fault is served (the rank's only thread runs
+    // the runtime), so the window is this thread's (`sys/mpi_pages.rs`)
+    let batch = crate::sys::invalid::BATCH.min(others.len());
+    let mut bytes = vec![0u8; batch * PAGE_SIZE];
+    let mut pages = Vec::with_capacity(batch);
+    for chunk in others.chunks(batch.max(1)) {
+        pages.clear();
+        pages.extend(chunk.iter().map(|&(page, _)| page));
+        let bytes = &mut bytes[..chunk.len() * PAGE_SIZE];
+        lazy.fetch_many(&pages, bytes)?;
+        for (&(page, writer), bytes) in chunk.iter().zip(bytes.chunks_exact(PAGE_SIZE)) {
+            // this rank's copy is the joined state before the region: what changed is logged
+            let stamp = published_stamp(r, writer);
+            diff_into(
+                bytes,
+                rt.tracker.memory(page),
+                page as u64,
+                stamp,
+                &mut decided.changed_fetched,
+            );
+            rt.tracker.inject(page, bytes);
+        }
     }
     rt.tracker.settle_injected();
     rt.current.lazy_fetched += others.len() as u64;

@@ -50,6 +50,7 @@ use crate::merge::Race;
 use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
 use crate::tickpt::Tickpt;
+use crate::track::PAGE_SIZE;
 use epoch::{end_tracking_unchanged, merge_point, track_new_memory};
 use replay::{
     ft_begin, ft_end, overlay, replay, serial_begin, serial_end, serial_resume, serial_suspend,
@@ -546,6 +547,11 @@ fn share_with_outsiders(
         // the team may have changed the allocator in a `single` block
         rt.arena.forget_all_blocks();
     }
+    // the pages the runs change that are invalid here, fetched as one batch first
+    rt.tracker.fetch_invalid(changes.runs().flat_map(|run| {
+        let (from, to) = (run.addr as usize, run.addr as usize + run.bytes.len());
+        ((from & !(PAGE_SIZE - 1))..to).step_by(PAGE_SIZE)
+    }));
     for run in changes.runs() {
         crate::region_heap::inject(rt, run.addr as usize, run.bytes);
         rt.current.bytes_injected += run.bytes.len() as u64;

@@ -10,6 +10,15 @@
 //! is not (MPI, allocation) runs on the fetch thread, which sleeps on a futex until a fault
 //! hands it a page (the QEMU post-copy structure, with SIGSEGV in place of the userfaultfd
 //! message). Only one fault is served at a time; the faulting thread sleeps meanwhile.
+//!
+//! The runtime hands over many pages at once the same way ([`validate_pages`]: the pages the
+//! eager merge injects into, an I/O buffer): a *batch*, which the fetch thread gets from the
+//! pages' homes `BATCH` pages at a time (the source makes one passive-target epoch per home
+//! of them) and installs page by page, with no fault per page; the readahead of a sequential
+//! reader's fault goes in one such call too. The fetch thread is the only thread that gets
+//! pages for installation, and only while the thread that asked sleeps here: a batch needs
+//! no rule of its own about who may use MPI (module comment of `mpi_pages.rs`), and a fault
+//! of another thread waits for the batch on the hand-off's lock as for another fault.
 
 use std::io;
 use std::os::fd::RawFd;
@@ -36,7 +45,12 @@ static UFFD_FD: AtomicI32 = AtomicI32::new(-1);
 #[derive(Default)]
 struct Handoff {
     lock: AtomicU32,
+    /// The faulting page (`batch_len` 0), or 0 (a batch).
     request: AtomicUsize,
+    /// A batch: the address and length of the caller's list of pages, which it keeps alive
+    /// and unchanged until `served` reaches its ticket.
+    batch: AtomicPtr<usize>,
+    batch_len: AtomicUsize,
     requests: AtomicU32,
     served: AtomicU32,
     /// Counters for `CAPE_STATS`: faults served, nanoseconds the faulting threads waited.
@@ -44,6 +58,8 @@ struct Handoff {
     waited_ns: AtomicU64,
     /// Pages installed ahead of a fault (`Readahead`).
     ahead: AtomicU64,
+    /// Pages installed by batches (`validate_pages`).
+    batched: AtomicU64,
 }
 /// Set once by `start_server` (leaked, never freed); the handler only reads the pointer.
 static HANDOFF: AtomicPtr<Handoff> = AtomicPtr::new(std::ptr::null_mut());
@@ -132,13 +148,33 @@ pub fn serve(addr: usize) -> bool {
     if !is_invalid(page) {
         return false;
     }
+    let h = server();
+    let start = now_ns();
+    lock(h);
+    // another thread may have had it installed meanwhile
+    if is_invalid(page) {
+        h.request.store(page, Ordering::Relaxed);
+        h.batch_len.store(0, Ordering::Relaxed);
+        hand_over(h);
+        h.faults.fetch_add(1, Ordering::Relaxed);
+    }
+    unlock(h, start);
+    true
+}
+
+/// The hand-off, from a thread that may ask the fetch thread (async-signal-safe).
+fn server() -> &'static Handoff {
     let Some(h) = handoff() else {
         die(b"capert: error: an invalid page was accessed and no fetch thread serves it (internal error; `CAPE_MERGE=eager` avoids it)\n");
     };
     if SERVER_TID.load(Ordering::Acquire) == gettid() {
         die(b"capert: error: the fetch thread touched an invalid page (internal error; `CAPE_MERGE=eager` avoids it)\n");
     }
-    let start = now_ns();
+    h
+}
+
+/// Takes the hand-off's lock: one request at a time.
+fn lock(h: &Handoff) {
     while h
         .lock
         .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
@@ -146,24 +182,26 @@ pub fn serve(addr: usize) -> bool {
     {
         super::futex::wait(&h.lock, 1);
     }
-    // another thread may have had it installed meanwhile
-    if is_invalid(page) {
-        h.request.store(page, Ordering::Relaxed);
-        let ticket = h.requests.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
-        super::futex::wake_all(&h.requests);
-        loop {
-            let served = h.served.load(Ordering::Acquire);
-            if served == ticket {
-                break;
-            }
-            super::futex::wait(&h.served, served);
-        }
-        h.faults.fetch_add(1, Ordering::Relaxed);
-    }
+}
+
+fn unlock(h: &Handoff, start: u64) {
     h.lock.store(0, Ordering::Release);
     super::futex::wake_all(&h.lock);
     h.waited_ns.fetch_add(now_ns() - start, Ordering::Relaxed);
-    true
+}
+
+/// Under the lock, with the request in place: wakes the fetch thread and sleeps until it
+/// served the request.
+fn hand_over(h: &Handoff) {
+    let ticket = h.requests.fetch_add(1, Ordering::AcqRel).wrapping_add(1);
+    super::futex::wake_all(&h.requests);
+    loop {
+        let served = h.served.load(Ordering::Acquire);
+        if served == ticket {
+            break;
+        }
+        super::futex::wait(&h.served, served);
+    }
 }
 
 /// Has the fetch thread install `addr`'s page if it is invalid (the runtime, before it reads
@@ -172,22 +210,58 @@ pub fn validate(addr: usize) {
     serve(addr);
 }
 
-/// `validate` for every page of `[addr, addr + len)` (a buffer the kernel will read or write,
-/// which does not fault as user code does).
+/// Has the fetch thread install the invalid pages among `pages` (page addresses, ascending
+/// for the fewest gets) as a batch, and waits: one source call per `BATCH` of them, no fault
+/// per page. Returns at once when none is invalid. Not for a signal handler (it allocates).
+pub fn validate_pages(pages: &[usize]) {
+    if INVALID.is_empty() {
+        return;
+    }
+    let mut invalid: Vec<usize> = Vec::new();
+    for &page in pages {
+        let page = page & !(PAGE_SIZE - 1);
+        if invalid.last() != Some(&page) && is_invalid(page) {
+            invalid.push(page);
+        }
+    }
+    if invalid.is_empty() {
+        return;
+    }
+    let h = server();
+    let start = now_ns();
+    lock(h);
+    h.request.store(0, Ordering::Relaxed);
+    h.batch.store(invalid.as_mut_ptr(), Ordering::Relaxed);
+    h.batch_len.store(invalid.len(), Ordering::Relaxed);
+    // `invalid` lives and stays unchanged until the fetch thread served the request
+    hand_over(h);
+    h.batch_len.store(0, Ordering::Relaxed);
+    h.batch.store(std::ptr::null_mut(), Ordering::Relaxed);
+    unlock(h, start);
+}
+
+/// [`validate_pages`] for every page of `[addr, addr + len)` (a buffer the kernel will read
+/// or write, which does not fault as user code does; the shared memory of a region that
+/// runs several threads per rank).
 pub fn validate_range(addr: usize, len: usize) {
     if len == 0 || INVALID.is_empty() {
         return;
     }
     let end = addr.saturating_add(len);
-    let mut page = addr & !(PAGE_SIZE - 1);
-    while page < end {
-        serve(page);
-        page += PAGE_SIZE;
-    }
+    let first = addr & !(PAGE_SIZE - 1);
+    let invalid: Vec<usize> = (first..end)
+        .step_by(PAGE_SIZE)
+        .filter(|&page| is_invalid(page))
+        .collect();
+    validate_pages(&invalid);
 }
 
-/// Where the fetch thread gets a page's bytes: `(page address, buffer of PAGE_SIZE)`.
-pub type Source = Box<dyn FnMut(usize, &mut [u8]) -> Result<(), String> + Send>;
+/// Where the fetch thread gets pages' bytes: `(page addresses, buffer of PAGE_SIZE bytes per
+/// page, in the same order)`. One call holds at most `BATCH` pages, whatever their homes.
+pub type Source = Box<dyn FnMut(&[usize], &mut [u8]) -> Result<(), String> + Send>;
+
+/// Most pages of one source call (1 MiB of buffer on the fetch thread).
+pub const BATCH: usize = 256;
 
 /// Starts the fetch thread (once per process); it serves faults until the process ends.
 pub fn start_server(mut source: Source) -> io::Result<()> {
@@ -199,7 +273,8 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
     std::thread::Builder::new()
         .name("capert-fetch".into())
         .spawn(move || {
-            let mut buf = vec![0u8; PAGE_SIZE];
+            let mut buf = vec![0u8; BATCH * PAGE_SIZE];
+            let mut pages: Vec<usize> = Vec::with_capacity(BATCH);
             let mut readahead = Readahead::default();
             let mut seen = h.requests.load(Ordering::Acquire);
             SERVER_TID.store(gettid(), Ordering::Release);
@@ -211,22 +286,34 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
                     continue;
                 }
                 seen = now;
-                let page = h.request.load(Ordering::Relaxed);
-                let ahead = readahead.ahead(page);
-                let mut fetch = |page: usize| {
-                    if let Err(e) = source(page, &mut buf).and_then(|()| install(page, &buf)) {
-                        eprintln!("capert: error: cannot fetch the page at {page:#x}: {e}");
-                        // SAFETY: _exit ends the process without running destructors that
-                        // could wait for the faulting thread, which can never continue.
-                        unsafe { libc::_exit(1) };
-                    }
-                };
-                fetch(page);
-                for k in 1..=ahead {
-                    let next = page + k * PAGE_SIZE;
-                    if is_invalid(next) {
-                        fetch(next);
-                        h.ahead.fetch_add(1, Ordering::Relaxed);
+                let batch_len = h.batch_len.load(Ordering::Relaxed);
+                if batch_len == 0 {
+                    // a fault: the page, and the invalid pages of its readahead, in one call
+                    let page = h.request.load(Ordering::Relaxed);
+                    let ahead = readahead.ahead(page);
+                    pages.clear();
+                    pages.push(page);
+                    pages.extend(
+                        (1..=ahead)
+                            .map(|k| page + k * PAGE_SIZE)
+                            .filter(|&next| is_invalid(next)),
+                    );
+                    fetch_and_install(&mut source, &pages, &mut buf);
+                    h.ahead.fetch_add(pages.len() as u64 - 1, Ordering::Relaxed);
+                } else {
+                    // SAFETY: the requester keeps its list alive and unchanged until `served`
+                    // reaches its ticket (`validate_pages`), which happens below.
+                    let batch = unsafe {
+                        std::slice::from_raw_parts(h.batch.load(Ordering::Relaxed), batch_len)
+                    };
+                    for chunk in batch.chunks(BATCH) {
+                        pages.clear();
+                        // the requester saw them invalid; nothing installs pages but this
+                        // thread, so they still are (checked anyway: a page installed twice
+                        // would lose what was written since)
+                        pages.extend(chunk.iter().copied().filter(|&p| is_invalid(p)));
+                        fetch_and_install(&mut source, &pages, &mut buf);
+                        h.batched.fetch_add(pages.len() as u64, Ordering::Relaxed);
                     }
                 }
                 h.served.store(now, Ordering::Release);
@@ -238,6 +325,33 @@ pub fn start_server(mut source: Source) -> io::Result<()> {
         .map_err(|_| io::Error::other("the fetch thread did not start"))?;
     HANDOFF.store((h as *const Handoff).cast_mut(), Ordering::Release);
     Ok(())
+}
+
+/// The fetch thread: one source call for `pages` (at most `BATCH`), then each installed.
+/// A failure ends the process: the thread waiting for the pages can never continue.
+fn fetch_and_install(source: &mut Source, pages: &[usize], buf: &mut [u8]) {
+    if pages.is_empty() {
+        return;
+    }
+    let bytes = &mut buf[..pages.len() * PAGE_SIZE];
+    let done = source(pages, bytes).and_then(|()| {
+        pages
+            .iter()
+            .zip(bytes.chunks_exact(PAGE_SIZE))
+            .try_for_each(|(&page, bytes)| {
+                install(page, bytes).map_err(|e| format!("the page at {page:#x}: {e}"))
+            })
+    });
+    if let Err(e) = done {
+        eprintln!(
+            "capert: error: cannot fetch {} page(s) from {:#x}: {e}",
+            pages.len(),
+            pages[0]
+        );
+        // SAFETY: _exit ends the process without running destructors that could wait for
+        // the thread that asked, which can never continue.
+        unsafe { libc::_exit(1) };
+    }
 }
 
 /// Most pages installed ahead of one fault.
@@ -365,12 +479,14 @@ pub fn install(page: usize, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Pages fetched (at a fault, or installed ahead of one) and the time faulting threads
-/// waited for them (nanoseconds), since start.
+/// Pages fetched (at a fault, installed ahead of one, or in a batch) and the time the
+/// threads that asked waited for them (nanoseconds), since start.
 pub fn counters() -> (u64, u64) {
     handoff().map_or((0, 0), |h| {
         (
-            h.faults.load(Ordering::Relaxed) + h.ahead.load(Ordering::Relaxed),
+            h.faults.load(Ordering::Relaxed)
+                + h.ahead.load(Ordering::Relaxed)
+                + h.batched.load(Ordering::Relaxed),
             h.waited_ns.load(Ordering::Relaxed),
         )
     })

@@ -5,8 +5,9 @@
 //! `osc rdma` completes without the target's participation while it computes.
 //!
 //! The window is used by the runtime's thread (at merge points) and by the fetch thread
-//! (while the runtime's thread sleeps in a fault), never by both at once: MPI is
-//! initialised with `MPI_THREAD_SERIALIZED` when the demand-driven merge may be used.
+//! (while the thread that asked for pages sleeps: in a fault, or in a batch of
+//! `sys/invalid.rs::validate_pages`), never by both at once: MPI is initialised with
+//! `MPI_THREAD_SERIALIZED` when the demand-driven merge may be used.
 
 use std::time::{Duration, Instant};
 
@@ -125,6 +126,53 @@ impl PageWindow {
                     mpi::ffi::RSMPI_UINT8_T,
                     win,
                 )
+            })
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(format!("`MPI_Get` from rank {rank} failed (code {rc})"))
+        }
+    }
+
+    /// Reads, in one passive-target epoch on `rank` (lock, the gets, unlock), each
+    /// `(offset, at, len)` of `gets`: `len` bytes at `offset` of `rank`'s served buffers into
+    /// `out[at..at + len]`.
+    pub fn get_many(
+        &self,
+        rank: usize,
+        gets: &[(usize, usize, usize)],
+        out: &mut [u8],
+    ) -> Result<(), String> {
+        for &(offset, at, len) in gets {
+            if offset > self.len || len > self.len - offset {
+                return Err(format!("fetch at {offset:#x} outside the served pages"));
+            }
+            if at > out.len() || len > out.len() - at || len > i32::MAX as usize {
+                return Err(format!("fetch of {len} bytes at {at} outside the buffer"));
+            }
+        }
+        let base = out.as_mut_ptr();
+        // SAFETY: every get writes inside `out` (checked above), which lives until the unlock
+        // completes them, and reads inside the target's window (checked above).
+        let rc = unsafe {
+            self.epoch(rank, |target, win| {
+                for &(offset, at, len) in gets {
+                    let rc = mpi::ffi::MPI_Get(
+                        base.add(at).cast(),
+                        len as i32,
+                        mpi::ffi::RSMPI_UINT8_T,
+                        target,
+                        offset as mpi::ffi::MPI_Aint,
+                        len as i32,
+                        mpi::ffi::RSMPI_UINT8_T,
+                        win,
+                    );
+                    if rc != 0 {
+                        return rc;
+                    }
+                }
+                0
             })
         };
         if rc == 0 {

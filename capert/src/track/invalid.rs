@@ -6,7 +6,8 @@
 //! without `UFFD_FEATURE_SIGBUS`) it is `PROT_NONE`.
 //!
 //! Invariants kept here: an invalid page is never read by the tracker (twin syncs and the
-//! predicted pages' copies skip it, `memory` and `inject` fetch it first, `pair_mut`, used
+//! predicted pages' copies skip it, `memory` and `inject` fetch it first (`fetch_invalid`
+//! fetches many at once before the merge reads them), `pair_mut`, used
 //! only on written pages, refuses it) and never reported written (a dropped page has no
 //! page-table entry, which the scan does not report; a `PROT_NONE` one is write-protected
 //! first); a `PROT_NONE` one stays so whatever protection the tracker gives its range; its twin
@@ -237,6 +238,37 @@ impl Tracker {
             from = to;
         }
         Ok(())
+    }
+
+    /// Fetches the invalid pages among `pages` (addresses inside pages, ascending for the
+    /// fewest gets; untracked ones are skipped) as one batch (`sys/invalid.rs`
+    /// `validate_pages`: one passive-target epoch per home for up to `BATCH` pages, no fault
+    /// per page), before the runtime reads or injects into many of them. Returns the number
+    /// of pages fetched.
+    pub fn fetch_invalid(&self, pages: impl IntoIterator<Item = usize>) -> usize {
+        if self.invalid_pages() == 0 {
+            return 0;
+        }
+        let mut invalid: Vec<usize> = Vec::new();
+        // pages mostly come in address order: the range of the last one is tried first
+        let mut at = 0;
+        for page in pages {
+            let page = page & !(PAGE_SIZE - 1);
+            let holds = |r: &Range| r.start() <= page && page < r.end();
+            if !self.ranges.get(at).is_some_and(holds) {
+                at = self.ranges.partition_point(|r| r.end() <= page);
+            }
+            let Some(range) = self.ranges.get(at).filter(|r| holds(r)) else {
+                continue;
+            };
+            if range.is_invalid(page) && invalid.last() != Some(&page) {
+                invalid.push(page);
+            }
+        }
+        invalid.sort_unstable();
+        invalid.dedup();
+        raw::validate_pages(&invalid);
+        invalid.len()
     }
 
     /// Is tracked page `page` invalid?

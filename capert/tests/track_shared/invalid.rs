@@ -3,6 +3,7 @@
 //! twin, then tracked like any other page. The oracle is the test's own model.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, Once};
 
 use capert::sys::invalid;
@@ -13,6 +14,9 @@ use super::{new_tracker, serial, Mapping, Rng};
 /// What the other ranks hold: the newest bytes of each page, by address.
 static HOMES: Mutex<Option<HashMap<usize, Vec<u8>>>> = Mutex::new(None);
 static SERVER: Once = Once::new();
+/// Calls of the source, and the most pages one call asked for.
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
 fn set_home(page: usize, bytes: Vec<u8>) {
     let mut homes = HOMES.lock().unwrap();
@@ -23,13 +27,17 @@ fn serve(tracker: &mut Tracker) {
     // one fetch thread per process, which outlives the tests' trackers
     SERVER.call_once(|| {
         tracker
-            .serve_invalid_pages(Box::new(|page, out: &mut [u8]| {
+            .serve_invalid_pages(Box::new(|pages: &[usize], out: &mut [u8]| {
+                CALLS.fetch_add(1, Ordering::Relaxed);
+                LARGEST.fetch_max(pages.len(), Ordering::Relaxed);
                 let homes = HOMES.lock().map_err(|_| "poisoned".to_string())?;
-                let bytes = homes
-                    .as_ref()
-                    .and_then(|h| h.get(&page))
-                    .ok_or_else(|| format!("no home for {page:#x}"))?;
-                out.copy_from_slice(bytes);
+                for (&page, out) in pages.iter().zip(out.chunks_exact_mut(PAGE_SIZE)) {
+                    let bytes = homes
+                        .as_ref()
+                        .and_then(|h| h.get(&page))
+                        .ok_or_else(|| format!("no home for {page:#x}"))?;
+                    out.copy_from_slice(bytes);
+                }
                 Ok(())
             }))
             .expect("fetch thread");
@@ -259,5 +267,85 @@ pub fn dropped_pages_keep_the_mapping_whole(kind: TrackerKind) {
     }
     assert_eq!(tracker.invalid_pages(), 0);
     assert_eq!(mappings_over(&map), 1, "installing split the mapping");
+    drop(tracker);
+}
+
+/// The runtime fetches many invalid pages at once (`Tracker::fetch_invalid`, before the
+/// merge injects into them): one source call per `invalid::BATCH` invalid pages, valid,
+/// untracked and repeated pages skipped, each installed into memory and twin, no fault.
+pub fn fetched_in_batches(kind: TrackerKind) {
+    let _serial = serial();
+    let mut tracker = new_tracker(kind);
+    serve(&mut tracker);
+    let pages = 2 * invalid::BATCH + 100;
+    let map = Mapping::new(pages);
+    for i in 0..pages {
+        map.write(i * PAGE_SIZE, &vec![i as u8; PAGE_SIZE]);
+    }
+    // the last page is not tracked
+    tracker
+        .add_range(map.base, map.len - PAGE_SIZE)
+        .expect("add_range");
+    let mut remote = HashMap::new();
+    // every page but each seventh one is invalid
+    for i in (0..pages - 1).filter(|i| i % 7 != 3) {
+        let bytes = vec![(0x80 | i) as u8 ^ 0x55; PAGE_SIZE];
+        set_home(map.page(i), bytes.clone());
+        remote.insert(i, bytes);
+        tracker
+            .invalidate(map.page(i), PAGE_SIZE)
+            .expect("invalidate");
+    }
+    let invalid_now = remote.len();
+    assert_eq!(tracker.invalid_pages(), invalid_now);
+    let (calls, before) = (CALLS.load(Ordering::Relaxed), faults());
+    LARGEST.store(0, Ordering::Relaxed);
+    // every page, some twice and at an offset inside the page, and the untracked one
+    let asked = (0..pages)
+        .flat_map(|i| [map.page(i) + 5, map.page(i) + 99])
+        .chain([map.page(4) + 1]);
+    assert_eq!(tracker.fetch_invalid(asked), invalid_now);
+    assert_eq!(
+        CALLS.load(Ordering::Relaxed) - calls,
+        invalid_now.div_ceil(invalid::BATCH),
+        "one source call per batch of pages"
+    );
+    assert_eq!(LARGEST.load(Ordering::Relaxed), invalid::BATCH);
+    assert_eq!(faults(), before + invalid_now as u64);
+    assert_eq!(tracker.invalid_pages(), 0);
+    for i in 0..pages {
+        let expected = remote.get(&i).cloned().unwrap_or(vec![i as u8; PAGE_SIZE]);
+        assert_eq!(page_bytes(&map, i), expected, "page {i}");
+        if i + 1 < pages {
+            assert_eq!(tracker.twin(map.page(i)), expected.as_slice(), "twin {i}");
+        }
+    }
+    // nothing invalid: no call at all
+    let calls = CALLS.load(Ordering::Relaxed);
+    assert_eq!(tracker.fetch_invalid((0..pages).map(|i| map.page(i))), 0);
+    assert_eq!(CALLS.load(Ordering::Relaxed), calls);
+    // installed pages are tracked as usual: a write in a region is reported, with the
+    // fetched bytes as its before-image
+    tracker.begin_region().expect("begin_region");
+    map.write(9 * PAGE_SIZE + 3, b"w");
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert_eq!(written, vec![map.page(9)]);
+    assert_eq!(tracker.twin(map.page(9)), remote[&9].as_slice());
+    tracker.commit(&written);
+    tracker.finish_region();
+
+    // an I/O buffer (`validate_range`): its invalid pages in one call
+    for i in 20..40 {
+        tracker
+            .invalidate(map.page(i), PAGE_SIZE)
+            .expect("invalidate");
+        set_home(map.page(i), vec![i as u8 ^ 0xaa; PAGE_SIZE]);
+    }
+    let calls = CALLS.load(Ordering::Relaxed);
+    invalid::validate_range(map.page(18) + 100, 30 * PAGE_SIZE);
+    assert_eq!(CALLS.load(Ordering::Relaxed), calls + 1);
+    assert_eq!(tracker.invalid_pages(), 0);
+    assert_eq!(page_bytes(&map, 33), vec![33 ^ 0xaa; PAGE_SIZE]);
     drop(tracker);
 }
