@@ -308,11 +308,21 @@ mod tests {
     /// of which `merge` (eager) in merges; returns the mode of each instance and how many
     /// collective calls were made.
     fn run(n: usize, eager: f64, lazy: f64, merge: f64) -> (Vec<bool>, usize) {
+        run_varying(n, eager, |_| lazy, merge)
+    }
+
+    /// [`run`] with a lazy instance's time that depends on the instance's index.
+    fn run_varying(
+        n: usize,
+        eager: f64,
+        lazy: impl Fn(usize) -> f64,
+        merge: f64,
+    ) -> (Vec<bool>, usize) {
         let mut auto = Auto::default();
         let start = Instant::now();
         let (mut t, mut merged, mut collectives) = (0.0, 0.0, 0);
         let mut modes = Vec::new();
-        for _ in 0..n {
+        for i in 0..n {
             let now = start + Duration::from_secs_f64(t);
             let mut gather = |mine: [f64; 3]| {
                 collectives += 1;
@@ -321,7 +331,7 @@ mod tests {
             let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut gather);
             modes.push(lazy_now);
             if lazy_now {
-                t += lazy;
+                t += lazy(i);
             } else {
                 t += eager;
                 merged += merge;
@@ -382,21 +392,8 @@ mod tests {
     fn a_lazy_merge_a_little_slower_than_eager_is_not_measured_before_its_time() {
         // lazy wins the trial, then takes 5 % more than eager: within `STAY` at the check
         // at 128, so no re-measure before the run has grown fourfold (the check at 256)
-        let mut auto = Auto::default();
-        let start = Instant::now();
-        let (mut t, mut merged) = (0.0, 0.0);
-        let mut modes = Vec::new();
-        for i in 0..300 {
-            let now = start + Duration::from_secs_f64(t);
-            let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut |m| m);
-            modes.push(lazy_now);
-            if lazy_now {
-                t += if i < 100 { 0.009 } else { 0.0105 };
-            } else {
-                t += 0.010;
-                merged += 0.005;
-            }
-        }
+        let lazy = |i| if i < 100 { 0.009 } else { 0.0105 };
+        let (modes, _) = run_varying(300, 0.010, lazy, 0.005);
         assert!(
             modes[31..255].iter().all(|&l| l),
             "lazy until the check at 256"
@@ -407,22 +404,8 @@ mod tests {
     #[test]
     fn a_lazy_merge_that_became_slower_is_measured_at_the_next_check() {
         // lazy wins at first, then (from the 150th instance on) takes 3.5 times eager's time
-        let mut auto = Auto::default();
-        let start = Instant::now();
-        let (mut t, mut merged) = (0.0, 0.0);
-        let mut modes = Vec::new();
-        for i in 0..400 {
-            let now = start + Duration::from_secs_f64(t);
-            let lazy_now = auto.choose(1, now, Duration::from_secs_f64(merged), &mut |m| m);
-            modes.push(lazy_now);
-            let lazy = if i < 150 { 0.005 } else { 0.035 };
-            if lazy_now {
-                t += lazy;
-            } else {
-                t += 0.010;
-                merged += 0.005;
-            }
-        }
+        let lazy = |i| if i < 150 { 0.005 } else { 0.035 };
+        let (modes, _) = run_varying(400, 0.010, lazy, 0.005);
         assert!(modes[31..255].iter().all(|&l| l), "kept after the trial");
         assert_eq!(
             &modes[255..262],
