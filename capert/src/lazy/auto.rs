@@ -15,8 +15,8 @@
 //! as the eager ones; the three after it still pay for the change of mode (`SETTLE`), and
 //! the last three are compared with the last eager ones in the steady state (the first of
 //! them ends the trial when it took half again as long as eager), and lazy is kept when it
-//! was at least as fast as eager on every rank: a tie goes to the merge that moves fewer
-//! bytes. A region that kept lazy stays lazy until it has run `KEEP` times as long as when
+//! was at most 5 % slower than eager on every rank: a tie, within the noise, goes to the
+//! merge that moves fewer bytes. A region that kept lazy stays lazy until it has run `KEEP` times as long as when
 //! lazy won (then six eager instances and a trial measure both again), or until a check
 //! finds its lazy instances slower than the eager ones were by more than the noise (`STAY`):
 //! going back to eager costs the fetch of every page the eager merge injects into, so a
@@ -44,10 +44,13 @@ const FIRST_CHECK: u64 = 32;
 const MIN_RUN: f64 = 0.05;
 /// The share of an eager instance's time its merge must take for a trial.
 const MIN_SHARE: f64 = 0.05;
-/// A trial keeps lazy when its instances took at most this share of eager's time: a tie goes
-/// to the merge that moves fewer bytes (on one node eager's bytes are cheap; across nodes they
-/// cross the network).
-const MARGIN: f64 = 1.0;
+/// A trial keeps lazy when its instances took at most this share of eager's time: a tie,
+/// within the noise between consecutive instances of one mode (several per cent here), goes
+/// to the merge that moves fewer bytes (on one node eager's bytes are cheap; across nodes
+/// they cross the network). Jacobi's lazy and eager sweeps cross near the first check: a
+/// strict comparison lost half its trials there to noise, and each lost trial costs about
+/// ten instances.
+const MARGIN: f64 = 1.05;
 /// A region that kept lazy stays lazy at a check while its lazy instances take less than this
 /// share of the eager ones' time: going back costs a re-measure and a trial, so noise around a
 /// tie must not trigger one.
@@ -383,9 +386,20 @@ mod tests {
 
     #[test]
     fn a_tie_goes_to_lazy() {
-        let (modes, _) = run(200, 0.010, 0.010, 0.005);
-        assert!(modes[..31].iter().all(|&l| !l));
-        assert!(modes[31..].iter().all(|&l| l), "kept at the trial's end");
+        for lazy in [0.010, 0.0104] {
+            let (modes, _) = run(200, 0.010, lazy, 0.005);
+            assert!(modes[..31].iter().all(|&l| !l));
+            assert!(
+                modes[31..].iter().all(|&l| l),
+                "{lazy}: kept at the trial's end"
+            );
+        }
+        // 8 % slower: not a tie
+        let (modes, _) = run(200, 0.010, 0.0108, 0.005);
+        assert!(
+            modes[38..127].iter().all(|&l| !l),
+            "back to eager until the next trial"
+        );
     }
 
     #[test]
