@@ -109,30 +109,7 @@ impl PageWindow {
 
     /// Reads `out.len()` bytes at `offset` of `rank`'s served buffers.
     pub fn get(&self, rank: usize, offset: usize, out: &mut [u8]) -> Result<(), String> {
-        if offset > self.len || out.len() > self.len - offset {
-            return Err(format!("fetch at {offset:#x} outside the served pages"));
-        }
-        // SAFETY: `out` is a live buffer of `out.len()` bytes until the unlock completes the
-        // get, inside the target's window (checked above).
-        let rc = unsafe {
-            self.epoch(rank, |target, win| {
-                mpi::ffi::MPI_Get(
-                    out.as_mut_ptr().cast(),
-                    out.len() as i32,
-                    mpi::ffi::RSMPI_UINT8_T,
-                    target,
-                    offset as mpi::ffi::MPI_Aint,
-                    out.len() as i32,
-                    mpi::ffi::RSMPI_UINT8_T,
-                    win,
-                )
-            })
-        };
-        if rc == 0 {
-            Ok(())
-        } else {
-            Err(format!("`MPI_Get` from rank {rank} failed (code {rc})"))
-        }
+        self.get_many(rank, &[(offset, 0, out.len())], out)
     }
 
     /// Reads, in one passive-target epoch on `rank` (lock, the gets, unlock), each
