@@ -70,6 +70,11 @@ fn handoff() -> Option<&'static Handoff> {
     unsafe { HANDOFF.load(Ordering::Acquire).as_ref() }
 }
 
+/// Does the fetch thread run? Without it no page is ever invalidated.
+pub fn serving() -> bool {
+    handoff().is_some()
+}
+
 /// The tracker backend, which decides how an installed page is protected.
 #[derive(Debug, Clone, Copy)]
 pub enum Installed {
@@ -213,12 +218,12 @@ pub fn validate(addr: usize) {
 /// Has the fetch thread install the invalid pages among `pages` (page addresses, ascending
 /// for the fewest gets) as a batch, and waits: one source call per `BATCH` of them, no fault
 /// per page. Returns at once when none is invalid. Not for a signal handler (it allocates).
-pub fn validate_pages(pages: &[usize]) {
+pub fn validate_pages(pages: impl IntoIterator<Item = usize>) {
     if INVALID.is_empty() {
         return;
     }
     let mut invalid: Vec<usize> = Vec::new();
-    for &page in pages {
+    for page in pages {
         let page = page & !(PAGE_SIZE - 1);
         if invalid.last() != Some(&page) && is_invalid(page) {
             invalid.push(page);
@@ -248,12 +253,7 @@ pub fn validate_range(addr: usize, len: usize) {
         return;
     }
     let end = addr.saturating_add(len);
-    let first = addr & !(PAGE_SIZE - 1);
-    let invalid: Vec<usize> = (first..end)
-        .step_by(PAGE_SIZE)
-        .filter(|&page| is_invalid(page))
-        .collect();
-    validate_pages(&invalid);
+    validate_pages(((addr & !(PAGE_SIZE - 1))..end).step_by(PAGE_SIZE));
 }
 
 /// Where the fetch thread gets pages' bytes: `(page addresses, buffer of PAGE_SIZE bytes per

@@ -244,9 +244,11 @@ impl Tracker {
     /// fewest gets; untracked ones are skipped) as one batch (`sys/invalid.rs`
     /// `validate_pages`: one passive-target epoch per home for up to `BATCH` pages, no fault
     /// per page), before the runtime reads or injects into many of them. Returns the number
-    /// of pages fetched.
+    /// of pages fetched. Costs nothing where no fetch thread runs (no page can be invalid
+    /// then: the eager merge alone), and otherwise a bit test per page it is given, never a
+    /// walk over all tracked memory (it runs at every eager merge point).
     pub fn fetch_invalid(&self, pages: impl IntoIterator<Item = usize>) -> usize {
-        if self.invalid_pages() == 0 {
+        if !raw::serving() {
             return 0;
         }
         let mut invalid: Vec<usize> = Vec::new();
@@ -267,7 +269,7 @@ impl Tracker {
         }
         invalid.sort_unstable();
         invalid.dedup();
-        raw::validate_pages(&invalid);
+        raw::validate_pages(invalid.iter().copied());
         invalid.len()
     }
 
