@@ -68,52 +68,91 @@ impl Layout {
 /// A rank's message of phase 1: its write notices (the eligible pages it changed) and its
 /// vetoes (pages holding bytes it excluded from its diff: targets of its atomic updates and
 /// reductions, which the records rewrite on every rank after the merge, so they must be held
-/// by every rank), each a list of runs.
+/// by every rank), each a list of runs of pages. Compact, because every rank receives every
+/// rank's message at every merge point: a run is the gap in pages from the end of the run
+/// before it and its length, both LEB128 varints (a Jacobi sweep's changed pages make one
+/// run per row: two bytes a run, where pairs of 64-bit addresses took sixteen and the
+/// notices moved as many bytes as the sweep's fetched rows).
 pub fn encode_notices(notices: &[usize], vetoes: &[usize]) -> Vec<u8> {
-    let mut out = runs_of(notices);
-    let count = (out.len() / 16) as u64;
-    out.splice(0..0, count.to_le_bytes());
-    out.extend(runs_of(vetoes));
+    let notices = runs_of(notices);
+    let vetoes = runs_of(vetoes);
+    let mut out = Vec::with_capacity(4 + 4 * (notices.len() + vetoes.len()));
+    put_varint(&mut out, notices.len() as u64);
+    put_runs(&mut out, &notices);
+    put_runs(&mut out, &vetoes);
     out
 }
 
-/// Pages as runs `(first page, count)` of little-endian u64 pairs.
-fn runs_of(pages: &[usize]) -> Vec<u8> {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for &page in pages {
+/// Pages (addresses, in any order) as runs `(first page number, count)`, ascending.
+fn runs_of(pages: &[usize]) -> Vec<(u64, u64)> {
+    let mut numbers: Vec<u64> = pages.iter().map(|&p| (p / PAGE_SIZE) as u64).collect();
+    if !numbers.is_sorted() {
+        numbers.sort_unstable();
+    }
+    numbers.dedup();
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for n in numbers {
         match runs.last_mut() {
-            Some((first, count)) if *first + *count * PAGE_SIZE == page => *count += 1,
-            _ => runs.push((page, 1)),
+            Some((first, count)) if *first + *count == n => *count += 1,
+            _ => runs.push((n, 1)),
         }
     }
-    let mut out = Vec::with_capacity(runs.len() * 16);
-    for (first, count) in runs {
-        out.extend_from_slice(&(first as u64).to_le_bytes());
-        out.extend_from_slice(&(count as u64).to_le_bytes());
+    runs
+}
+
+fn put_runs(out: &mut Vec<u8>, runs: &[(u64, u64)]) {
+    let mut end = 0;
+    for &(first, count) in runs {
+        put_varint(out, first - end);
+        put_varint(out, count);
+        end = first + count;
     }
-    out
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The varint at `*at`, advancing it; None at the end or on a malformed one.
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
 }
 
 /// (notices, vetoes) of one rank's message.
 fn decode_notices(bytes: &[u8]) -> (Vec<usize>, Vec<usize>) {
-    let count = bytes.get(..8).map_or(0, |b| {
-        u64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as usize
-    });
-    let rest = bytes.get(8..).unwrap_or(&[]);
-    let split = (count * 16).min(rest.len());
-    (
-        pages_of(&rest[..split]).collect(),
-        pages_of(&rest[split..]).collect(),
-    )
-}
-
-fn pages_of(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.chunks_exact(16).flat_map(|pair| {
-        let word =
-            |i: usize| u64::from_le_bytes(pair[i..i + 8].try_into().unwrap_or([0; 8])) as usize;
-        let (first, count) = (word(0), word(8));
-        (0..count).map(move |k| first + k * PAGE_SIZE)
-    })
+    let mut at = 0;
+    let count = get_varint(bytes, &mut at).unwrap_or(0);
+    let mut pages = |runs: Option<u64>| {
+        let (mut out, mut end, mut n) = (Vec::new(), 0u64, 0u64);
+        while runs.is_none_or(|r| n < r) {
+            let Some(gap) = get_varint(bytes, &mut at) else {
+                break;
+            };
+            let Some(len) = get_varint(bytes, &mut at) else {
+                break;
+            };
+            let first = end.saturating_add(gap);
+            end = first.saturating_add(len);
+            out.extend((first..end).map(|p| p as usize * PAGE_SIZE));
+            n += 1;
+        }
+        out
+    };
+    let notices = pages(Some(count));
+    (notices, pages(None))
 }
 
 /// The pages every rank's notices name (index = rank), split into pages with one writer and
@@ -353,7 +392,7 @@ impl Lazy {
             engine,
             spans: spans.to_vec(),
             counted: (0, 0),
-            auto: auto.then(Auto::default),
+            auto: auto.then(|| Auto::new(comm.size())),
             unavailable: false,
             published: PageTable::new(spans),
             gets: Vec::new(),
@@ -506,9 +545,22 @@ mod tests {
     fn notices_round_trip_as_runs() {
         let pages = [P, 2 * P, 3 * P, 7 * P, 9 * P, 10 * P];
         let bytes = encode_notices(&pages, &[4 * P]);
-        assert_eq!(bytes.len(), 8 + 4 * 16, "a count, three runs, one veto run");
+        assert_eq!(bytes.len(), 1 + 4 * 2, "a count, three runs, one veto run");
         assert_eq!(decode_notices(&bytes), (pages.to_vec(), vec![4 * P]));
         assert_eq!(decode_notices(&encode_notices(&[], &[])), (vec![], vec![]));
+        // far apart, long, unsorted, repeated: varints of several bytes
+        let far = [1 << 40, P, (1 << 40) + P, 3 * P, 3 * P];
+        let runs = (0..300).map(|k| (k + 5) * P).chain(far);
+        let pages: Vec<usize> = runs.collect();
+        let mut sorted = pages.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let bytes = encode_notices(&pages, &sorted);
+        assert_eq!(decode_notices(&bytes), (sorted.clone(), sorted));
+        // a cut message yields what it holds and no panic
+        for cut in 0..bytes.len() {
+            let _ = decode_notices(&bytes[..cut]);
+        }
     }
 
     #[test]
