@@ -4,8 +4,9 @@
 # one (examples/mpi/), interleaved (eager, lazy, auto, mpi, eager, ...) in one script run so
 # that load changes hit all alike. Prints the median wall time of each, the ratios to eager
 # and to MPI, then one CAPE_STATS run per mode at BENCH_BYTES_PROCS ranks: bytes sent by the
-# merge plus bytes fetched on demand, summed over the ranks, per region. Every output is
-# checked against the sequential gcc build.
+# merge plus bytes fetched on demand, summed over the ranks, per region (for jacobi also
+# without its final checksum's read: the sweeps' bytes alone), beside the MPI version's.
+# Every output is checked against the sequential gcc build.
 #
 # usage: scripts/bench_merge.sh [KERNEL ...]   (default: jacobi matmul pi)
 # environment: BENCH_REPS (default 5), BENCH_PROCS (default 2), BENCH_BYTES_PROCS (default 4),
@@ -106,17 +107,37 @@ for k in "${kernels[@]}"; do
 done
 echo "load after the run:  $(uptime)"
 
+# jacobi-sweeps: examples/jacobi.c without the read of its final checksum (a sequential loop
+# over the whole grid, which every rank runs, so the lazy merge fetches every page another
+# rank changed, and which the MPI version replaces by gathering the grid on rank 0): its
+# bytes are the sweeps' alone, to set beside the MPI version's halo rows.
+bytes_kernels=("${kernels[@]}")
+if [[ " ${kernels[*]} " == *" jacobi "* ]]; then
+    sed 's/checksum += u\[p\];/checksum += 0.0;/' examples/jacobi.c >"$OUT/jacobi-sweeps.c"
+    grep -q 'checksum += 0.0;' "$OUT/jacobi-sweeps.c"
+    "$CAPECC" -O2 "$OUT/jacobi-sweeps.c" -o "$OUT/jacobi-sweeps-capecc" -lm
+    args[jacobi-sweeps]=${args[jacobi]}
+    bytes_kernels+=(jacobi-sweeps)
+fi
+
 echo
 echo "bytes moved at P = $BYTES_PROCS (summed over the ranks; per region = per sweep for jacobi)"
-printf '%-8s %-6s %8s %14s %14s %14s %16s\n' kernel mode regions merge_bytes fetched_bytes total_bytes per_region
-for k in "${kernels[@]}"; do
+printf '%-13s %-6s %8s %14s %14s %14s %16s\n' kernel mode regions merge_bytes fetched_bytes total_bytes per_region
+for k in "${bytes_kernels[@]}"; do
     read -r -a a <<<"${args[$k]}"
     for v in eager lazy auto; do
         CAPE_MERGE=$v CAPE_STATS=1 mpirun -np "$BYTES_PROCS" "$OUT/$k-capecc" "${a[@]}" 2>"$OUT/$k-$v.stats" >/dev/null
         grep 'stats: total:' "$OUT/$k-$v.stats" | awk -v k="$k" -v v="$v" '
             { for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
               regions = f["regions"]; sent += f["bytes_sent"]; fetched += f["bytes_fetched"] }
-            END { printf "%-8s %-6s %8d %14d %14d %14d %16.0f\n", k, v, regions, sent, fetched,
+            END { printf "%-13s %-6s %8d %14d %14d %14d %16.0f\n", k, v, regions, sent, fetched,
                   sent + fetched, (sent + fetched) / (regions ? regions : 1) }'
     done
 done
+if [[ " ${kernels[*]} " == *" jacobi "* ]]; then
+    read -r -a a <<<"${args[jacobi]}"
+    awk -v n="${a[0]}" -v s="${a[1]}" -v p="$BYTES_PROCS" 'BEGIN {
+        sweep = 2 * (p - 1) * n * 8; gather = (n - 2) * n * 8 * (p - 1) / p
+        printf "the MPI version: %d bytes per sweep (a row of %d doubles each way across %d boundaries), %d in all with the final gather of the grid on rank 0 (about %d per sweep)\n",
+            sweep, n, p - 1, sweep * s + gather, (sweep * s + gather) / s }'
+fi
