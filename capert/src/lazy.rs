@@ -209,8 +209,44 @@ pub struct Lazy {
     /// (indexed like the table of homes: a hash map's insert per published page cost 2 % of
     /// a Jacobi sweep).
     published: PageTable<Published>,
+    /// Per page another rank homes, what this rank learnt of its own reads of it
+    /// (`Reads`): the pages it read after their last publication are fetched at the next
+    /// merge point that publishes them, in one batch, instead of at a fault each.
+    reads: PageTable<u8>,
     /// Scratch of `fetch_many`.
     gets: Vec<Get>,
+}
+
+/// What a rank knows of its reads of a page another rank publishes (`Lazy::reads`); 0, the
+/// table's default: nothing (never invalidated by this rank, or homed by it since).
+struct Reads;
+
+impl Reads {
+    /// Invalidated at a merge point: valid again at the next one means it was fetched, read.
+    const INVALIDATED: u8 = 1;
+    /// Fetched at a merge point (the page reads as valid, read or not); `PREFETCHED + k`:
+    /// fetched again at the next `k` publications, then invalidated to learn whether it is
+    /// still read. A page read in every interval faults once in `CREDIT + 1` publications;
+    /// one no longer read costs at most `CREDIT` fetches for nothing.
+    const PREFETCHED: u8 = 2;
+    const CREDIT: u8 = 7;
+
+    /// At a merge point that publishes a page another rank homes, with what this rank knew
+    /// (`reads`) and whether it holds the page invalid now: fetch it now, and what it knows
+    /// next.
+    fn next(reads: u8, invalid: bool) -> (bool, u8) {
+        if invalid {
+            // not read since it was invalidated
+            (false, Reads::INVALIDATED)
+        } else if reads == Reads::INVALIDATED {
+            // fetched since: read
+            (true, Reads::PREFETCHED + Reads::CREDIT)
+        } else if reads > Reads::PREFETCHED {
+            (true, reads - 1)
+        } else {
+            (false, Reads::INVALIDATED)
+        }
+    }
 }
 
 /// This rank's last publication of a page (the default: none known).
@@ -395,6 +431,7 @@ impl Lazy {
             auto: auto.then(|| Auto::new(comm.size())),
             unavailable: false,
             published: PageTable::new(spans),
+            reads: PageTable::new(spans),
             gets: Vec::new(),
         })
     }
@@ -499,24 +536,42 @@ impl Lazy {
 
     /// After the merge point's eager part: the single-writer pages get their new home and
     /// version (invalidated on the other ranks unless `keep_valid`: the caller fetches them),
-    /// the pages merged eagerly lose theirs.
+    /// the pages merged eagerly lose theirs. Returns the pages another rank published that
+    /// this rank read after their last publication (`Reads`): the caller fetches them now
+    /// instead of invalidating them.
     pub fn settle(
-        &self,
+        &mut self,
         tracker: &mut Tracker,
         single: &[(usize, u32)],
         several: &[usize],
         keep_valid: bool,
-    ) -> Result<(), String> {
+    ) -> Result<Vec<(usize, u32)>, String> {
         let Some(e) = self.engine.as_ref() else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut prefetch = Vec::new();
         for &(page, writer) in single {
             e.pages.update(page, |state| {
                 state.home = writer;
                 state.buffer ^= 1;
             });
-            if writer != e.rank && !keep_valid && !tracker.is_invalid(page) {
+            if keep_valid {
+                continue;
+            }
+            let reads = self.reads.get(page);
+            if writer == e.rank {
+                if reads != 0 {
+                    self.reads.set(page, 0);
+                }
+                continue;
+            }
+            let invalid = tracker.is_invalid(page);
+            let (fetch, next) = Reads::next(reads, invalid);
+            self.reads.set(page, next);
+            if fetch {
+                prefetch.push((page, writer));
+            } else if !invalid {
                 match runs.last_mut() {
                     Some((_, end)) if *end == page => *end += PAGE_SIZE,
                     _ => runs.push((page, page + PAGE_SIZE)),
@@ -531,7 +586,7 @@ impl Lazy {
                 .invalidate(from, to - from)
                 .map_err(|e| e.to_string())?;
         }
-        Ok(())
+        Ok(prefetch)
     }
 }
 
@@ -561,6 +616,31 @@ mod tests {
         for cut in 0..bytes.len() {
             let _ = decode_notices(&bytes[..cut]);
         }
+    }
+
+    #[test]
+    fn a_page_read_after_each_publication_is_fetched_at_the_merge_point() {
+        // (held invalid at this merge point?) -> fetched now?
+        let mut reads = 0;
+        let mut run = |invalid| {
+            let (fetch, next) = Reads::next(reads, invalid);
+            reads = next;
+            fetch
+        };
+        assert!(!run(false), "first publication: invalidated, to learn");
+        assert!(!run(true), "not read since: stays invalid");
+        assert!(
+            run(false),
+            "read since (fetched at a fault): fetched from now on"
+        );
+        let credit = usize::from(Reads::CREDIT);
+        assert!((0..credit).all(|_| run(false)), "the next publications too");
+        assert!(!run(false), "then invalidated again, to learn");
+        assert!(run(false), "read again: fetched");
+        assert!((0..credit).all(|_| run(false)));
+        assert!(!run(false));
+        assert!(!run(true), "no longer read: left invalid");
+        assert!(!run(true));
     }
 
     #[test]

@@ -163,7 +163,8 @@ fn keeps_every_page(rt: &Runtime, r: &ActiveRegion) -> bool {
 }
 
 /// After the eager part (inject, records): the new homes, and the pages another rank
-/// published are invalidated here (fetched at once where `keeps_every_page`).
+/// published are invalidated here, or fetched at once: all of them where
+/// `keeps_every_page`, those this rank read after their last publication otherwise.
 pub(super) fn settle(
     rt: &mut Runtime,
     r: &ActiveRegion,
@@ -173,44 +174,63 @@ pub(super) fn settle(
     let Some(lazy) = rt.lazy.as_mut() else {
         return Ok(());
     };
-    lazy.settle(&mut rt.tracker, &decided.single, &decided.several, keep)?;
-    if !keep {
-        return Ok(());
-    }
-    let me = rt.rank as u32;
-    let others: Vec<(usize, u32)> = decided
-        .single
-        .iter()
-        .filter(|&&(_, writer)| writer != me)
-        .copied()
-        .collect();
-    rt.tracker
-        .expect_injections(others.iter().map(|&(page, _)| (page, PAGE_SIZE)));
-    // on this thread: a merge point, where no fault is served (the rank's only thread runs
-    // the runtime), so the window is this thread's (`sys/mpi_pages.rs`)
-    let batch = crate::sys::invalid::BATCH.min(others.len());
-    let mut bytes = vec![0u8; batch * PAGE_SIZE];
-    let mut pages = Vec::with_capacity(batch);
-    for chunk in others.chunks(batch.max(1)) {
-        pages.clear();
-        pages.extend(chunk.iter().map(|&(page, _)| page));
-        let bytes = &mut bytes[..chunk.len() * PAGE_SIZE];
-        lazy.fetch_many(&pages, bytes)?;
-        for (&(page, writer), bytes) in chunk.iter().zip(bytes.chunks_exact(PAGE_SIZE)) {
-            // this rank's copy is the joined state before the region: what changed is logged
-            let stamp = published_stamp(r, writer);
+    let prefetch = lazy.settle(&mut rt.tracker, &decided.single, &decided.several, keep)?;
+    if keep {
+        let me = rt.rank as u32;
+        let others: Vec<(usize, u32)> = decided
+            .single
+            .iter()
+            .filter(|&&(_, writer)| writer != me)
+            .copied()
+            .collect();
+        // this rank's copy is the joined state before the region: what changed is logged
+        fetch_published(rt, &others, |rt, page, writer, bytes| {
             diff_into(
                 bytes,
                 rt.tracker.memory(page),
                 page as u64,
-                stamp,
+                published_stamp(r, writer),
                 &mut decided.changed_fetched,
-            );
+            )
+        })
+    } else {
+        fetch_published(rt, &prefetch, |_, _, _, _| {})
+    }
+}
+
+/// Fetches the newest version of `pages` (page, home) from their homes and installs it in
+/// memory and twin, `before_install` seeing each page's bytes first. On this thread: a merge
+/// point, where no fault is served (the rank's only thread runs the runtime), so the window is
+/// this thread's (`sys/mpi_pages.rs`).
+fn fetch_published(
+    rt: &mut Runtime,
+    pages: &[(usize, u32)],
+    mut before_install: impl FnMut(&Runtime, usize, u32, &[u8]),
+) -> Result<(), String> {
+    if pages.is_empty() {
+        return Ok(());
+    }
+    let started = std::time::Instant::now();
+    rt.tracker
+        .expect_injections(pages.iter().map(|&(page, _)| (page, PAGE_SIZE)));
+    let batch = crate::sys::invalid::BATCH.min(pages.len());
+    let mut bytes = vec![0u8; batch * PAGE_SIZE];
+    let mut numbers = Vec::with_capacity(batch);
+    for chunk in pages.chunks(batch) {
+        numbers.clear();
+        numbers.extend(chunk.iter().map(|&(page, _)| page));
+        let bytes = &mut bytes[..chunk.len() * PAGE_SIZE];
+        if let Some(lazy) = rt.lazy.as_mut() {
+            lazy.fetch_many(&numbers, bytes)?;
+        }
+        for (&(page, writer), bytes) in chunk.iter().zip(bytes.chunks_exact(PAGE_SIZE)) {
+            before_install(rt, page, writer, bytes);
             rt.tracker.inject(page, bytes);
         }
     }
     rt.tracker.settle_injected();
-    rt.current.lazy_fetched += others.len() as u64;
+    rt.current.lazy_fetched += pages.len() as u64;
+    rt.current.t_fetch += started.elapsed();
     Ok(())
 }
 
