@@ -62,8 +62,10 @@ const MIN_SHARE: f64 = 0.05;
 /// ten instances.
 const MARGIN: f64 = 1.05;
 /// A region that kept lazy stays lazy at a check while its lazy instances take less than this
-/// share of the eager ones' time: going back costs a re-measure and a trial, so noise around a
-/// tie must not trigger one.
+/// share of the eager ones' time or of their own when lazy won: going back costs a re-measure
+/// and a trial, so noise around a tie must not trigger one. (Both are as old as the trial, and
+/// a stencil's eager instance costs more as its changes spread: eager samples of the 12th
+/// instance alone made lazy look slower twenty sweeps later.)
 const STAY: f64 = 1.1;
 /// A first lazy sample this much slower than eager stops the trial (the first instance pays
 /// for first touches; a slower one is a merge whose pages every rank reads).
@@ -120,6 +122,8 @@ struct Site {
     lazy: Vec<f64>,
     /// A trial has run before (the first one's first instance pays for first touches).
     tried: bool,
+    /// The lazy samples' mean (maximum over the ranks) when lazy last won.
+    won: f64,
 }
 
 impl Default for Site {
@@ -139,6 +143,7 @@ impl Default for Site {
             first_lazy: 0.0,
             lazy: Vec::new(),
             tried: false,
+            won: 0.0,
         }
     }
 }
@@ -272,7 +277,7 @@ impl Site {
             Phase::Lazy if check => {
                 let [run, eager, lazy] =
                     max_over_ranks([self.run, mean(&self.eager), mean(&self.lazy)]);
-                if run < self.budget && lazy < STAY * eager {
+                if run < self.budget && lazy < STAY * eager.max(self.won) {
                     return true;
                 }
                 self.eager.clear();
@@ -318,6 +323,7 @@ impl Site {
                 let [run, eager, lazy] =
                     max_over_ranks([self.run, mean(&self.eager), mean(&self.lazy)]);
                 if lazy <= MARGIN * eager {
+                    self.won = lazy;
                     self.tried = true;
                     self.budget = KEEP * run;
                     self.phase = Phase::Lazy;
@@ -466,6 +472,18 @@ mod tests {
             "lazy until the check at 256"
         );
         assert!(!modes[255], "measured again at 256");
+    }
+
+    #[test]
+    fn a_winner_as_slow_as_when_it_won_is_not_measured_again() {
+        // a tie at the trial (4 % slower), then 8 % slower than when it won: 12 % slower than
+        // the eager samples, which are as old as the trial, but within `STAY` of its own time
+        let lazy = |i| if i < 45 { 0.0104 } else { 0.01123 };
+        let (modes, _) = run_varying(120, 0.010, lazy, 0.005);
+        assert!(
+            modes[31..].iter().all(|&l| l),
+            "kept through the check at 64"
+        );
     }
 
     #[test]
