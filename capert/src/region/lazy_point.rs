@@ -215,14 +215,15 @@ fn fetch_published(
         .expect_injections(pages.iter().map(|&(page, _)| (page, PAGE_SIZE)));
     let batch = crate::sys::invalid::BATCH.min(pages.len());
     let mut bytes = vec![0u8; batch * PAGE_SIZE];
-    let mut numbers = Vec::with_capacity(batch);
+    let mut addresses = Vec::with_capacity(batch);
     for chunk in pages.chunks(batch) {
-        numbers.clear();
-        numbers.extend(chunk.iter().map(|&(page, _)| page));
+        addresses.clear();
+        addresses.extend(chunk.iter().map(|&(page, _)| page));
         let bytes = &mut bytes[..chunk.len() * PAGE_SIZE];
-        if let Some(lazy) = rt.lazy.as_mut() {
-            lazy.fetch_many(&numbers, bytes)?;
-        }
+        rt.lazy
+            .as_mut()
+            .ok_or("internal error: a fetch without the demand-driven merge")?
+            .fetch_many(&addresses, bytes)?;
         for (&(page, writer), bytes) in chunk.iter().zip(bytes.chunks_exact(PAGE_SIZE)) {
             before_install(rt, page, writer, bytes);
             rt.tracker.inject(page, bytes);
