@@ -28,6 +28,9 @@ pub struct Stats {
     pub lazy_fetched: u64,
     /// Demand-driven merge: time this rank's threads waited for fetches.
     pub t_fetch: Duration,
+    /// Demand-driven merge: of `lazy_fetched`, pages fetched at a merge point because this
+    /// rank read them after their previous publication (the reader prefetch).
+    pub lazy_prefetched: u64,
 }
 
 impl Stats {
@@ -38,7 +41,7 @@ impl Stats {
     pub fn line(&self, label: &str, rank: Option<usize>) -> String {
         let rank = rank.map_or(String::new(), |r| format!(" rank={r}"));
         format!(
-            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={} diff_gbps={:.2} merge_gbps={:.2} inject_gbps={:.2} log_gbps={:.2} notices={} pages_published={} pages_fetched={} bytes_fetched={} fetch_wait_us={}{rank}",
+            "capert: stats: {label}: regions={} pages_written={} bytes_diffed={} runs={} run_bytes={} bytes_sent={} bytes_injected={} bytes_logged={} track_us={} diff_us={} merge_us={} inject_us={} reduce_us={} log_us={} diff_gbps={:.2} merge_gbps={:.2} inject_gbps={:.2} log_gbps={:.2} notices={} pages_published={} pages_fetched={} bytes_fetched={} fetch_wait_us={} pages_prefetched={}{rank}",
             self.regions,
             self.pages_written,
             self.bytes_diffed,
@@ -62,6 +65,7 @@ impl Stats {
             self.lazy_fetched,
             self.lazy_fetched * crate::track::PAGE_SIZE as u64,
             self.t_fetch.as_micros(),
+            self.lazy_prefetched,
         )
     }
 
@@ -84,6 +88,7 @@ impl Stats {
         self.lazy_published += o.lazy_published;
         self.lazy_fetched += o.lazy_fetched;
         self.t_fetch += o.t_fetch;
+        self.lazy_prefetched += o.lazy_prefetched;
     }
 }
 
@@ -116,7 +121,7 @@ mod tests {
         ));
         assert!(line.contains(" diff_us=2000 merge_us=0 inject_us=0 reduce_us=0 log_us=0 "));
         assert!(
-            line.ends_with(" diff_gbps=2.00 merge_gbps=0.00 inject_gbps=0.00 log_gbps=0.00 notices=0 pages_published=0 pages_fetched=0 bytes_fetched=0 fetch_wait_us=0 rank=3")
+            line.ends_with(" diff_gbps=2.00 merge_gbps=0.00 inject_gbps=0.00 log_gbps=0.00 notices=0 pages_published=0 pages_fetched=0 bytes_fetched=0 fetch_wait_us=0 pages_prefetched=0 rank=3")
         );
         assert!(!s.line("region 1", None).contains("rank="));
     }

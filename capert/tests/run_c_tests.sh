@@ -97,6 +97,13 @@ for extra in "OMP_SCHEDULE=dynamic,4" "OMP_SCHEDULE=guided" "OMP_SCHEDULE=static
     run_np 4 constructs "$extra"
     if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/constructs.want"; then ok "constructs P=4 $extra"; else bad "constructs P=4 $extra (exit $rc)"; head -5 "$work/err"; fi
 done
+# The mprotect tracker runs one thread per rank: num_threads(3) at P = 2 gets a team of 2 (the
+# answers do not depend on it) and rank 0 says so once.
+run_np 2 constructs CAPE_TRACKER=mprotect
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/constructs.want" &&
+    [ "$(grep -c "capert: warning: a team of 3 threads runs with 2 (one per rank): the mprotect page tracker" "$work/err")" = 1 ]; then
+    ok "constructs P=2 CAPE_TRACKER=mprotect: a capped team is one warning"
+else bad "constructs P=2 CAPE_TRACKER=mprotect (exit $rc)"; head -5 "$work/err"; fi
 run_np 2 constructs OMP_SCHEDULE=sometimes
 if [ "$rc" != 0 ] && grep -q "capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err"; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
 
@@ -182,6 +189,13 @@ if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/many_regions.want" &&
     ! grep -q "capert: warning" "$work/err" && grep -q "stats: total:.* notices=[1-9]" "$work/err"; then
     ok "many_regions P=2 CAPE_MERGE=lazy OMP_NUM_THREADS=2 merges on demand"
 else bad "many_regions P=2 CAPE_MERGE=lazy OMP_NUM_THREADS=2 (exit $rc)"; head -5 "$work/err"; fi
+# the reader prefetch: rank 1 reads the halo page rank 0 publishes at every sweep, so from
+# the second sweep on it fetches it at the merge point instead of at a fault
+run_np 2 many_regions CAPE_MERGE=lazy CAPE_STATS=1
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/many_regions.want" &&
+    grep -q "stats: total:.* pages_prefetched=[1-9][0-9]* rank=1$" "$work/err"; then
+    ok "many_regions P=2 CAPE_MERGE=lazy prefetches what a rank reads"
+else bad "many_regions P=2 CAPE_MERGE=lazy reader prefetch (exit $rc)"; grep "stats: total" "$work/err"; fi
 run_np 1 basic CAPE_MERGE_CHUNK=0
 if [ "$rc" != 0 ] && grep -q "capert: error: \`CAPE_MERGE_CHUNK=0\` is not a size" "$work/err"; then ok "bad CAPE_MERGE_CHUNK is one clear error"; else bad "bad CAPE_MERGE_CHUNK (exit $rc)"; head -3 "$work/err"; fi
 

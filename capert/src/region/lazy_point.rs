@@ -194,6 +194,7 @@ pub(super) fn settle(
             )
         })
     } else {
+        rt.current.lazy_prefetched += prefetch.len() as u64;
         fetch_published(rt, &prefetch, |_, _, _, _| {})
     }
 }

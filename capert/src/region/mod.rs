@@ -276,7 +276,7 @@ fn start(
     let requested = if threads_allowed {
         requested
     } else {
-        requested.min(size as u32)
+        threads::capped(requested, size as u32, rank)
     };
     let spread = threads::spread(requested, size as u32, rank as u32);
     let team_size = spread.ranks;

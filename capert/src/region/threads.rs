@@ -214,7 +214,7 @@ impl WorkerTeam {
 /// Whether a team may run several threads in a rank. Not with the mprotect tracker (its
 /// fault handler copies a page's twin while another thread could already write the page):
 /// teams then stay one thread per rank as before (`num_threads(n)` is capped at the rank
-/// count), and `OMP_NUM_THREADS` > 1 is refused with one line.
+/// count, with one warning: `capped`), and `OMP_NUM_THREADS` > 1 is refused with one line.
 pub(super) fn allowed(s: &State) -> bool {
     let Some(rt) = s.rt.as_ref() else {
         return true;
@@ -232,6 +232,22 @@ pub(super) fn allowed(s: &State) -> bool {
         );
     }
     false
+}
+
+/// The team size of a region that asked for `requested` threads when a rank may run only one
+/// (`allowed` is false): at most the rank count. OpenMP lets an implementation give fewer
+/// threads than `num_threads` asks, but a program that prints its team size would then differ
+/// from gcc's build without a word, so rank 0 says so once per run.
+pub(super) fn capped(requested: u32, ranks: u32, rank: usize) -> u32 {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if requested > ranks && rank == 0 && !WARNED.swap(true, Ordering::Relaxed) {
+        crate::diag::eprint_line(&format!(
+            "capert: warning: a team of {requested} threads runs with {ranks} (one per rank): \
+             the mprotect page tracker cannot run several threads in a rank; unset \
+             `CAPE_TRACKER` to use the uffd tracker, or run with {requested} ranks"
+        ));
+    }
+    requested.min(ranks)
 }
 
 /// Before a region with several threads in a rank: every invalid page of the demand-driven
