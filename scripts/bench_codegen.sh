@@ -9,7 +9,8 @@
 # to be timed. The three builds run interleaved, BENCH_REPS times, each repetition starting
 # with the next build in turn (so that none always runs right after another); the median is
 # printed, as a Markdown table (docs/codegen.md), with capecc's and gcc -fopenmp's fastest and
-# slowest runs, the ratio of their fastest runs, and the load average when the kernel's runs
+# slowest runs, the ratio of their fastest runs, the bootstrap 95 % interval of the ratio of
+# their medians, and the load average when the kernel's runs
 # started (every run's time is kept in bench-out/codegen/KERNEL.times); every build's output
 # must equal the sequential one. The fastest runs are printed
 # because on a virtual machine a run can be slowed by what shares its physical core on the
@@ -77,12 +78,35 @@ for k in "${kernels[@]}"; do
 done
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# The 95 % interval of capecc's median over gcc -fopenmp's, by the bootstrap: the repetitions
+# are drawn again with replacement (a repetition keeps its pair of runs, which ran side by
+# side) 2000 times, and the 2.5th and 97.5th percentiles of the ratio are printed. On a
+# machine whose speed moves between runs, a median ratio of 1.01 is a verdict only when the
+# interval leaves out 1.
+interval() { # "cape t1 t2 ..." and "omp t1 t2 ..." on stdin
+    awk 'function med(a, n,   i, j, t, b) {
+             for (i = 1; i <= n; i++) b[i] = a[i]
+             for (i = 2; i <= n; i++) { t = b[i]; for (j = i - 1; j >= 1 && b[j] > t; j--) b[j + 1] = b[j]; b[j + 1] = t }
+             return (n % 2) ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+         }
+         $1 == "cape" { n = NF - 1; for (i = 2; i <= NF; i++) c[i - 1] = $i }
+         $1 == "omp" { for (i = 2; i <= NF; i++) o[i - 1] = $i }
+         END {
+             srand(1); B = 2000
+             for (b = 1; b <= B; b++) {
+                 for (i = 1; i <= n; i++) { r = int(rand() * n) + 1; cc[i] = c[r]; oo[i] = o[r] }
+                 q[b] = med(cc, n) / med(oo, n)
+             }
+             for (i = 2; i <= B; i++) { t = q[i]; for (j = i - 1; j >= 1 && q[j] > t; j--) q[j + 1] = q[j]; q[j + 1] = t }
+             printf "%.3f-%.3f", q[int(0.025 * B) + 1], q[int(0.975 * B)]
+         }'
+}
 # the fastest and the slowest of a list of times
 range() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 
 echo "load before the run: $(uptime)" >&2
-head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max (s) | gcc -fopenmp min-max (s) | capecc / gcc -fopenmp, fastest runs | load |"
-rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max (s) | gcc -fopenmp min-max (s) | capecc / gcc -fopenmp, fastest runs | capecc / gcc -fopenmp, 95 % interval | load |"
+rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 BENCH_LOCK=${BENCH_LOCK:-}
 [ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
 echo "$head"
@@ -124,10 +148,11 @@ for k in "${kernels[@]}"; do
     mc=$(tr ' ' '\n' <<<"${times[cape]}" | grep . | median)
     read -r clo chi <<<"$(range "${times[cape]}")"
     read -r olo ohi <<<"$(range "${times[omp]}")"
+    ci=$(grep -E '^(cape|omp) ' "$OUT/$k.times" | interval)
     row=$(awk -v k="$k" -v s="$ms" -v o="$mo" -v c="$mc" -v clo="$clo" -v chi="$chi" \
-        -v olo="$olo" -v ohi="$ohi" -v l="$load" \
-        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f | %.3f-%.3f | %.3f | %s |",
-                 k, s, o, c, c / s, c / o, clo, chi, olo, ohi, clo / olo, l }')
+        -v olo="$olo" -v ohi="$ohi" -v l="$load" -v ci="$ci" \
+        'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f | %.3f-%.3f | %.3f | %s | %s |",
+                 k, s, o, c, c / s, c / o, clo, chi, olo, ohi, clo / olo, ci, l }')
     [ -z "$BASELINE" ] || row+=$(tr ' ' '\n' <<<"${times[base]}" | grep . | median | awk '{ printf " %.3f |", $1 }')
     echo "$row"
 done
