@@ -500,6 +500,82 @@ fn dependency_files_do_not_name_the_temporary_omp_h() {
         );
         let _ = std::fs::remove_file(dir.join(file));
     }
+    // `-M`/`-MM` print the rule (to standard output, `-o` or `-MF`) without our headers, and
+    // a rule whose last prerequisite was ours ends without a continuation
+    for flags in [
+        &["-M"][..],
+        &["-MM"],
+        &["-M", "-MF", "m.d"],
+        &["-MM", "-o", "m.d"],
+        &["-M", "-MP"],
+    ] {
+        let mut args = vec!["-Iinc", "b.c"];
+        args.extend_from_slice(flags);
+        let out = capecc(dir, &args);
+        assert_ok(&out);
+        let deps = if flags.contains(&"m.d") {
+            std::fs::read_to_string(dir.join("m.d")).unwrap()
+        } else {
+            stdout(&out)
+        };
+        assert!(
+            deps.starts_with("b.o:") && deps.contains("inc/conf.h"),
+            "{flags:?}: {deps}"
+        );
+        assert!(
+            !deps.contains("capecc-"),
+            "{flags:?} lists a temporary file: {deps}"
+        );
+        let last = deps.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+        assert!(
+            !last.ends_with('\\'),
+            "{flags:?} ends in a continuation: {deps}"
+        );
+        let _ = std::fs::remove_file(dir.join("m.d"));
+    }
+}
+
+/// `-x c` holds for the inputs after it whatever their names, as with gcc, and `-E` reads
+/// standard input without it.
+#[test]
+fn dash_x_names_the_language_of_any_file() {
+    if !have_mpicc() {
+        return;
+    }
+    let scratch = scratch("dash-x");
+    let dir = scratch.path();
+    write(
+        dir,
+        "prog.txt",
+        "#include <omp.h>\nint main(void)\n{\n    int s = 0;\n\
+         #pragma omp parallel for reduction(+: s)\n    for (int i = 0; i < 4; i++)\n        s += i;\n\
+         return s == 6 ? 0 : 1;\n}\n",
+    );
+    assert_ok(&capecc(dir, &["-c", "-x", "c", "prog.txt", "-o", "prog.o"]));
+    assert!(dir.join("prog.o").is_file());
+    let out = capecc(dir, &["-E", "-dM", "-x", "c", "/dev/null"]);
+    assert_ok(&out);
+    assert!(
+        stdout(&out).contains("#define _OPENMP "),
+        "{}",
+        stdout(&out)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_capecc"))
+        .args(["-E", "-dM", "-"])
+        .current_dir(dir)
+        .stdin(std::fs::File::open(dir.join("prog.txt")).unwrap())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(
+        stdout(&out).contains("#define _OPENMP "),
+        "{}",
+        stdout(&out)
+    );
+    // gcc's rule: without `-E`, standard input needs `-x`
+    let out = capecc(dir, &["-c", "-"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("`-E` or `-x` required when input is from standard input"));
 }
 
 /// `capecc -E` expands macros in `#pragma omp` lines as `gcc -fopenmp -E` does, so the `.i`

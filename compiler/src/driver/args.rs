@@ -42,6 +42,28 @@ pub enum InputKind {
 pub struct Input {
     pub path: PathBuf,
     pub kind: InputKind,
+    /// The `-x` language in force for this input, as the backend must be told it (`c`,
+    /// `cpp-output`, `assembler`, `assembler-with-cpp`); None: the extension decides.
+    pub language: Option<&'static str>,
+}
+
+impl Input {
+    /// The input as the backend's command line names it: `-x LANG PATH -x none` when a `-x`
+    /// chose its language (gcc would otherwise go by the extension: `prog.txt` is a linker
+    /// input to it), else the path alone.
+    pub fn backend_args(&self, path: &Path) -> Vec<String> {
+        let path = super::path_arg(path);
+        match self.language {
+            Some(language) => vec![
+                "-x".to_string(),
+                language.to_string(),
+                path,
+                "-x".to_string(),
+                "none".to_string(),
+            ],
+            None => vec![path],
+        }
+    }
 }
 
 /// One argument of the link command, in command-line order (order matters to `ld`).
@@ -237,11 +259,15 @@ pub fn input_kind(path: &Path, language: Option<InputKind>) -> InputKind {
     }
 }
 
-fn language(name: &str) -> Result<Option<InputKind>, ArgError> {
+/// What `-x NAME` selects: the input kind and the language the backend is told.
+type Language = Option<(InputKind, &'static str)>;
+
+fn language(name: &str) -> Result<Language, ArgError> {
     match name {
-        "c" | "c-header" => Ok(Some(InputKind::C)),
-        "cpp-output" => Ok(Some(InputKind::Preprocessed)),
-        "assembler" | "assembler-with-cpp" => Ok(Some(InputKind::Assembly)),
+        "c" | "c-header" => Ok(Some((InputKind::C, "c"))),
+        "cpp-output" => Ok(Some((InputKind::Preprocessed, "cpp-output"))),
+        "assembler" => Ok(Some((InputKind::Assembly, "assembler"))),
+        "assembler-with-cpp" => Ok(Some((InputKind::Assembly, "assembler-with-cpp"))),
         "none" => Ok(None),
         other => Err(
             ArgError::new(format!("language `{other}` is not supported")).with_help(
@@ -254,7 +280,9 @@ fn language(name: &str) -> Result<Option<InputKind>, ArgError> {
 /// Parses the arguments after the program name.
 pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
     let mut plan = Plan::default();
-    let mut language: Option<InputKind> = None;
+    let mut language: Language = None;
+    // `-` without `-x`: C, as gcc takes it, but only for `-E` (decided once the mode is known)
+    let mut unlabelled_stdin = false;
     let mut i = 0;
     // The value of an option at `args[i]`: glued (`-Ifoo`) or the next argument (`-I foo`).
     let take_value = |i: &mut usize, option: &str, arg: &str| -> Result<(String, bool), ArgError> {
@@ -275,15 +303,21 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
 
         if arg == "-" || !arg.starts_with('-') {
             let path = PathBuf::from(arg);
-            let kind = input_kind(&path, language);
-            if arg == "-" && language.is_none() {
-                return Err(
-                    ArgError::new("`-x` must be given for input from standard input")
-                        .with_help("use `-x c -` to read C from standard input"),
-                );
-            }
+            let (kind, language) = if arg == "-" && language.is_none() {
+                unlabelled_stdin = true;
+                (InputKind::C, None)
+            } else {
+                (
+                    input_kind(&path, language.map(|l| l.0)),
+                    language.map(|l| l.1),
+                )
+            };
             plan.link.push(LinkItem::Input(plan.inputs.len()));
-            plan.inputs.push(Input { path, kind });
+            plan.inputs.push(Input {
+                path,
+                kind,
+                language,
+            });
             i += 1;
             continue;
         }
@@ -380,6 +414,12 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
     // `gcc -v` alone prints the version.
     if plan.verbose && plan.inputs.is_empty() && plan.mode.is_none() {
         plan.mode = Some(Mode::Version);
+    }
+    if unlabelled_stdin && plan.mode() != Mode::Preprocess {
+        return Err(
+            ArgError::new("`-E` or `-x` required when input is from standard input")
+                .with_help("use `-x c -` to read C from standard input"),
+        );
     }
     check(&plan)?;
     Ok(plan)

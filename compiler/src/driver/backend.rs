@@ -54,11 +54,8 @@ impl Driver {
                 argv.extend(self.plan.common_args.iter().cloned());
                 argv.extend(self.plan.compile_args.iter().cloned());
                 argv.extend(self.dependency_args(&input.path, output));
-                argv.extend([
-                    path_arg(&input.path),
-                    "-o".to_string(),
-                    path_arg(&raw_object),
-                ]);
+                argv.extend(input.backend_args(&input.path));
+                argv.extend(["-o".to_string(), path_arg(&raw_object)]);
                 self.run_command(&argv)?;
                 self.rename_sections(&raw_object, output)?;
                 Ok(true)
@@ -72,7 +69,7 @@ impl Driver {
                 let preprocessed = if input.kind == InputKind::C {
                     let path = self.intermediate(index, &input.path, "i");
                     let deps = (!self.plan.dep_args.is_empty()).then_some(output);
-                    self.preprocess(&input.path, &path, deps)?;
+                    self.preprocess(input, &path, deps)?;
                     path
                 } else {
                     input.path.clone()

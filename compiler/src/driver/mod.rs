@@ -424,7 +424,7 @@ impl Driver {
                 InputKind::Preprocessed => input.path.clone(),
                 _ => {
                     let path = self.intermediate(index, &input.path, "i");
-                    self.preprocess(&input.path, &path, None)?;
+                    self.preprocess(input, &path, None)?;
                     path
                 }
             };
