@@ -218,15 +218,28 @@ fn half(b: &[u8], at: usize) -> u32 {
         .map_or(0, u32::from_le_bytes)
 }
 
-/// Validates a whole log file's bytes for this job under the user's secret key. `dir` names
-/// the directory in messages. Errors are complete sentences for one `capert: error:` line.
-pub fn validate(
+/// The committed length of a log whose first `HEADER_LEN` bytes (or fewer) are `head`, once
+/// its header is checked and authenticated: how much of the file a restart reads (nothing past
+/// it, so a file grown by someone else costs no more). Errors as `validate`'s.
+pub fn authentic_committed_len(
+    head: &[u8],
+    job: &Job,
+    secret: &[u8; SECRET_LEN],
+    dir: &str,
+) -> Result<u64, String> {
+    let fresh = format!("start afresh with `CAPE_CHECKPOINT={dir}`");
+    check_header(head, job, secret, dir, &fresh).map(|(header, _)| header.committed_len)
+}
+
+/// The header of a log (its first `HEADER_LEN` bytes), checked and authenticated, and the
+/// key of its records.
+fn check_header(
     bytes: &[u8],
     job: &Job,
     secret: &[u8; SECRET_LEN],
     dir: &str,
-) -> Result<Validated, String> {
-    let fresh = format!("start afresh with `CAPE_CHECKPOINT={dir}`");
+    fresh: &str,
+) -> Result<(Header, LogKey), String> {
     if bytes.len() < 12 || bytes[0..8] != LOG_MAGIC {
         return Err(format!(
             "{dir}/cape.log is not a capecc checkpoint log: {fresh}"
@@ -291,6 +304,20 @@ pub fn validate(
             "the header of the log in {dir} is corrupt (committed length {committed}): {fresh}"
         ));
     }
+    Ok((header, key))
+}
+
+/// Validates a whole log file's bytes for this job under the user's secret key. `dir` names
+/// the directory in messages. Errors are complete sentences for one `capert: error:` line.
+pub fn validate(
+    bytes: &[u8],
+    job: &Job,
+    secret: &[u8; SECRET_LEN],
+    dir: &str,
+) -> Result<Validated, String> {
+    let fresh = format!("start afresh with `CAPE_CHECKPOINT={dir}`");
+    let (header, key) = check_header(bytes, job, secret, dir, &fresh)?;
+    let committed = usize::try_from(header.committed_len).unwrap_or(usize::MAX);
     if bytes.len() < committed {
         return Err(format!(
             "the log in {dir} is truncated ({} bytes, {committed} committed): {fresh}",

@@ -142,7 +142,7 @@ fn read_header(dir: &CheckpointDir) -> Option<LogHeader> {
 }
 
 fn read_status(dir: &CheckpointDir) -> Option<Status> {
-    let bytes = dir.read("status").ok()?;
+    let bytes = dir.read_at_most("status", 4096).ok()?;
     state::parse_status(std::str::from_utf8(&bytes).ok()?)
 }
 

@@ -11,7 +11,8 @@
 # A compacted log of tests/ft/progs/ftrunning.c (snapshot mode) is edited, resealed with the
 # user's key, to put another return address on the snapshot's region call or another code
 # address in its stack image (the return address of main): refused before anything resumes.
-# Each refusal: one `capert: error:` line with the expected words, status 1, `error` in
+# A log and `output` file grown to 64 GiB (sparse) past what was written must be accepted without
+# reading the growth. Each refusal: one `capert: error:` line with the expected words, status 1, `error` in
 # DIR/status, no output. The same log with the same input must be accepted.
 #
 # usage: tests/ft/crafted.sh [--keep]
@@ -113,6 +114,18 @@ if [ "$(cat "$ck.rc")" != 0 ] || [ "$(cat "$ck/status" 2>/dev/null)" != "exit 0"
 else
     pass "same input accepted" "P=3, replayed, nothing printed again"
 fi
+
+# --- files grown past what was written: only what the log committed is read -------------------
+ck=$(copy grown)
+truncate -s 64G "$ck/cape.log" && truncate -s 64G "$ck/output" ||
+    give_up "cannot grow the files of $ck"
+restart "$ck" 2 "$OUT/in3"
+if [ "$(cat "$ck.rc")" != 0 ] || [ "$(cat "$ck/status" 2>/dev/null)" != "exit 0" ] || [ -s "$ck.out" ]; then
+    fail "grown log and output accepted" "status $(cat "$ck.rc"), DIR/status \`$(cat "$ck/status" 2>/dev/null)\`" "$ck.err"
+else
+    pass "grown log and output accepted" "64 GiB sparse tails left unread"
+fi
+rm -rf "$ck"
 
 # --- a forged log: printf's GOT entry -> ftinput_pwned ------------------------------------------
 got=$(readelf -rW "$OUT/cape" | awk '$5 ~ /^printf@/ { print $1; exit }')

@@ -231,8 +231,8 @@ fn read_log(
 ) -> Result<log::Validated, String> {
     let (job, secret) = job_and_secret(cfg, args)?;
     let shown = dir.path().display().to_string();
-    let bytes = match dir.read("cape.log") {
-        Ok(b) => b,
+    let mut file = match dir.open_read("cape.log") {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(format!(
                 "there is no checkpoint log in {shown} (no `cape.log`): start with `CAPE_CHECKPOINT={shown}`"
@@ -240,6 +240,16 @@ fn read_log(
         }
         Err(e) => return Err(io_error(&dir.join("cape.log"), "read", e)),
     };
+    // the header first: what lies past the committed length (a torn tail) is never read
+    let mut bytes = Vec::new();
+    let mut read_up_to = |bytes: &mut Vec<u8>, len: u64| {
+        let more = len.saturating_sub(bytes.len() as u64);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, more), bytes)
+            .map_err(|e| io_error(&dir.join("cape.log"), "read", e))
+    };
+    read_up_to(&mut bytes, log::HEADER_LEN as u64)?;
+    let committed = log::authentic_committed_len(&bytes, &job, &secret, &shown)?;
+    read_up_to(&mut bytes, committed)?;
     log::validate(&bytes, &job, &secret, &shown)
 }
 
@@ -295,7 +305,10 @@ fn open_rank0(
     args: &[Vec<u8>],
     prefetched: Option<Prefetch>,
 ) -> Result<Opened, String> {
-    let finished = dir.read("status").ok().filter(|s| s.starts_with(b"exit"));
+    let finished = dir
+        .read_at_most("status", 4096)
+        .ok()
+        .filter(|s| s.starts_with(b"exit"));
     dir.remove("status")
         .map_err(|e| io_error(&dir.join("status"), "remove", e))?;
     reserve_status(dir)?;

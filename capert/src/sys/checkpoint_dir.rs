@@ -219,6 +219,14 @@ impl CheckpointDir {
         Ok(bytes)
     }
 
+    /// The first `max` bytes of `name` at most: for the small files (`status`, `output`),
+    /// whose content is a line, so that a file grown by someone else costs no more.
+    pub fn read_at_most(&self, name: &str, max: u64) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::Read::take(self.open_read(name)?, max), &mut bytes)?;
+        Ok(bytes)
+    }
+
     /// Removes `name` (a symlink itself, never its target); absent is fine.
     pub fn remove(&self, name: &str) -> io::Result<()> {
         let c_name = file_name(name)?;
