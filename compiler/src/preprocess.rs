@@ -94,6 +94,13 @@ impl LineMap {
             .is_some_and(|m| m.system)
     }
 
+    /// The system header whose text `offset` is in, if it is in one.
+    pub fn system_file(&self, offset: usize) -> Option<&str> {
+        self.marker_for_line(self.line_index_of(offset))
+            .filter(|m| m.system)
+            .map(|m| m.file.as_str())
+    }
+
     /// The name of the translation unit's main file (the first marker's file).
     pub fn main_file(&self) -> Option<&str> {
         self.markers.first().map(|m| m.file.as_str())

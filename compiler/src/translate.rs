@@ -237,6 +237,10 @@ fn translate_renamed(
     if out.needs_atomic_prelude {
         prelude.push_str(&render(CONSTRUCTS, "combiners", &[]).map_err(|d| vec![d])?);
     }
+    // capert.h includes libc headers, which read the feature-test macros once: the user's
+    // `#define _GNU_SOURCE` (or `_POSIX_C_SOURCE`, ...) must come before it, as it came before
+    // the user's first system header
+    prelude.insert_str(0, &feature_test_macros(preprocessed, lines));
     edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
         .functions
@@ -253,6 +257,48 @@ fn translate_renamed(
         c,
         warnings: Vec::new(),
     })
+}
+
+/// The `#define` lines of feature-test macros (`_GNU_SOURCE`, `_POSIX_C_SOURCE`,
+/// `_FILE_OFFSET_BITS`, `__STDC_WANT_LIB_EXT1__`, ...) that come before the text of the first
+/// system header the program includes in `preprocessed` (`-dD` keeps them), as they are
+/// spelled there: defined again identically later, which C allows.
+fn feature_test_macros(preprocessed: &str, lines: &LineMap) -> String {
+    let is_feature_macro = |name: &str| {
+        (name.starts_with('_') && name.ends_with("_SOURCE"))
+            || name.starts_with("__STDC_WANT_")
+            || matches!(
+                name,
+                "_FILE_OFFSET_BITS"
+                    | "_TIME_BITS"
+                    | "_REENTRANT"
+                    | "_THREAD_SAFE"
+                    | "_XOPEN_SOURCE_EXTENDED"
+            )
+    };
+    let mut found = String::new();
+    let mut offset = 0;
+    for line in preprocessed.split_inclusive('\n') {
+        // gcc's implicit `stdc-predef.h` comes first and reads no feature-test macro
+        if lines
+            .system_file(offset)
+            .is_some_and(|file| !file.ends_with("/stdc-predef.h"))
+        {
+            break;
+        }
+        if let Some(rest) = line.trim_start().strip_prefix("#define ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if is_feature_macro(&name) {
+                found.push_str(line.trim_end_matches(['\r', '\n']));
+                found.push('\n');
+            }
+        }
+        offset += line.len();
+    }
+    found
 }
 
 fn main_adapter(main: &resolve::Function) -> Result<String, Diagnostic> {
