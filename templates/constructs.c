@@ -29,8 +29,10 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 { /* capecc: #pragma omp {{construct}} at {{location}}: {{how}} */
 {{privates}}{{body}}
 }
+/*@ task_spawn_point */
+__cape_task_spawn_point();
 /*@ task */
-if (__cape_task_begin({{depend}})) {
+{{spawn_point}}if (__cape_task_begin({{depend}})) {
 {{block}}
 {{results}}    __cape_task_end();
 }

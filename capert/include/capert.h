@@ -589,6 +589,14 @@ void __cape_task_result(void *addr, size_t size);
 void __cape_taskwait(void);
 
 /*
+ Before a task construct of a function (not lexically in a `single`): when the generating
+ code of a spreading `single` reaches it, a merge point, so that what that code wrote before
+ the task (a sort's partition) is every rank's before the task refines it on one rank;
+ nothing otherwise.
+ */
+void __cape_task_spawn_point(void);
+
+/*
  A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by
  `num_tasks` if given, else by the team size.
  */

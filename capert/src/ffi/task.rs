@@ -97,6 +97,19 @@ pub extern "C" fn __cape_taskwait() {
     })
 }
 
+/// Before a task construct of a function (not lexically in a `single`): when the generating
+/// code of a spreading `single` reaches it, a merge point, so that what that code wrote before
+/// the task (a sort's partition) is every rank's before the task refines it on one rank;
+/// nothing otherwise.
+#[no_mangle]
+pub extern "C" fn __cape_task_spawn_point() {
+    guard(|| {
+        if let Err(e) = with_state(tasks::taskwait) {
+            runtime::fatal(&e);
+        }
+    })
+}
+
 /// A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by
 /// `num_tasks` if given, else by the team size.
 #[no_mangle]

@@ -10,7 +10,10 @@
 //! otherwise (locals of the region, of a function called in it, of sequential code), so a
 //! write to such a copy does not reach the original, as with gcc.
 
-use lang_c::ast::{AsmStatement, CallExpression, Expression, Statement};
+use lang_c::ast::{
+    AsmStatement, BinaryOperatorExpression, CallExpression, Expression, Statement,
+    UnaryOperatorExpression,
+};
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
@@ -57,6 +60,14 @@ pub fn lower(
         }
     }
     let has_depend = d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
+    // a task of a function may be created by the generating code of a spreading `single`
+    // (task_recursion.rs), which every rank runs alike: what it wrote before the task must be
+    // merged before one rank's task changes it further
+    let spawn_point = if needs_spawn_point(cx, d) {
+        render(CONSTRUCTS, "task_spawn_point", &[]).map_err(|e| vec![e])?
+    } else {
+        String::new()
+    };
     if d.kind == DirectiveKind::Task {
         let block = super::block::inline_block(cx, out, d, stmt, env, &copies, "a task")?;
         let results = super::task_recursion::result_calls(cx, d, stmt, env);
@@ -64,6 +75,7 @@ pub fn lower(
             CONSTRUCTS,
             "task",
             &[
+                ("spawn_point", &spawn_point),
                 ("depend", if has_depend { "1" } else { "0" }),
                 ("block", &super::indent_lines(&block, "    ")),
                 ("results", &results),
@@ -117,6 +129,7 @@ pub fn lower(
             .unwrap_or_default()
         },
     )?;
+    let block = format!("{spawn_point}{block}");
     if nogroup {
         Ok(block)
     } else {
@@ -213,6 +226,99 @@ fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
 }
 
 /// Calls in `stmt`, by callee name (`None` for a call through a pointer), outside `skip`.
+/// Whether task `d` needs a merge point before it when the generating code of a spreading
+/// `single` creates it (every rank runs that code alike, the task runs on one): in a function
+/// (task_recursion.rs: its code may have written what the task changes further), or in a
+/// `single` whose block writes memory outside its tasks.
+fn needs_spawn_point(cx: &Context, d: &Directive) -> bool {
+    let mut enclosing = cx.constructs().enclosing(cx, d);
+    while let Some(e) = enclosing {
+        match e.kind {
+            DirectiveKind::Taskgroup => enclosing = cx.constructs().enclosing(cx, e),
+            DirectiveKind::Single => {
+                let Ok(block) = cx.constructs().statement(cx, e) else {
+                    return true;
+                };
+                let tasks: Vec<Span> = cx
+                    .constructs()
+                    .inside(cx, e)
+                    .iter()
+                    .filter(|i| {
+                        matches!(
+                            i.kind,
+                            DirectiveKind::Task
+                                | DirectiveKind::Taskloop
+                                | DirectiveKind::TaskloopSimd
+                        )
+                    })
+                    .filter_map(|i| {
+                        let s = cx.constructs().statement(cx, i).ok()?;
+                        Some(Span::new(i.span.start, span_of(s.span).end))
+                    })
+                    .collect();
+                return writes_outside(cx, block, &tasks);
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether `stmt` assigns, increments or decrements anything outside the spans `skip` but a
+/// variable declared inside `stmt` (each rank's own).
+fn writes_outside(cx: &Context, stmt: &Node<Statement>, skip: &[Span]) -> bool {
+    struct Writes<'c, 'p, 'a, 's> {
+        cx: &'c Context<'p, 'a>,
+        block: Span,
+        skip: &'s [Span],
+        found: bool,
+    }
+    impl Writes<'_, '_, '_, '_> {
+        fn target(&mut self, target: &Node<Expression>, at: Span) {
+            if self.skip.iter().any(|s| contains(*s, at)) {
+                return;
+            }
+            let own = super::common::identifier_of(self.cx, target)
+                .is_some_and(|v| contains(self.block, self.cx.program.vars[v].ident_span));
+            self.found |= !own;
+        }
+    }
+    impl<'ast> Visit<'ast> for Writes<'_, '_, '_, '_> {
+        fn visit_binary_operator_expression(
+            &mut self,
+            e: &'ast BinaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if super::common::is_assignment(&e.operator.node) {
+                self.target(&e.lhs, span_of(*span));
+            }
+            visit::visit_binary_operator_expression(self, e, span);
+        }
+        fn visit_unary_operator_expression(
+            &mut self,
+            e: &'ast UnaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            use lang_c::ast::UnaryOperator::*;
+            if matches!(
+                e.operator.node,
+                PostIncrement | PostDecrement | PreIncrement | PreDecrement
+            ) {
+                self.target(&e.operand, span_of(*span));
+            }
+            visit::visit_unary_operator_expression(self, e, span);
+        }
+    }
+    let mut writes = Writes {
+        cx,
+        block: span_of(stmt.span),
+        skip,
+        found: false,
+    };
+    writes.visit_statement(&stmt.node, &stmt.span);
+    writes.found
+}
+
 pub(super) fn calls_outside(stmt: &Node<Statement>, skip: &[Span]) -> Vec<(Option<String>, Span)> {
     struct Calls<'s> {
         skip: &'s [Span],
