@@ -231,6 +231,25 @@ fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
 /// (task_recursion.rs: its code may have written what the task changes further), or in a
 /// `single` whose block writes memory outside its tasks.
 fn needs_spawn_point(cx: &Context, d: &Directive) -> bool {
+    let task_spans = |within: Span| -> Vec<Span> {
+        let lo = cx
+            .directives
+            .partition_point(|i| i.span.start < within.start);
+        let hi = cx.directives.partition_point(|i| i.span.start < within.end);
+        cx.directives[lo..hi.max(lo)]
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.kind,
+                    DirectiveKind::Task | DirectiveKind::Taskloop | DirectiveKind::TaskloopSimd
+                )
+            })
+            .filter_map(|i| {
+                let s = cx.constructs().statement(cx, i).ok()?;
+                Some(Span::new(i.span.start, span_of(s.span).end))
+            })
+            .collect()
+    };
     let mut enclosing = cx.constructs().enclosing(cx, d);
     while let Some(e) = enclosing {
         match e.kind {
@@ -239,34 +258,43 @@ fn needs_spawn_point(cx: &Context, d: &Directive) -> bool {
                 let Ok(block) = cx.constructs().statement(cx, e) else {
                     return true;
                 };
-                let tasks: Vec<Span> = cx
-                    .constructs()
-                    .inside(cx, e)
-                    .iter()
-                    .filter(|i| {
-                        matches!(
-                            i.kind,
-                            DirectiveKind::Task
-                                | DirectiveKind::Taskloop
-                                | DirectiveKind::TaskloopSimd
-                        )
-                    })
-                    .filter_map(|i| {
-                        let s = cx.constructs().statement(cx, i).ok()?;
-                        Some(Span::new(i.span.start, span_of(s.span).end))
-                    })
-                    .collect();
-                return writes_outside(cx, block, &tasks);
+                let block_span = span_of(block.span);
+                return writes_outside(cx, &[block], block_span, &task_spans(block_span));
             }
             _ => return false,
         }
     }
-    true
+    // a task of a function: its body's statements
+    let Some(f) = cx.program.function_at(d.span.start) else {
+        return true;
+    };
+    let body = cx.program.functions[f].body;
+    let lo = cx
+        .program
+        .items
+        .partition_point(|i| i.span.start < body.start);
+    let hi = cx
+        .program
+        .items
+        .partition_point(|i| i.span.start < body.end);
+    let statements: Vec<&Node<Statement>> = cx.program.items[lo..hi.max(lo)]
+        .iter()
+        .filter(|i| i.parent == body)
+        .filter_map(|i| i.statement)
+        .collect();
+    // parameters are the invocation's own too
+    let function = cx.program.functions[f].span;
+    writes_outside(cx, &statements, function, &task_spans(body))
 }
 
-/// Whether `stmt` assigns, increments or decrements anything outside the spans `skip` but a
-/// variable declared inside `stmt` (each rank's own).
-fn writes_outside(cx: &Context, stmt: &Node<Statement>, skip: &[Span]) -> bool {
+/// Whether `statements` assign, increment or decrement anything outside the spans `skip` but a
+/// variable declared inside `block` (each rank's own).
+fn writes_outside(
+    cx: &Context,
+    statements: &[&Node<Statement>],
+    block: Span,
+    skip: &[Span],
+) -> bool {
     struct Writes<'c, 'p, 'a, 's> {
         cx: &'c Context<'p, 'a>,
         block: Span,
@@ -311,11 +339,13 @@ fn writes_outside(cx: &Context, stmt: &Node<Statement>, skip: &[Span]) -> bool {
     }
     let mut writes = Writes {
         cx,
-        block: span_of(stmt.span),
+        block,
         skip,
         found: false,
     };
-    writes.visit_statement(&stmt.node, &stmt.span);
+    for stmt in statements {
+        writes.visit_statement(&stmt.node, &stmt.span);
+    }
     writes.found
 }
 

@@ -18,7 +18,6 @@ long fib(int n)
     long x, y;
     if (n < 2)
         return n;
-    __cape_task_spawn_point();
     if (__cape_task_begin(0)) {
     { /* capecc: #pragma omp task at tasks_recursive.c:8: a task */
                 x = fib(n - 1);
@@ -27,7 +26,6 @@ long fib(int n)
         __cape_task_result(&x, sizeof x);
         __cape_task_end();
     }
-    __cape_task_spawn_point();
     if (__cape_task_begin(0)) {
     { /* capecc: #pragma omp task at tasks_recursive.c:10: a task */
                 y = fib(n - 2);
@@ -44,7 +42,6 @@ long noisy(int n)
 {
     long x;
     printf("%d\n", n);
-    __cape_task_spawn_point();
     if (__cape_task_begin(0)) {
     { /* capecc: #pragma omp task at tasks_recursive.c:20: a task */
                 x = n > 1 ? noisy(n - 1) : 0;
