@@ -33,6 +33,31 @@ typedef enum omp_sched_t {
     omp_sched_auto = 4
 } omp_sched_t;
 
+/* Thread affinity (threads are not bound: omp_get_proc_bind() is omp_proc_bind_false). */
+typedef enum omp_proc_bind_t {
+    omp_proc_bind_false = 0,
+    omp_proc_bind_true = 1,
+    omp_proc_bind_primary = 2,
+    omp_proc_bind_master = 2,
+    omp_proc_bind_close = 3,
+    omp_proc_bind_spread = 4
+} omp_proc_bind_t;
+
+/* Lock hints (accepted; every lock is the same). */
+typedef enum omp_sync_hint_t {
+    omp_sync_hint_none = 0,
+    omp_lock_hint_none = 0,
+    omp_sync_hint_uncontended = 1,
+    omp_lock_hint_uncontended = 1,
+    omp_sync_hint_contended = 2,
+    omp_lock_hint_contended = 2,
+    omp_sync_hint_nonspeculative = 4,
+    omp_lock_hint_nonspeculative = 4,
+    omp_sync_hint_speculative = 8,
+    omp_lock_hint_speculative = 8
+} omp_sync_hint_t;
+typedef omp_sync_hint_t omp_lock_hint_t;
+
 /* Teams and threads */
 extern void omp_set_num_threads(int num_threads);
 extern int omp_get_num_threads(void);
@@ -52,6 +77,18 @@ extern int omp_get_active_level(void);
 extern int omp_get_ancestor_thread_num(int level);
 extern int omp_get_team_size(int level);
 extern int omp_in_final(void);
+extern void omp_set_max_active_levels(int max_levels);
+extern int omp_get_max_active_levels(void);
+extern int omp_get_supported_active_levels(void);
+extern int omp_get_cancellation(void);
+extern omp_proc_bind_t omp_get_proc_bind(void);
+extern int omp_get_num_places(void);
+extern int omp_get_place_num_procs(int place_num);
+extern void omp_get_place_proc_ids(int place_num, int *ids);
+extern int omp_get_place_num(void);
+extern int omp_get_partition_num_places(void);
+extern void omp_get_partition_place_nums(int *place_nums);
+extern int omp_get_max_task_priority(void);
 
 /* Locks */
 extern void omp_init_lock(omp_lock_t *lock);
@@ -64,6 +101,8 @@ extern void omp_destroy_nest_lock(omp_nest_lock_t *lock);
 extern void omp_set_nest_lock(omp_nest_lock_t *lock);
 extern void omp_unset_nest_lock(omp_nest_lock_t *lock);
 extern int omp_test_nest_lock(omp_nest_lock_t *lock);
+extern void omp_init_lock_with_hint(omp_lock_t *lock, omp_sync_hint_t hint);
+extern void omp_init_nest_lock_with_hint(omp_nest_lock_t *lock, omp_sync_hint_t hint);
 
 /* Devices: the host is the only one (target regions run on the encountering
  * thread), and a teams construct makes a league of one team. */

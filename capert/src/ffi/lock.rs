@@ -37,6 +37,11 @@ pub extern "C" fn omp_init_lock(lock: *mut u64) {
         }
     })
 }
+/// A hint (`omp_sync_hint_t`) changes nothing: the lock is the same.
+#[no_mangle]
+pub extern "C" fn omp_init_lock_with_hint(lock: *mut u64, _hint: c_int) {
+    guard(|| omp_init_lock(lock))
+}
 #[no_mangle]
 pub extern "C" fn omp_destroy_lock(lock: *mut u64) {
     guard(|| omp_init_lock(lock))
@@ -89,6 +94,10 @@ pub extern "C" fn omp_init_nest_lock(lock: *mut u64) {
             l.owner.store(0, Relaxed);
         }
     })
+}
+#[no_mangle]
+pub extern "C" fn omp_init_nest_lock_with_hint(lock: *mut u64, _hint: c_int) {
+    guard(|| omp_init_nest_lock(lock))
 }
 #[no_mangle]
 pub extern "C" fn omp_destroy_nest_lock(lock: *mut u64) {

@@ -48,6 +48,55 @@ pub extern "C" fn omp_get_nested() -> c_int {
     guard(|| with_state(|s| s.team.omp_nested() as c_int))
 }
 #[no_mangle]
+pub extern "C" fn omp_set_max_active_levels(levels: c_int) {
+    guard(|| with_state(|s| s.team.omp_set_max_active_levels(levels)))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_max_active_levels() -> c_int {
+    guard(|| with_state(|s| s.team.omp_max_active_levels()))
+}
+#[no_mangle]
+pub extern "C" fn omp_get_supported_active_levels() -> c_int {
+    team::SUPPORTED_ACTIVE_LEVELS
+}
+/// No `cancel` construct is supported (capecc refuses it), so cancellation is off, as
+/// without `OMP_CANCELLATION`.
+#[no_mangle]
+pub extern "C" fn omp_get_cancellation() -> c_int {
+    0
+}
+/// Threads are not bound to places (`omp_proc_bind_false`), and there are no places: as
+/// libgomp without `OMP_PROC_BIND` and `OMP_PLACES`.
+#[no_mangle]
+pub extern "C" fn omp_get_proc_bind() -> c_int {
+    0
+}
+#[no_mangle]
+pub extern "C" fn omp_get_num_places() -> c_int {
+    0
+}
+#[no_mangle]
+pub extern "C" fn omp_get_place_num_procs(_place: c_int) -> c_int {
+    0
+}
+#[no_mangle]
+pub extern "C" fn omp_get_place_proc_ids(_place: c_int, _ids: *mut c_int) {}
+#[no_mangle]
+pub extern "C" fn omp_get_place_num() -> c_int {
+    -1
+}
+#[no_mangle]
+pub extern "C" fn omp_get_partition_num_places() -> c_int {
+    0
+}
+#[no_mangle]
+pub extern "C" fn omp_get_partition_place_nums(_place_nums: *mut c_int) {}
+/// Task priorities are hints; tasks run when created (`OMP_MAX_TASK_PRIORITY` unset: 0).
+#[no_mangle]
+pub extern "C" fn omp_get_max_task_priority() -> c_int {
+    0
+}
+#[no_mangle]
 pub extern "C" fn omp_set_schedule(kind: c_int, chunk: c_int) {
     guard(|| with_state(|s| s.team.omp_set_schedule(kind, chunk)))
 }

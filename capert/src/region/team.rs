@@ -23,6 +23,9 @@ pub(super) struct Counters {
     pub(super) base: [u64; COUNTER_SLOTS],
 }
 
+/// `omp_get_supported_active_levels`: libgomp's.
+pub const SUPPORTED_ACTIVE_LEVELS: i32 = 255;
+
 /// OpenMP "internal control variables" and the state of the current region.
 #[derive(Debug)]
 pub struct Team {
@@ -31,6 +34,8 @@ pub struct Team {
     pub(super) num_threads: Option<u32>,
     pub(super) dynamic: bool,
     pub(super) nested: bool,
+    /// `omp_set_max_active_levels` (`omp_set_nested` sets it too, as libgomp does)
+    pub(super) max_active_levels: i32,
     /// `omp_set_schedule`: (omp_sched_t kind, chunk); overrides `OMP_SCHEDULE`.
     pub(super) schedule: Option<(i32, i32)>,
     pub(super) region: Option<ActiveRegion>,
@@ -62,6 +67,7 @@ impl Team {
             num_threads: None,
             dynamic: false,
             nested: false,
+            max_active_levels: 1,
             schedule: None,
             region: None,
             counters: Counters {
@@ -230,6 +236,19 @@ impl Team {
 
     pub fn omp_set_nested(&mut self, on: bool) {
         self.nested = on;
+        self.max_active_levels = if on { SUPPORTED_ACTIVE_LEVELS } else { 1 };
+    }
+
+    /// A negative value is ignored, as OpenMP says; above the supported levels, those.
+    pub fn omp_set_max_active_levels(&mut self, levels: i32) {
+        if levels >= 0 {
+            self.max_active_levels = levels.min(SUPPORTED_ACTIVE_LEVELS);
+            self.nested = levels > 1;
+        }
+    }
+
+    pub fn omp_max_active_levels(&self) -> i32 {
+        self.max_active_levels
     }
 
     pub fn omp_nested(&self) -> bool {
