@@ -19,6 +19,33 @@
 #error "capert supports x86_64 and aarch64 only"
 #endif
 
+/* `asprintf` and `vasprintf` of the program: the string in the shared heap (__cape_malloc), like
+   every block the program allocates. C, because they take a variable argument list. */
+void *__cape_malloc(size_t size);
+static __inline__ __attribute__((unused)) int __cape_vasprintf(char **__cape_out, const char *__cape_fmt, __builtin_va_list __cape_args)
+{
+    __builtin_va_list __cape_copy;
+    __builtin_va_copy(__cape_copy, __cape_args);
+    int __cape_n = __builtin_vsnprintf((char *)0, 0, __cape_fmt, __cape_copy);
+    __builtin_va_end(__cape_copy);
+    if (__cape_n < 0)
+        return -1;
+    char *__cape_text = (char *)__cape_malloc((size_t)__cape_n + 1);
+    if (!__cape_text)
+        return -1;
+    __builtin_vsnprintf(__cape_text, (size_t)__cape_n + 1, __cape_fmt, __cape_args);
+    *__cape_out = __cape_text;
+    return __cape_n;
+}
+static __attribute__((unused, format(printf, 2, 3))) int __cape_asprintf(char **__cape_out, const char *__cape_fmt, ...)
+{
+    __builtin_va_list __cape_args;
+    __builtin_va_start(__cape_args, __cape_fmt);
+    int __cape_n = __cape_vasprintf(__cape_out, __cape_fmt, __cape_args);
+    __builtin_va_end(__cape_args);
+    return __cape_n;
+}
+
 
 /*
  Loop schedule kinds, the `schedule` argument of `__cape_loop_init` (passed as `int`).
@@ -268,6 +295,28 @@ void *__cape_memalign(size_t align, size_t size);
  `valloc` of the program (page aligned).
  */
 void *__cape_valloc(size_t size);
+
+/*
+ `reallocarray` of the program: `realloc` of `count * size` bytes, NULL (`ENOMEM`) when
+ that overflows.
+ */
+void *__cape_reallocarray(void *ptr, size_t count, size_t size);
+
+/*
+ `pvalloc` of the program: page-aligned, the size rounded up to whole pages.
+ */
+void *__cape_pvalloc(size_t size);
+
+/*
+ `getdelim` of the program: the line in a block of the arena (grown with `__cape_realloc`,
+ which also takes in a block the C library allocated), so that the ranks share it.
+ */
+ptrdiff_t __cape_getdelim(char **line, size_t *capacity, int delim, void *stream);
+
+/*
+ `getline` of the program: `getdelim` up to a newline.
+ */
+ptrdiff_t __cape_getline(char **line, size_t *capacity, void *stream);
 
 /*
  `strdup` of the program.

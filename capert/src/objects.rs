@@ -160,6 +160,17 @@ pub fn describe(addr: usize, pointer_at: &dyn Fn(usize) -> Option<usize>) -> Opt
 }
 
 /// The extents of the region's named objects inside `[lo, hi)` (its shared locals).
+/// The name of a pointer among the current region's shared objects whose value is `target`
+/// (for a report): `read` gives a pointer-sized object's current value.
+pub fn region_pointer_to(target: usize, read: impl Fn(usize) -> usize) -> Option<String> {
+    names()
+        .region
+        .iter()
+        .filter(|o| o.pointee > 0 && o.size == std::mem::size_of::<usize>())
+        .find(|o| read(o.addr) == target)
+        .map(|o| o.name.to_string_lossy().into_owned())
+}
+
 pub fn region_objects_in(lo: usize, hi: usize) -> Vec<(usize, usize)> {
     names()
         .region

@@ -36,6 +36,12 @@ const ARENA_FUNCTIONS: &[&str] = &[
     "valloc",
     "strdup",
     "strndup",
+    "reallocarray",
+    "pvalloc",
+    "asprintf",
+    "vasprintf",
+    "getline",
+    "getdelim",
 ];
 
 /// Library functions whose calls go through the runtime, which records what sequential code read
@@ -191,8 +197,19 @@ fn translate_renamed(
         after_of.entry(*f).or_default().push_str(text);
     }
     for (index, function) in program.functions.iter().enumerate() {
-        let before = before_of.remove(&index).unwrap_or_default();
-        let after = after_of.remove(&index).unwrap_or_default();
+        let mut before = before_of.remove(&index).unwrap_or_default();
+        let mut after = after_of.remove(&index).unwrap_or_default();
+        if !after.is_empty() {
+            // the outlined regions: a reduction's private copy has the name of the variable it
+            // stands for (-Wshadow), and the chunk arithmetic converts to the loop variable's
+            // type; warnings the program built by gcc does not have
+            after = format!("{OUTLINED_PUSH}{after}#pragma GCC diagnostic pop\n");
+        }
+        if function.name == "main" && !function.is_system {
+            // `__cape_user_main` is the user's `main`, which needs no prototype
+            before.insert_str(0, MAIN_PUSH);
+            after.insert_str(0, "#pragma GCC diagnostic pop\n");
+        }
         if !before.is_empty() {
             let mut text = before;
             if opts.line_markers {
@@ -240,7 +257,9 @@ fn translate_renamed(
     // capert.h includes libc headers, which read the feature-test macros once: the user's
     // `#define _GNU_SOURCE` (or `_POSIX_C_SOURCE`, ...) must come before it, as it came before
     // the user's first system header
-    prelude.insert_str(0, &feature_test_macros(preprocessed, lines));
+    // (after the prelude's first line, the comment that marks a translated file)
+    let after_marker = prelude.find('\n').map_or(0, |i| i + 1);
+    prelude.insert_str(after_marker, &feature_test_macros(preprocessed, lines));
     edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
         .functions
@@ -255,7 +274,7 @@ fn translate_renamed(
     let c = emit::apply(preprocessed, &edits).map_err(|d| vec![d])?;
     Ok(Translated {
         c,
-        warnings: Vec::new(),
+        warnings: lower::single::one_rank_state_warnings(&cx),
     })
 }
 
@@ -300,6 +319,17 @@ fn feature_test_macros(preprocessed: &str, lines: &LineMap) -> String {
     }
     found
 }
+
+/// Before the user's `main` (renamed `__cape_user_main`): gcc asks no prototype of `main`.
+const MAIN_PUSH: &str = "\n#pragma GCC diagnostic push\n\
+    #pragma GCC diagnostic ignored \"-Wmissing-prototypes\"\n";
+
+/// Before the outlined functions of a user function's regions.
+const OUTLINED_PUSH: &str = "#pragma GCC diagnostic push\n\
+    #pragma GCC diagnostic ignored \"-Wpragmas\"\n\
+    #pragma GCC diagnostic ignored \"-Wshadow\"\n\
+    #pragma GCC diagnostic ignored \"-Wconversion\"\n\
+    #pragma GCC diagnostic ignored \"-Wsign-conversion\"\n";
 
 fn main_adapter(main: &resolve::Function) -> Result<String, Diagnostic> {
     let arguments = match main.parameter_count {

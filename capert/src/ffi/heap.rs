@@ -163,8 +163,28 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
             );
         }
         if !in_arena(ptr) {
-            // SAFETY: not ours, so it came from libc.
-            return unsafe { libc::realloc(ptr, size) };
+            // a block the C library allocated (`getline`, `realpath`): moved into the arena,
+            // where the ranks share it, unless the arena must not change now
+            if !arena_usable() || size == 0 {
+                // SAFETY: not ours, so it came from libc.
+                return unsafe { libc::realloc(ptr, size) };
+            }
+            let new = __cape_malloc(size);
+            if !new.is_null() {
+                // SAFETY: `ptr` is a live libc block of `malloc_usable_size` bytes, `new` an
+                // arena block of `size`; the copy stays within both; the libc block is freed
+                // once, here, as realloc would.
+                unsafe {
+                    let old = libc::malloc_usable_size(ptr);
+                    std::ptr::copy_nonoverlapping(
+                        ptr.cast::<u8>(),
+                        new.cast::<u8>(),
+                        old.min(size),
+                    );
+                    libc::free(ptr);
+                }
+            }
+            return new;
         }
         // SAFETY: arena pointers the program holds are live arena blocks.
         let nn = unsafe { NonNull::new_unchecked(ptr.cast::<u8>()) };
@@ -295,6 +315,96 @@ pub extern "C" fn __cape_valloc(size: usize) -> *mut c_void {
     guard(|| __cape_aligned_alloc(crate::track::PAGE_SIZE, size))
 }
 
+/// `reallocarray` of the program: `realloc` of `count * size` bytes, NULL (`ENOMEM`) when
+/// that overflows.
+#[no_mangle]
+pub extern "C" fn __cape_reallocarray(ptr: *mut c_void, count: usize, size: usize) -> *mut c_void {
+    guard(|| match count.checked_mul(size) {
+        Some(bytes) => __cape_realloc(ptr, bytes),
+        None => {
+            set_errno(libc::ENOMEM);
+            std::ptr::null_mut()
+        }
+    })
+}
+
+/// `pvalloc` of the program: page-aligned, the size rounded up to whole pages.
+#[no_mangle]
+pub extern "C" fn __cape_pvalloc(size: usize) -> *mut c_void {
+    guard(|| {
+        let page = crate::track::PAGE_SIZE;
+        let Some(rounded) = size.max(1).checked_next_multiple_of(page) else {
+            set_errno(libc::ENOMEM);
+            return std::ptr::null_mut();
+        };
+        __cape_aligned_alloc(page, rounded)
+    })
+}
+
+extern "C" {
+    /// POSIX 2008 (the libc crate does not declare it).
+    fn getdelim(
+        line: *mut *mut c_char,
+        capacity: *mut usize,
+        delim: c_int,
+        stream: *mut libc::FILE,
+    ) -> isize;
+}
+
+/// `getdelim` of the program: the line in a block of the arena (grown with `__cape_realloc`,
+/// which also takes in a block the C library allocated), so that the ranks share it.
+#[no_mangle]
+pub extern "C" fn __cape_getdelim(
+    line: *mut *mut c_char,
+    capacity: *mut usize,
+    delim: c_int,
+    stream: *mut c_void,
+) -> isize {
+    guard(|| {
+        if line.is_null() || capacity.is_null() {
+            set_errno(libc::EINVAL);
+            return -1;
+        }
+        let mut own: *mut c_char = std::ptr::null_mut();
+        let mut own_capacity = 0usize;
+        // SAFETY: libc's getdelim with its own buffer (NULL, 0: it allocates), freed below;
+        // `stream` is the program's `FILE *`.
+        let read = unsafe { getdelim(&mut own, &mut own_capacity, delim, stream.cast()) };
+        if read >= 0 {
+            let needed = read as usize + 1;
+            // SAFETY: `line` and `capacity` are the caller's valid out-pointers (checked for
+            // NULL); `*line` is NULL or a block of at least `*capacity` bytes, which
+            // `__cape_realloc` takes from either heap.
+            unsafe {
+                if (*line).is_null() || *capacity < needed {
+                    let grown = __cape_realloc((*line).cast(), needed).cast::<c_char>();
+                    if grown.is_null() {
+                        libc::free(own.cast());
+                        set_errno(libc::ENOMEM);
+                        return -1;
+                    }
+                    *line = grown;
+                    *capacity = needed;
+                }
+                std::ptr::copy_nonoverlapping(own, *line, needed);
+            }
+        }
+        // SAFETY: `own` came from libc's getdelim (or is NULL).
+        unsafe { libc::free(own.cast()) };
+        read
+    })
+}
+
+/// `getline` of the program: `getdelim` up to a newline.
+#[no_mangle]
+pub extern "C" fn __cape_getline(
+    line: *mut *mut c_char,
+    capacity: *mut usize,
+    stream: *mut c_void,
+) -> isize {
+    guard(|| __cape_getdelim(line, capacity, c_int::from(b'\n'), stream))
+}
+
 /// `strdup` of the program.
 #[no_mangle]
 pub extern "C" fn __cape_strdup(s: *const c_char) -> *mut c_char {
@@ -327,4 +437,10 @@ pub extern "C" fn __cape_strndup(s: *const c_char, n: usize) -> *mut c_char {
         }
         p
     })
+}
+
+/// Sets this thread's `errno`, as the libc function a `__cape_` one stands for would.
+fn set_errno(code: c_int) {
+    // SAFETY: `__errno_location` returns the calling thread's errno, always valid.
+    unsafe { *libc::__errno_location() = code }
 }

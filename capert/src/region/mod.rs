@@ -413,6 +413,10 @@ fn begin(
     }
     threadprivates.begin(rt.rank);
     track_new_memory(rt, sp)?;
+    if let Some(target) = scope.and_then(|spans| scope::unshared_target(rt, spans)) {
+        // every rank finds it: one line, from rank 0
+        crate::runtime::fatal_at_merge(rt.rank, &unshared_write_error(target));
+    }
     use_write_scope(rt, scope, sp);
     rt.tracker.begin_region().map_err(|e| e.to_string())?;
     rt.region_no += 1;
@@ -421,6 +425,15 @@ fn begin(
     }
     rt.current.t_track += t0.elapsed();
     Ok(())
+}
+
+fn unshared_write_error(target: usize) -> String {
+    let pointer = crate::objects::region_pointer_to(target, crate::sys::raw::read_listed_word)
+        .map_or(String::new(), |name| format!(" `{name}`"));
+    format!(
+        "the {} writes through the pointer{pointer} to {target:#x}, memory the ranks do not share (not from the program's malloc, nor a global or a local: a buffer the C library allocated, as for `asprintf`, `getline` or `strndup`, memory from `mmap`, or from a library built without capecc), so the other ranks' writes there would be lost: copy the data into memory from `malloc` first",
+        crate::objects::region_what()
+    )
 }
 
 /// Resolves the region's write scope (`CAPE_WRITE_SCOPE`) and limits the tracker's scans to

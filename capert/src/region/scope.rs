@@ -40,6 +40,22 @@ pub(super) fn resolve(rt: &Runtime, spans: &[WriteSpan], sp: usize, out: &mut Ve
     pages(out);
 }
 
+/// The first pointer of `spans` (an entry with `len == 0`: the region may write through it)
+/// whose target no rank shares: not NULL, and neither in the arena nor in the globals nor on
+/// the stack. Such memory (a buffer the C library allocated for `asprintf`, `getline` or
+/// `strndup`, `mmap`, a library built without capecc) is each rank's own: what the other
+/// ranks write there would be lost.
+pub(super) fn unshared_target(rt: &Runtime, spans: &[WriteSpan]) -> Option<usize> {
+    spans.iter().find_map(|span| {
+        let a = span.addr;
+        let shared = a < PAGE_SIZE
+            || rt.arena.contains(a)
+            || rt.globals.iter().any(|&(s, e)| a >= s && a <= e)
+            || (a >= rt.stack_lo && a <= rt.stack_top);
+        (span.len == 0 && !shared).then_some(a)
+    })
+}
+
 /// Rounds every range out to whole pages, sorts and joins them.
 fn pages(ranges: &mut Vec<(usize, usize)>) {
     for r in ranges.iter_mut() {

@@ -13,6 +13,17 @@ use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 /// The C signature of a reduction combiner: `*inout = *inout OP *in`.
 pub type CombineFn = extern "C" fn(*mut c_void, *const c_void);
 
+/// The word at `addr`, a pointer-sized variable the compiler listed among the current region's
+/// shared objects (`__cape_region_objects`), for reports; 0 for a misaligned address.
+pub fn read_listed_word(addr: usize) -> usize {
+    if addr == 0 || !addr.is_multiple_of(std::mem::align_of::<usize>()) {
+        return 0;
+    }
+    // SAFETY: by the contract of `__cape_region_objects`, `addr` is a live variable of the
+    // region's scope whose size (checked by the caller) is a word; aligned (checked above).
+    unsafe { std::ptr::read_volatile(addr as *const usize) }
+}
+
 /// `len` bytes of application memory at `addr`: a live object of the program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProgramBytes {
