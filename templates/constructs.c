@@ -129,6 +129,9 @@ __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
 #pragma GCC diagnostic ignored "-Wshift-negative-value"
 #pragma GCC diagnostic ignored "-Wtautological-compare"
 #pragma GCC diagnostic ignored "-Wpedantic"
+/* the compare-and-swap of a size x does not have is dead code, which gcc -O0 still checks */
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }

@@ -1,5 +1,5 @@
 /*@ entry */
-        { (const void *)&{{var}}, sizeof {{var}}, { {{strides}} }, {{pointee}}, "{{name}}", "{{decl}}", "{{at}}" },
+        { (const void *)&{{var}}, sizeof {{size}}, { {{strides}} }, {{pointee}}, "{{name}}", "{{decl}}", "{{at}}" },
 /*@ region */
     {
         /* the shared objects the region uses, named in the runtime's reports */

@@ -250,6 +250,60 @@ fn save_temps_keeps_intermediates_in_the_current_directory() {
     assert!(dir.join("main.o").is_file());
 }
 
+/// A `single` block that calls `rand` (or reads a file) changes C library state on one rank
+/// only: a warning at the call; standard input is every rank's, so reading it is not warned.
+#[test]
+fn one_rank_library_state_in_single_is_a_warning() {
+    if !have_mpicc() {
+        return;
+    }
+    let scratch = scratch("one-rank-state");
+    let dir = scratch.path();
+    write(
+        dir,
+        "r.c",
+        "#include <stdio.h>\n#include <stdlib.h>\nint x;\nchar line[80];\nint main(void)\n{\n\
+         #pragma omp parallel\n    {\n\
+         #pragma omp single\n        {\n            x = rand();\n            fgets(line, 80, stdin);\n        }\n    }\n\
+         return x + rand();\n}\n",
+    );
+    let out = capecc(dir, &["-c", "r.c"]);
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning: `rand` in a `single` block changes the C library's random sequence on one rank only")
+            && err.contains("r.c:11:"),
+        "{err}"
+    );
+    assert!(!err.contains("`fgets`"), "{err}");
+}
+
+/// `-save-temps` keeps `q.cape.c` for `q.c`, but never over an input of that name.
+#[test]
+fn save_temps_never_overwrites_an_input() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("save-temps-input");
+    let dir = scratch.path();
+    let helper = "int helper(void) { return 42; }\n";
+    write(dir, "q.cape.c", helper);
+    write(
+        dir,
+        "q.c",
+        "#include <stdio.h>\nint helper(void);\nint main(void)\n{\n    printf(\"%d\\n\", helper());\n    return 0;\n}\n",
+    );
+    assert_ok(&capecc(
+        dir,
+        &["-save-temps", "q.cape.c", "q.c", "-o", "prog"],
+    ));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("q.cape.c")).unwrap(),
+        helper
+    );
+    assert_eq!(stdout(&run_program(&dir.join("prog"))), "42\n");
+}
+
 #[test]
 fn verbose_prints_each_command() {
     if !have_mpicc() {
@@ -642,6 +696,42 @@ fn strict_warning_flags_accept_translated_code() {
     let mut args = vec!["-c", "w.c", "-o", "w.o"];
     args.extend_from_slice(&strict);
     assert_ok(&capecc(dir, &args));
+
+    // common stricter flags, at -O0 too: the reduction's private copy must not shadow the
+    // global it stands for, `main` needs no prototype, a `char` loop variable's chunk
+    // arithmetic converts nothing the program does not, a VLA parameter is no `sizeof`, and
+    // an `atomic` update of an `int` at -O0 warns of no overflow
+    let source = "#include <stdio.h>\ndouble gsum;\nunsigned char uc[200];\nint cnt;\n\
+        static void fill(int n, int m, double a[n][m])\n{\n\
+        #pragma omp parallel for\n    for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n            a[i][j] = i * m + j;\n}\n\
+        int main(void)\n{\n    double a[4][3];\n    fill(4, 3, a);\n\
+        #pragma omp parallel for reduction(+: gsum)\n    for (int i = 0; i < 100; i++)\n        gsum += i;\n\
+        #pragma omp parallel for\n    for (unsigned char c = 0; c < 200; c++)\n        uc[c] = 1;\n\
+        #pragma omp parallel\n    {\n\
+        #pragma omp atomic\n        cnt += 1;\n    }\n\
+        printf(\"%.0f %d %d %.0f\\n\", gsum, uc[199], cnt, a[3][2]);\n    return 0;\n}\n";
+    write(dir, "v.c", source);
+    for optimise in ["-O0", "-O2"] {
+        let strict = [
+            "-Wall",
+            "-Wextra",
+            "-Wshadow",
+            "-Wmissing-prototypes",
+            "-Wconversion",
+            "-Werror",
+            optimise,
+        ];
+        let gcc = Command::new("gcc")
+            .args(["-fopenmp", "-c", "v.c", "-o", "ref.o"])
+            .args(strict)
+            .current_dir(dir)
+            .output()
+            .expect("gcc runs");
+        assert!(gcc.status.success(), "the test itself: {}", stderr(&gcc));
+        let mut args = vec!["-c", "v.c", "-o", "v.o"];
+        args.extend_from_slice(&strict);
+        assert_ok(&capecc(dir, &args));
+    }
 }
 
 #[test]

@@ -61,11 +61,17 @@ pub extern "C" fn __cape_start(
             runtime::fatal(&e);
         }
         // Failure only loses the hook.
-        crate::sys::ft::register_exit_hook(exit_hook);
+        let hooked = crate::sys::ft::register_exit_hook(exit_hook);
         // SAFETY: `top` is the aligned top of the freshly mapped user stack, which is as large
         // as the user asked for (`CAPE_STACK_SIZE`); `user_main` is C code (no unwinding).
         let status =
             unsafe { crate::sys::stack::call_main_on_stack(top, user_main, argc, argv, envp) };
+        if hooked {
+            // as `exit()` in the program: its `atexit` handlers run first (what they print is
+            // flushed with the rest), then the hook shuts down with every rank; a shutdown
+            // before them would let the launcher end the job while rank 0 still prints
+            std::process::exit(status);
+        }
         shut_down(status)
     })
 }

@@ -38,9 +38,9 @@ extern "C" {
 }
 
 /// Registers `f(status)` to run at `exit()`.
-pub fn register_exit_hook(f: extern "C" fn(c_int, *mut c_void)) {
+pub fn register_exit_hook(f: extern "C" fn(c_int, *mut c_void)) -> bool {
     // SAFETY: registers a function with static lifetime and a null argument.
-    unsafe { on_exit(f, std::ptr::null_mut()) };
+    unsafe { on_exit(f, std::ptr::null_mut()) == 0 }
 }
 
 /// The effective user id (owner check of the checkpoint key).

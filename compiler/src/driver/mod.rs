@@ -398,8 +398,10 @@ impl Driver {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if self.plan.save_temps {
-            PathBuf::from(format!("{stem}.{extension}"))
+        let kept = PathBuf::from(format!("{stem}.{extension}"));
+        // an intermediate never replaces an input: then it is not kept
+        if self.plan.save_temps && !same_file::names_an_input(&self.plan, &kept) {
+            kept
         } else {
             self.temp.path().join(format!("{index}-{stem}.{extension}"))
         }

@@ -42,3 +42,19 @@ pub fn input_named_by_output(plan: &Plan) -> Option<&Path> {
         .map(|input| input.path.as_path())
         .find(|path| identity(path) == Some(output_identity))
 }
+
+/// Whether `path` names one of the inputs (on the file system, as for `-o`): an intermediate
+/// kept by `-save-temps` must not be written there (`capecc -save-temps q.cape.c q.c`).
+pub fn names_an_input(plan: &Plan, path: &Path) -> bool {
+    let identity = |path: &Path| {
+        std::fs::metadata(path)
+            .ok()
+            .map(|meta| (meta.dev(), meta.ino()))
+    };
+    let Some(target) = identity(path) else {
+        return false;
+    };
+    plan.inputs
+        .iter()
+        .any(|input| identity(&input.path) == Some(target))
+}

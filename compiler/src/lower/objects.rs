@@ -109,11 +109,19 @@ fn entry(cx: &Context, v: VarId, spelling: &str) -> Result<String, Diagnostic> {
         [Step::Pointer, Step::Pointer, ..] => format!("sizeof *({spelling})"),
         _ => "0".to_string(),
     };
+    // a parameter declared as an array is a pointer, whose `sizeof` gcc warns about as such
+    let size =
+        if var.storage == crate::resolve::Storage::Param && cx.text(var.declarator).contains('[') {
+            format!("({spelling} + 0)")
+        } else {
+            spelling.to_string()
+        };
     render(
         OBJECTS,
         "entry",
         &[
             ("var", spelling),
+            ("size", &size),
             ("strides", &strides.join(", ")),
             ("pointee", &pointee),
             ("name", &literal(&var.name)),

@@ -203,3 +203,82 @@ pub fn threadprivate(cx: &Context, out: &mut Out, d: &Directive) -> String {
     }
     in_place
 }
+
+/// C library functions whose state lives in each process and that a `single`, `master` or
+/// `masked` block (run by one rank) would change on that rank only: the random sequence,
+/// `strtok`'s position, the position of a `FILE` (standard input excepted: the runtime gives
+/// every rank the same), a stream opened there (its `FILE *` is that rank's).
+const ONE_RANK_STATE: &[(&str, &str)] = &[
+    ("rand", "the C library's random sequence"),
+    ("srand", "the C library's random sequence"),
+    ("random", "the C library's random sequence"),
+    ("srandom", "the C library's random sequence"),
+    ("drand48", "the C library's random sequence"),
+    ("lrand48", "the C library's random sequence"),
+    ("mrand48", "the C library's random sequence"),
+    ("srand48", "the C library's random sequence"),
+    ("seed48", "the C library's random sequence"),
+    ("lcong48", "the C library's random sequence"),
+    ("strtok", "`strtok`'s position"),
+    ("fopen", "the stream it opens"),
+    ("fdopen", "the stream it opens"),
+    ("freopen", "the stream it opens"),
+    ("fscanf", "the stream's position"),
+    ("fgets", "the stream's position"),
+    ("fgetc", "the stream's position"),
+    ("getc", "the stream's position"),
+    ("fread", "the stream's position"),
+    ("getline", "the stream's position"),
+    ("getdelim", "the stream's position"),
+    ("fseek", "the stream's position"),
+    ("rewind", "the stream's position"),
+    ("fclose", "the stream"),
+];
+
+/// Warnings for calls in `single`/`master`/`masked` blocks that change C library state on the
+/// one rank that runs the block (`ONE_RANK_STATE`): later calls outside the block then see a
+/// different state on different ranks, which gcc's threads, sharing one process, do not.
+pub fn one_rank_state_warnings(cx: &Context) -> Vec<Diagnostic> {
+    use crate::directive::DirectiveKind;
+    let mut warnings = Vec::new();
+    for d in cx.directives.iter().filter(|d| {
+        matches!(
+            d.kind,
+            DirectiveKind::Single | DirectiveKind::Master | DirectiveKind::Masked
+        )
+    }) {
+        let Ok(stmt) = cx.constructs().statement(cx, d) else {
+            continue;
+        };
+        for (name, at) in super::task::calls_outside(stmt, &[]) {
+            let Some(name) = name else { continue };
+            let Some(&(_, state)) = ONE_RANK_STATE.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            if cx
+                .program
+                .functions
+                .iter()
+                .any(|f| f.name == name && !f.is_system)
+                || cx.text(at).contains("stdin")
+            {
+                continue;
+            }
+            let construct = cx.text(d.name_span);
+            warnings.push(
+                Diagnostic::warning(format!(
+                    "`{name}` in a `{construct}` block changes {state} on one rank only"
+                ))
+                .with_primary(at, "runs on the rank that runs the block")
+                .with_secondary(d.name_span, format!("the `{construct}` block"))
+                .with_note(
+                    "the ranks of a capecc program are separate processes: a later call outside \
+                     the block would see another state on the other ranks than gcc's threads \
+                     would; call it outside the block (every rank then does), use a variant with \
+                     explicit state (`rand_r`, `strtok_r`), or read the file before the region",
+                ),
+            );
+        }
+    }
+    warnings
+}

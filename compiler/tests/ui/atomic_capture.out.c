@@ -55,6 +55,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wshift-negative-value"
 #pragma GCC diagnostic ignored "-Wtautological-compare"
 #pragma GCC diagnostic ignored "-Wpedantic"
+/* the compare-and-swap of a size x does not have is dead code, which gcc -O0 still checks */
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
@@ -278,6 +281,9 @@ void __cape_combine_no_such_operand_type(void *, const void *);
 #define __CAPE_OPERAND_SHL(x, e) (long long)0
 #define __CAPE_OPERAND_SHR(x, e) (long long)0
 int x, a[4];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at atomic_capture.c:5 */
 struct __cape_data_1 {
     void *v;
@@ -311,6 +317,12 @@ int __cape_user_main(void)
     }
     return v + u;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at atomic_capture.c:5 */
 static void __cape_fn_1(void *__cape_arg)
@@ -361,6 +373,7 @@ static void __cape_fn_1(void *__cape_arg)
         }
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

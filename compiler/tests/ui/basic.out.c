@@ -56,6 +56,11 @@ static void scale(double *a, int n, double f)
                                __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at basic.c:12 */
 static void __cape_fn_1(void *__cape_arg)
@@ -93,8 +98,12 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in);
 /* capecc: data of the #pragma omp parallel for at basic.c:25 */
 struct __cape_data_2 {
@@ -138,6 +147,12 @@ int __cape_user_main(int argc, char **argv)
     __cape_free(a);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: reduction(+: s) of the #pragma omp parallel for at basic.c:25 */
 static void __cape_combine_3_s(void *__cape_inout, const void *__cape_in)
@@ -191,6 +206,7 @@ static void __cape_fn_2(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

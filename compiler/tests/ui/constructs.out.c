@@ -55,6 +55,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wshift-negative-value"
 #pragma GCC diagnostic ignored "-Wtautological-compare"
 #pragma GCC diagnostic ignored "-Wpedantic"
+/* the compare-and-swap of a size x does not have is dead code, which gcc -O0 still checks */
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
@@ -312,6 +315,9 @@ void orphan(int *v, int n)
     }
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at constructs.c:21 */
 struct __cape_data_2 {
     void *v;
@@ -357,6 +363,12 @@ int __cape_user_main(void)
     }
     return (int)total + best + worst + last + shared_copy + (int)d;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at constructs.c:21 */
 static void __cape_fn_2(void *__cape_arg)
@@ -493,6 +505,7 @@ static void __cape_fn_2(void *__cape_arg)
     __cape_taskwait();
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: #pragma omp threadprivate(tp) at constructs.c:6 */

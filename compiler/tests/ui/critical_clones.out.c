@@ -47,28 +47,55 @@ int depth;
 omp_lock_t lock;
 static void __cape_crit_clone_push(struct node *n);
 static void push(struct node *n) { n->next = head; head = n; }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `push` as called under a cross-rank lock: its stores are reported */
 static void __cape_crit_clone_push(struct node *n)
 { (*(__typeof__(&(n->next)))__cape_store_report(&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_store_report(&(head), sizeof(head)))= n; }
+#pragma GCC diagnostic pop
 
 static int __cape_crit_clone_walk(int k);
 static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `walk` as called under a cross-rank lock: its stores are reported */
 static int __cape_crit_clone_walk(int k)
 { (*(__typeof__(&(depth)))__cape_store_report(&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
+#pragma GCC diagnostic pop
 
 static void __cape_crit_clone_acquire(void);
 static void acquire(void) { omp_set_lock(&lock); }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `acquire` as called under a cross-rank lock: its stores are reported */
 static void __cape_crit_clone_acquire(void)
 { __cape_lock_set((void *)(&lock), 0); }
+#pragma GCC diagnostic pop
 
 static void __cape_crit_clone_release(void);
 static void release(void) { omp_unset_lock(&lock); }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `release` as called under a cross-rank lock: its stores are reported */
 static void __cape_crit_clone_release(void)
 { __cape_lock_unset((void *)(&lock), 0); }
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 static void __cape_crit_clone_push(struct node *n);
 static int __cape_crit_clone_walk(int k);
 static void __cape_crit_clone_acquire(void);
@@ -93,6 +120,12 @@ int __cape_user_main(void)
     printf("%d %s\n", depth, label);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at critical_clones.c:16 */
 static void __cape_fn_1(void *__cape_arg)
@@ -147,6 +180,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }

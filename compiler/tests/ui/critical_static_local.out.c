@@ -45,6 +45,9 @@ static int next_id(void)
     static int id;
     return ++(*(__typeof__(&(id)))__cape_store_report(&(id), sizeof(id)));
 }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at critical_static_local.c:10 */
 struct __cape_data_1 {
     char __cape_none;
@@ -64,6 +67,12 @@ int __cape_user_main(void)
     printf("%d\n", total);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at critical_static_local.c:10 */
 static void __cape_fn_1(void *__cape_arg)
@@ -90,6 +99,7 @@ static void __cape_fn_1(void *__cape_arg)
         }
     }
 }
+#pragma GCC diagnostic pop
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }

@@ -41,8 +41,8 @@ static void rows(int n, int m, double grid[n][m], double out[])
             const struct __cape_object __cape_objects_1[] = {
             { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "data_kinds.c:11" },
             { (const void *)&m, sizeof m, { 0, 0, 0 }, 0, "m", "int m", "data_kinds.c:11" },
-            { (const void *)&grid, sizeof grid, { 0, 0, 0 }, 0, "grid", "double grid[n][m]", "data_kinds.c:11" },
-            { (const void *)&out, sizeof out, { 0, 0, 0 }, sizeof *(out), "out", "double out[]", "data_kinds.c:11" },
+            { (const void *)&grid, sizeof (grid + 0), { 0, 0, 0 }, 0, "grid", "double grid[n][m]", "data_kinds.c:11" },
+            { (const void *)&out, sizeof (out + 0), { 0, 0, 0 }, sizeof *(out), "out", "double out[]", "data_kinds.c:11" },
             { (const void *)&calls, sizeof calls, { 0, 0, 0 }, 0, "calls", "int calls", "data_kinds.c:13" },
             };
             __cape_region_objects("parallel for at data_kinds.c:15", __cape_objects_1, 5);
@@ -62,6 +62,11 @@ static void rows(int n, int m, double grid[n][m], double out[])
                                __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at data_kinds.c:15 */
 static void __cape_fn_1(void *__cape_arg)
@@ -104,8 +109,12 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel for at data_kinds.c:39 */
 struct __cape_data_2 {
     void *out;
@@ -194,6 +203,12 @@ int __cape_user_main(void)
     __cape_free(a);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at data_kinds.c:39 */
 static void __cape_fn_2(void *__cape_arg)
@@ -288,6 +303,7 @@ static void __cape_fn_3(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

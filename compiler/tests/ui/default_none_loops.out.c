@@ -11,6 +11,9 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
 int a[10];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at default_none_loops.c:5 */
 struct __cape_data_1 {
     void *i;
@@ -46,6 +49,12 @@ int __cape_user_main(void)
     }
     return a[3];
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at default_none_loops.c:5 */
 static void __cape_fn_1(void *__cape_arg)
@@ -96,6 +105,7 @@ static void __cape_fn_1(void *__cape_arg)
         }
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

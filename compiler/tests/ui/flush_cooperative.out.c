@@ -24,6 +24,9 @@ static void wait_for(int k)
     }
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at flush_cooperative.c:16 */
 struct __cape_data_1 {
     char __cape_none;
@@ -62,6 +65,12 @@ int __cape_user_main(void)
     printf("%f\n", v[1]);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at flush_cooperative.c:16 */
 static void __cape_fn_1(void *__cape_arg)
@@ -108,6 +117,7 @@ static void __cape_fn_2(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

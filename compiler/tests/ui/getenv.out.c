@@ -21,6 +21,9 @@ static const char *lookup(const char *name)
     return __cape_getenv(name);
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 static void __cape_combine_2_sum(void *__cape_inout, const void *__cape_in);
 /* capecc: data of the #pragma omp parallel for at getenv.c:16 */
 struct __cape_data_1 {
@@ -54,6 +57,12 @@ int __cape_user_main(void)
     printf("%d %s\n", sum, lookup("HOME") ? "home" : "no home");
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: reduction(+: sum) of the #pragma omp parallel for at getenv.c:16 */
 static void __cape_combine_2_sum(void *__cape_inout, const void *__cape_in)
@@ -98,6 +107,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

@@ -37,8 +37,8 @@ static void through_pointers(double (*p)[48], double (*q)[48], int k)
         {
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_1[] = {
-            { (const void *)&p, sizeof p, { 0, 0, 0 }, 0, "p", "double (*p)[48]", "invariant_loads.c:13" },
-            { (const void *)&q, sizeof q, { 0, 0, 0 }, 0, "q", "double (*q)[48]", "invariant_loads.c:13" },
+            { (const void *)&p, sizeof (p + 0), { 0, 0, 0 }, 0, "p", "double (*p)[48]", "invariant_loads.c:13" },
+            { (const void *)&q, sizeof (q + 0), { 0, 0, 0 }, 0, "q", "double (*q)[48]", "invariant_loads.c:13" },
             { (const void *)&k, sizeof k, { 0, 0, 0 }, 0, "k", "int k", "invariant_loads.c:13" },
             };
             __cape_region_objects("parallel for at invariant_loads.c:15", __cape_objects_1, 3);
@@ -56,6 +56,11 @@ static void through_pointers(double (*p)[48], double (*q)[48], int k)
                                __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at invariant_loads.c:15 */
 static void __cape_fn_1(void *__cape_arg)
@@ -93,6 +98,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 static double checksum(double (*m)[48])
@@ -104,6 +110,9 @@ static double checksum(double (*m)[48])
     return s;
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel for at invariant_loads.c:41 */
 struct __cape_data_2 {
     void *k;
@@ -261,6 +270,12 @@ int __cape_user_main(void)
     printf("A %.10e\nB %.10e\nC %.10e\n", checksum(A), checksum(B), checksum(C));
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at invariant_loads.c:41 */
 static void __cape_fn_2(void *__cape_arg)
@@ -458,6 +473,7 @@ static void __cape_fn_7(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

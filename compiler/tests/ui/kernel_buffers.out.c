@@ -19,6 +19,9 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 
 double grid[4096];
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel for at kernel_buffers.c:12 */
 struct __cape_data_1 {
     char __cape_none;
@@ -51,6 +54,12 @@ int __cape_user_main(void)
     fclose(f);
     return (int)(n + w + r + pw + pr) == 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at kernel_buffers.c:12 */
 static void __cape_fn_1(void *__cape_arg)
@@ -82,6 +91,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

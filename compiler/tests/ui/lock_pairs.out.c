@@ -55,6 +55,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wshift-negative-value"
 #pragma GCC diagnostic ignored "-Wtautological-compare"
 #pragma GCC diagnostic ignored "-Wpedantic"
+/* the compare-and-swap of a size x does not have is dead code, which gcc -O0 still checks */
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
 static long double __cape_atomic_wide[2];
 static __attribute__((unused)) void __cape_combine_wide(void *__cape_inout, const void *__cape_in)
 { __builtin_memcpy(__cape_inout, __cape_in, sizeof __cape_atomic_wide); }
@@ -283,6 +286,9 @@ void omp_unset_lock(omp_lock_t *);
 int total, hits[4];
 double best;
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel for at lock_pairs.c:10 */
 struct __cape_data_1 {
     void *lock;
@@ -308,6 +314,12 @@ int __cape_user_main(void)
     }
     return total;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
 static void __cape_fn_1(void *__cape_arg)
@@ -351,6 +363,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 int omp_test_lock(omp_lock_t *);
@@ -379,6 +392,11 @@ void try_lock(omp_lock_t *lock)
                         __CAPE_STACK_POINTER());
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at lock_pairs.c:31 */
 static void __cape_fn_2(void *__cape_arg)
@@ -399,6 +417,7 @@ else
         }
     }
 }
+#pragma GCC diagnostic pop
 
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }

@@ -18,6 +18,9 @@ void orphan(int i)
         b[i] = i;
     }
 }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel for at ordered.c:9 */
 struct __cape_data_1 {
     char __cape_none;
@@ -58,6 +61,12 @@ int __cape_user_main(void)
     }
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at ordered.c:9 */
 static void __cape_fn_1(void *__cape_arg)
@@ -129,6 +138,7 @@ static void __cape_fn_2(void *__cape_arg)
     }
 
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

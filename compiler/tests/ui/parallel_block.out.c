@@ -10,6 +10,9 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at parallel_block.c:4 */
 struct __cape_data_1 {
     void *x;
@@ -36,6 +39,12 @@ int __cape_user_main(void)
     }
     return x;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at parallel_block.c:4 */
 static void __cape_fn_1(void *__cape_arg)
@@ -46,6 +55,7 @@ static void __cape_fn_1(void *__cape_arg)
         (*__cape_shared_x) = 1;
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

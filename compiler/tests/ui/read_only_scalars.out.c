@@ -105,6 +105,11 @@ void kernel(double *x, int n, double scale, int limit)
                                __CAPE_STACK_POINTER(), __cape_scope_2, 1);
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at read_only_scalars.c:12 */
 static void __cape_fn_1(void *__cape_arg)
@@ -212,4 +217,5 @@ static void __cape_fn_2(void *__cape_arg)
         __cape_value_x[0] += (*__cape_shared_reduced) + (*__cape_shared_last) + __cape_value_n;
     }
 }
+#pragma GCC diagnostic pop
 

@@ -32,6 +32,9 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #include <stdio.h>
 
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 static void __cape_combine_2_hi(void *__cape_inout, const void *__cape_in);
 static void __cape_combine_3_lo(void *__cape_inout, const void *__cape_in);
 /* capecc: data of the #pragma omp parallel for at reduction_minmax.c:7 */
@@ -87,6 +90,12 @@ int __cape_user_main(void)
     printf("%g %g %d\n", hi, lo, count);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: reduction(max: hi) of the #pragma omp parallel for at reduction_minmax.c:7 */
 static void __cape_combine_2_hi(void *__cape_inout, const void *__cape_in)
@@ -165,6 +174,7 @@ static void __cape_fn_4(void *__cape_arg)
     count++;
     __cape_reduce(__cape_d->count, &count, sizeof count, __cape_combine_5_count);
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

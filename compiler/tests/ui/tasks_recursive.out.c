@@ -54,6 +54,9 @@ long noisy(int n)
     return x + n;
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at tasks_recursive.c:29 */
 struct __cape_data_1 {
     void *a;
@@ -83,6 +86,12 @@ int __cape_user_main(void)
     printf("%ld %ld\n", a, b);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at tasks_recursive.c:29 */
 static void __cape_fn_1(void *__cape_arg)
@@ -105,6 +114,7 @@ static void __cape_fn_1(void *__cape_arg)
         }
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the program starts in the runtime, which runs the user's main on every rank */

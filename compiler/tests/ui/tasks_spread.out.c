@@ -15,6 +15,9 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #include <stdio.h>
 
 double a[64];
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at tasks_spread.c:7 */
 struct __cape_data_1 {
     char __cape_none;
@@ -38,6 +41,12 @@ int __cape_user_main(void)
     printf("%f\n", a[0] + a[63]);
     return 0;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at tasks_spread.c:7 */
 static void __cape_fn_1(void *__cape_arg)
@@ -80,6 +89,7 @@ static void __cape_fn_1(void *__cape_arg)
         }
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */

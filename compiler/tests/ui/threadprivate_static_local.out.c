@@ -18,6 +18,9 @@ static int bump(int by)
     return calls;
 }
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
 /* capecc: data of the #pragma omp parallel at threadprivate_static_local.c:14 */
 struct __cape_data_3 {
     void *weight;
@@ -39,6 +42,12 @@ int __cape_user_main(void)
     }
     return (int)weight;
 }
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel at threadprivate_static_local.c:14 */
 static void __cape_fn_3(void *__cape_arg)
@@ -52,6 +61,7 @@ static void __cape_fn_3(void *__cape_arg)
         (*__cape_shared_weight) += bump(1);
     }
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: #pragma omp threadprivate(calls) at threadprivate_static_local.c:4: a static local, registered at

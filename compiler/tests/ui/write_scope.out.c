@@ -64,7 +64,7 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_1[] = {
             { (const void *)&a, sizeof a, { 0, 0, 0 }, sizeof *(a), "a", "double *a", "write_scope.c:10" },
-            { (const void *)&m, sizeof m, { 0, 0, 0 }, 0, "m", "double (*m)[64]", "write_scope.c:10" },
+            { (const void *)&m, sizeof (m + 0), { 0, 0, 0 }, 0, "m", "double (*m)[64]", "write_scope.c:10" },
             { (const void *)&n, sizeof n, { 0, 0, 0 }, 0, "n", "int n", "write_scope.c:10" },
             { (const void *)&local, sizeof local, { sizeof (local)[0], 0, 0 }, 0, "local", "double local[8]", "write_scope.c:12" },
             };
@@ -181,6 +181,11 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
                         __CAPE_STACK_POINTER());
     }
 }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 
 /* capecc: #pragma omp parallel for at write_scope.c:14 */
 static void __cape_fn_1(void *__cape_arg)
@@ -298,6 +303,7 @@ static void __cape_fn_6(void *__cape_arg)
     __typeof__(*__cape_shared_a) __cape_value_a = *__cape_shared_a; /* the region only reads it */
     touch(__cape_value_a);
 }
+#pragma GCC diagnostic pop
 
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
