@@ -7,8 +7,8 @@
 use super::ast::*;
 use super::lexer::{tokenize, Tok, TokKind};
 use super::rules::{
-    allowed_clauses, clause_allowed, directive_from_words, is_directive_prefix, suggest,
-    MUTUALLY_EXCLUSIVE,
+    allowed_clauses, clause_allowed, directive_from_words, exclusion_help, is_directive_prefix,
+    suggest, MUTUALLY_EXCLUSIVE,
 };
 use crate::diag::{Diagnostic, Span};
 
@@ -516,7 +516,7 @@ impl<'a> Parser<'a> {
                     .iter()
                     .any(|group| group.contains(&earlier.kind) && group.contains(&clause.kind));
             if exclusive {
-                return Err(Diagnostic::error(format!(
+                let mut diag = Diagnostic::error(format!(
                     "clauses `{}` and `{name}` are mutually exclusive",
                     earlier.kind.name()
                 ))
@@ -524,7 +524,11 @@ impl<'a> Parser<'a> {
                 .with_secondary(
                     earlier.span,
                     format!("`{}` given here", earlier.kind.name()),
-                ));
+                );
+                if let Some(help) = exclusion_help(earlier.kind, clause.kind) {
+                    diag = diag.with_note(help);
+                }
+                return Err(diag);
             }
         }
         Ok(())

@@ -1227,3 +1227,45 @@ fn loop_construct_and_its_combined_forms() {
     err("#pragma omp loop bind(league)");
     err("#pragma omp loop schedule(static)");
 }
+
+#[test]
+fn copyprivate_and_nowait_exclude_each_other() {
+    let line = "#pragma omp single copyprivate(v) nowait";
+    let e = err(line);
+    assert_eq!(
+        e.message,
+        "clauses `copyprivate` and `nowait` are mutually exclusive"
+    );
+    assert_eq!(primary(line, &e), "nowait");
+    assert!(e
+        .notes
+        .iter()
+        .any(|n| n.starts_with("help: remove `nowait`")));
+    ok("#pragma omp single copyprivate(a) copyprivate(b)");
+}
+
+#[test]
+fn clauses_that_take_a_positive_constant() {
+    for (line, value) in [
+        ("#pragma omp simd safelen(0)", "0"),
+        ("#pragma omp simd simdlen(-1)", "-1"),
+        ("#pragma omp for collapse(1 - 1)", "1 - 1"),
+        ("#pragma omp for ordered(0x0)", "0x0"),
+    ] {
+        let e = err(line);
+        assert!(
+            e.message.ends_with("must be a positive constant"),
+            "{line}: {}",
+            e.message
+        );
+        assert_eq!(primary(line, &e), value);
+    }
+    for line in [
+        "#pragma omp simd safelen(8) simdlen((1 + 1) * 2)",
+        "#pragma omp simd safelen(N)",
+        "#pragma omp for collapse(2u) ordered(2)",
+        "#pragma omp simd simdlen(sizeof(int))",
+    ] {
+        ok(line);
+    }
+}

@@ -564,6 +564,18 @@ pub fn lower_sections(
             "expected `{ ... }` here",
         )]);
     };
+    if items.is_empty() {
+        return Err(vec![Diagnostic::error(format!(
+            "`#pragma omp {}` must contain at least one section",
+            d.kind.name()
+        ))
+        .with_primary(super::statement_span(cx, stmt.span), "empty block")
+        .with_secondary(d.name_span, "this construct")
+        .with_note(
+            "help: put the statements of the first section in the block, the others after \
+             `#pragma omp section`, or remove the directive",
+        )]);
+    }
     let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     // each section: the statements after a `#pragma omp section` (or the block's start)

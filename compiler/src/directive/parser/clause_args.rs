@@ -78,14 +78,22 @@ impl<'a> Parser<'a> {
             | C::NumTeams
             | C::ThreadLimit
             | C::Hint
-            | C::Filter => ClauseArgs::Expr {
-                expr: self.paren_expr(name)?,
-                modifier: None,
-            },
+            | C::Filter => {
+                let expr = self.paren_expr(name)?;
+                if matches!(kind, C::Safelen | C::Simdlen | C::Collapse) {
+                    self.check_positive(name, expr)?;
+                }
+                ClauseArgs::Expr {
+                    expr,
+                    modifier: None,
+                }
+            }
             C::Ordered => {
                 if self.peek_is_punct("(") {
+                    let expr = self.paren_expr(name)?;
+                    self.check_positive(name, expr)?;
                     ClauseArgs::Expr {
-                        expr: self.paren_expr(name)?,
+                        expr,
                         modifier: None,
                     }
                 } else {
@@ -142,6 +150,29 @@ impl<'a> Parser<'a> {
                 }
             }
         })
+    }
+
+    /// `safelen`, `simdlen`, `collapse` and `ordered(n)` take a positive constant: an argument
+    /// that is a constant of 0 or less is refused, as gcc does (one with names in it, an
+    /// enumerator or `sizeof`, is left to the compiler).
+    fn check_positive(&self, clause: &str, expr: Span) -> PResult<()> {
+        let toks: Vec<Tok<'a>> = self
+            .toks
+            .iter()
+            .filter(|t| self.offset + t.start >= expr.start && self.offset + t.end <= expr.end)
+            .copied()
+            .collect();
+        let mut at = 0;
+        match constant_sum(&toks, &mut at) {
+            Some(value) if at == toks.len() && value <= 0 => Err(Diagnostic::error(format!(
+                "the argument of `{clause}` must be a positive constant"
+            ))
+            .with_primary(expr, format!("this is {value}"))
+            .with_note(format!(
+                "help: write `{clause}(n)` with a constant n of 1 or more, or remove the clause"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// The next token must be one of `words`.
@@ -449,4 +480,71 @@ impl<'a> Parser<'a> {
             text: self.text_between(&open, &close),
         })
     }
+}
+
+/// `term (('+' | '-') term)*` over integer literals; `None` for anything else.
+fn constant_sum(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let mut value = constant_product(toks, at)?;
+    while let Some(op) = toks.get(*at).filter(|t| t.is_punct("+") || t.is_punct("-")) {
+        *at += 1;
+        let rhs = constant_product(toks, at)?;
+        value = if op.text == "+" {
+            value.checked_add(rhs)?
+        } else {
+            value.checked_sub(rhs)?
+        };
+    }
+    Some(value)
+}
+
+/// `unary (('*' | '/' | '%') unary)*`
+fn constant_product(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let mut value = constant_unary(toks, at)?;
+    while let Some(op) = toks
+        .get(*at)
+        .filter(|t| t.is_punct("*") || t.is_punct("/") || t.is_punct("%"))
+    {
+        *at += 1;
+        let rhs = constant_unary(toks, at)?;
+        value = match op.text {
+            "*" => value.checked_mul(rhs)?,
+            "/" => value.checked_div(rhs)?,
+            _ => value.checked_rem(rhs)?,
+        };
+    }
+    Some(value)
+}
+
+/// `('+' | '-') unary`, `( sum )` or an integer literal.
+fn constant_unary(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let tok = toks.get(*at)?;
+    *at += 1;
+    match tok.kind {
+        TokKind::Punct if tok.text == "-" => constant_unary(toks, at)?.checked_neg(),
+        TokKind::Punct if tok.text == "+" => constant_unary(toks, at),
+        TokKind::Punct if tok.text == "(" => {
+            let value = constant_sum(toks, at)?;
+            toks.get(*at).filter(|t| t.is_punct(")"))?;
+            *at += 1;
+            Some(value)
+        }
+        TokKind::Number => integer_literal(tok.text),
+        _ => None,
+    }
+}
+
+/// The value of a C integer literal (`10`, `0x1f`, `017`, `0b101`, `4u`, `8UL`).
+fn integer_literal(text: &str) -> Option<i128> {
+    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let lower = digits.to_ascii_lowercase();
+    let (digits, radix) = if let Some(hex) = lower.strip_prefix("0x") {
+        (hex, 16)
+    } else if let Some(binary) = lower.strip_prefix("0b") {
+        (binary, 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (&lower[1..], 8)
+    } else {
+        (lower.as_str(), 10)
+    };
+    i128::from_str_radix(digits, radix).ok()
 }
