@@ -5,6 +5,7 @@ mod kind;
 mod lexer;
 mod parser;
 mod rules;
+mod unsupported;
 
 pub use ast::*;
 pub use rules::{allowed_clauses, clause_allowed};

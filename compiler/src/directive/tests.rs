@@ -704,17 +704,18 @@ fn bad_schedules() {
 
 #[test]
 fn bad_keywords() {
+    let line = "#pragma omp parallel default(all)";
+    let e = err(line);
+    assert_eq!(e.message, "expected `shared` or `none`, found `all`");
+    assert_eq!(primary(line, &e), "all");
+    // valid OpenMP 5.1: not supported rather than invalid
     let line = "#pragma omp parallel default(firstprivate)";
     let e = err(line);
     assert_eq!(
         e.message,
-        "expected `shared` or `none`, found `firstprivate`"
+        "`default(firstprivate)` is not supported by capecc"
     );
     assert_eq!(primary(line, &e), "firstprivate");
-    assert_eq!(
-        e.notes,
-        ["`default(firstprivate)` is not available in C in OpenMP 4.5"]
-    );
     let line = "#pragma omp parallel proc_bind(near)";
     assert_eq!(
         err(line).message,

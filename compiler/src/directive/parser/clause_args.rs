@@ -4,6 +4,7 @@
 use super::super::ast::*;
 use super::super::lexer::{Tok, TokKind};
 use super::super::rules::IF_MODIFIERS;
+use super::super::unsupported;
 use super::{backticked, PResult, Parser, SpanOrder, REDUCTION_OPS};
 use crate::diag::{Diagnostic, Span};
 
@@ -100,9 +101,15 @@ impl<'a> Parser<'a> {
                     ClauseArgs::None
                 }
             }
+            C::Lastprivate => {
+                let open = self.expect_open(name)?;
+                self.refuse_modifier(name, &[":"])?;
+                let items = self.list(name, false)?;
+                self.expect_close(&open)?;
+                ClauseArgs::List(items)
+            }
             C::Private
             | C::Firstprivate
-            | C::Lastprivate
             | C::Shared
             | C::Copyin
             | C::Copyprivate
@@ -175,6 +182,26 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A later OpenMP's modifier of `clause` (`conditional:`, `inscan,`, `inoutset:`, ...):
+    /// an identifier followed by one of `follow` (or by `(`: `iterator(...)`) is refused when
+    /// it is one capecc does not support.
+    fn refuse_modifier(&self, clause: &str, follow: &[&str]) -> PResult<()> {
+        let Some(word) = self.peek().filter(|t| t.kind == TokKind::Ident) else {
+            return Ok(());
+        };
+        let modifier_like = self
+            .peek_at(1)
+            .is_some_and(|t| follow.iter().any(|p| t.is_punct(p)) || t.is_punct("("));
+        match unsupported::modifier(clause, word.text) {
+            Some(feature) if modifier_like => Err(unsupported::refusal(
+                feature.written,
+                feature,
+                self.tok_span(&word),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The next token must be one of `words`.
     fn expect_keyword(&mut self, words: &[&str]) -> PResult<Tok<'a>> {
         let expected = match words {
@@ -205,11 +232,9 @@ impl<'a> Parser<'a> {
         let kind = match self.peek() {
             Some(t) if t.is_ident("shared") => DefaultKind::Shared,
             Some(t) if t.is_ident("none") => DefaultKind::None,
-            Some(t) if t.is_ident("firstprivate") || t.is_ident("private") => {
-                return Err(self.expected("`shared` or `none`").with_note(format!(
-                    "`default({})` is not available in C in OpenMP 4.5",
-                    t.text
-                )))
+            Some(t) if unsupported::modifier("default", t.text).is_some() => {
+                self.refuse_modifier("default", &[")"])?;
+                return Err(self.expected("`shared` or `none`"));
             }
             _ => return Err(self.expected("`shared` or `none`")),
         };
@@ -264,6 +289,13 @@ impl<'a> Parser<'a> {
 
     fn reduction_args(&mut self) -> PResult<ClauseArgs> {
         let open = self.expect_open("reduction")?;
+        // OpenMP 5.0's modifiers: `default` is the plain reduction, the others are refused
+        self.refuse_modifier("reduction", &[","])?;
+        if self.peek().is_some_and(|t| t.is_ident("default"))
+            && self.peek_at(1).is_some_and(|t| t.is_punct(","))
+        {
+            self.pos += 2;
+        }
         let op_tok = match self.peek() {
             Some(t) if t.kind == TokKind::Ident || t.kind == TokKind::Punct => t,
             _ => return Err(self.expected("a reduction operator")),
@@ -409,6 +441,7 @@ impl<'a> Parser<'a> {
     fn depend_args(&mut self, directive: DirectiveKind) -> PResult<ClauseArgs> {
         let open = self.expect_open("depend")?;
         let types = ["in", "out", "inout", "mutexinoutset", "source", "sink"];
+        self.refuse_modifier("depend", &[":", ","])?;
         let ty = self.expect_ident("a dependence type")?;
         if !types.contains(&ty.text) {
             return Err(
