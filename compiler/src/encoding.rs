@@ -47,6 +47,12 @@ impl Encoded {
 
     /// The bytes of translated C: placeholders replaced by the bytes they stand for.
     pub fn decode(&self, text: &str) -> Vec<u8> {
+        self.decode_with(text, false)
+    }
+
+    /// `decode`, with universal character names (`gcc -E` writes `ünknown` as
+    /// `\U000000fcnknown`) turned into the characters when `characters` is set.
+    fn decode_with(&self, text: &str, characters: bool) -> Vec<u8> {
         if self.substitutions.is_empty() {
             return text.as_bytes().to_vec();
         }
@@ -57,7 +63,11 @@ impl Encoded {
             let after = &rest[at + self.prefix.len()..];
             match hex_run(after) {
                 Some((bytes, used)) => {
-                    out.extend_from_slice(&bytes);
+                    if characters {
+                        out.extend_from_slice(&ucn_characters(&bytes));
+                    } else {
+                        out.extend_from_slice(&bytes);
+                    }
                     rest = &after[used..];
                 }
                 None => {
@@ -70,9 +80,10 @@ impl Encoded {
         out
     }
 
-    /// Decoded text for people (messages, file names); bytes that are not UTF-8 show as U+FFFD.
+    /// Decoded text for people (messages, file names): names as the user wrote them (a
+    /// universal character name as its character); bytes that are not UTF-8 show as U+FFFD.
     pub fn decode_for_display(&self, text: &str) -> String {
-        String::from_utf8_lossy(&self.decode(text)).into_owned()
+        String::from_utf8_lossy(&self.decode_with(text, true)).into_owned()
     }
 
     /// The original text with the same byte offsets as the original file (for rendering).
@@ -192,6 +203,32 @@ fn hidden_len(bytes: &[u8], i: usize) -> usize {
     }
 }
 
+/// `bytes` with each universal character name that names a character as that character's
+/// UTF-8 bytes.
+fn ucn_characters(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let len = hidden_len(bytes, i);
+        let character = (len > 2)
+            .then(|| std::str::from_utf8(&bytes[i + 2..i + len]).ok())
+            .flatten()
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+            .and_then(char::from_u32);
+        match character {
+            Some(c) => {
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                i += len;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 /// `C3B6_...` -> (bytes, length read including the `_`).
 fn hex_run(text: &[u8]) -> Option<(Vec<u8>, usize)> {
     let end = text.iter().position(|&b| b == b'_')?;
@@ -249,6 +286,23 @@ mod tests {
         let e = Encoded::new(original);
         assert!(e.text.starts_with("int gr__capeU5C55"));
         assert!(e.text.ends_with("6466_e = 1; char *s = \"\\\\u12\";"));
+        assert_eq!(e.decode(&e.text), original);
+    }
+
+    #[test]
+    fn messages_show_universal_character_names_as_characters() {
+        let original = br"reduction(+:\U000000fcnknown) gr\u00f6\u00dfe";
+        let e = Encoded::new(original);
+        let (clause, name) = e.text.split_once(' ').unwrap_or_default();
+        let item = clause
+            .trim_start_matches("reduction(+:")
+            .trim_end_matches(')');
+        assert_eq!(
+            e.decode_for_display(&format!("cannot find variable `{item}`")),
+            "cannot find variable `ünknown`"
+        );
+        assert_eq!(e.decode_for_display(name), "größe");
+        // the translated C keeps them as they were
         assert_eq!(e.decode(&e.text), original);
     }
 

@@ -29,6 +29,15 @@ impl DirectiveKind {
             || matches!(self, For | ForSimd | ParallelFor | ParallelForSimd)
     }
 
+    /// A directive whose statement is a loop nest in canonical form, whether its iterations are
+    /// shared (`for`, `loop`) or run in order by one thread (`simd`, `taskloop`, `distribute`).
+    pub fn is_loop_associated(self) -> bool {
+        use DirectiveKind::*;
+        self.is_loop()
+            || self.is_host_sequential_loop()
+            || matches!(self, Simd | Loop | ParallelLoop | Taskloop | TaskloopSimd)
+    }
+
     /// `parallel` alone or combined with a worksharing construct: the statement is outlined.
     pub fn is_parallel(self) -> bool {
         use DirectiveKind::*;

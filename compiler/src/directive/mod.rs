@@ -5,6 +5,7 @@ mod kind;
 mod lexer;
 mod parser;
 mod rules;
+mod unsupported;
 
 pub use ast::*;
 pub use rules::{allowed_clauses, clause_allowed};
@@ -46,7 +47,45 @@ pub fn scan(preprocessed: &str) -> (Vec<Directive>, Vec<Diagnostic>) {
         offset += len;
         rest = &rest[len..];
     }
+    errors.extend(unbalanced_declare_target(&directives));
     (directives, errors)
+}
+
+/// `declare target` without a list or clauses opens a declaration region that `end declare
+/// target` closes (regions may nest): a region left open or an `end` with none open.
+fn unbalanced_declare_target(directives: &[Directive]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let mut open: Vec<&Directive> = Vec::new();
+    for d in directives {
+        match d.kind {
+            DirectiveKind::DeclareTarget if d.list_arg.is_empty() && d.clauses.is_empty() => {
+                open.push(d)
+            }
+            DirectiveKind::EndDeclareTarget if open.pop().is_none() => errors.push(
+                Diagnostic::error(
+                    "`#pragma omp end declare target` without a matching `#pragma omp declare target`",
+                )
+                .with_primary(d.name_span, "no `declare target` is open here")
+                .with_note(
+                    "help: remove it, or put `#pragma omp declare target` before the \
+                     declarations it closes",
+                ),
+            ),
+            _ => {}
+        }
+    }
+    for d in open {
+        errors.push(
+            Diagnostic::error(
+                "`#pragma omp declare target` without a matching `#pragma omp end declare target`",
+            )
+            .with_primary(d.name_span, "never closed")
+            .with_note(
+                "help: put `#pragma omp end declare target` after the declarations it applies to",
+            ),
+        );
+    }
+    errors
 }
 
 /// Length of the first line of `text`, newline included.

@@ -7,9 +7,10 @@
 use super::ast::*;
 use super::lexer::{tokenize, Tok, TokKind};
 use super::rules::{
-    allowed_clauses, clause_allowed, directive_from_words, is_directive_prefix, suggest,
-    MUTUALLY_EXCLUSIVE,
+    allowed_clauses, clause_allowed, directive_from_words, exclusion_help, is_directive_prefix,
+    suggest, MUTUALLY_EXCLUSIVE,
 };
+use super::unsupported;
 use crate::diag::{Diagnostic, Span};
 
 mod clause_args;
@@ -347,6 +348,16 @@ impl<'a> Parser<'a> {
         let complete = (1..=texts.len())
             .rev()
             .find(|&n| directive_from_words(&texts[..n]).is_some());
+        if let Some((n, feature)) = unsupported::directive(&texts) {
+            if n > complete.unwrap_or(0) {
+                let last = words.get(n - 1).copied().unwrap_or(first);
+                return Err(unsupported::refusal(
+                    &format!("`#pragma omp {}`", feature.written),
+                    feature,
+                    self.span(first.start, last.end),
+                ));
+            }
+        }
         let prefix = (1..=texts.len())
             .rev()
             .find(|&n| is_directive_prefix(&texts[..n]))
@@ -482,6 +493,9 @@ impl<'a> Parser<'a> {
     fn check_clause(&self, d: &Directive, clause: &Clause) -> PResult<()> {
         let directive = d.kind.name();
         let name = clause.kind.name();
+        if let Some(feature) = unsupported::clause_on(d.kind, clause.kind) {
+            return Err(unsupported::refusal(feature.written, &feature, clause.span));
+        }
         if !clause_allowed(d.kind, clause.kind) {
             let allowed: Vec<&str> = allowed_clauses(d.kind).iter().map(|c| c.name()).collect();
             let note = if allowed.is_empty() {
@@ -516,7 +530,7 @@ impl<'a> Parser<'a> {
                     .iter()
                     .any(|group| group.contains(&earlier.kind) && group.contains(&clause.kind));
             if exclusive {
-                return Err(Diagnostic::error(format!(
+                let mut diag = Diagnostic::error(format!(
                     "clauses `{}` and `{name}` are mutually exclusive",
                     earlier.kind.name()
                 ))
@@ -524,7 +538,11 @@ impl<'a> Parser<'a> {
                 .with_secondary(
                     earlier.span,
                     format!("`{}` given here", earlier.kind.name()),
-                ));
+                );
+                if let Some(help) = exclusion_help(earlier.kind, clause.kind) {
+                    diag = diag.with_note(help);
+                }
+                return Err(diag);
             }
         }
         Ok(())
@@ -535,6 +553,13 @@ impl<'a> Parser<'a> {
             Some(t) if t.kind == TokKind::Ident => t,
             _ => return Err(self.expected("a clause name")),
         };
+        if let Some(feature) = unsupported::clause(name.text) {
+            return Err(unsupported::refusal(
+                &format!("clause `{}`", name.text),
+                feature,
+                self.tok_span(&name),
+            ));
+        }
         let Some(kind) = ClauseKind::from_name(name.text) else {
             let mut diag = Diagnostic::error(format!("unknown OpenMP clause `{}`", name.text))
                 .with_primary(self.tok_span(&name), "unknown clause");

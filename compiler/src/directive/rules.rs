@@ -243,7 +243,7 @@ impl ClauseKind {
 }
 
 /// Clauses that exclude each other on one directive.
-pub const MUTUALLY_EXCLUSIVE: [&[ClauseKind]; 3] = [
+pub const MUTUALLY_EXCLUSIVE: [&[ClauseKind]; 4] = [
     &[
         ClauseKind::Read,
         ClauseKind::Write,
@@ -252,7 +252,21 @@ pub const MUTUALLY_EXCLUSIVE: [&[ClauseKind]; 3] = [
     ],
     &[ClauseKind::Inbranch, ClauseKind::Notinbranch],
     &[ClauseKind::Grainsize, ClauseKind::NumTasks],
+    // the copied values reach the other threads at the `single`'s closing barrier
+    &[ClauseKind::Copyprivate, ClauseKind::Nowait],
 ];
+
+/// Why a pair of `MUTUALLY_EXCLUSIVE` clauses cannot be used together, when it is not plain.
+pub fn exclusion_help(a: ClauseKind, b: ClauseKind) -> Option<&'static str> {
+    use ClauseKind::*;
+    match (a, b) {
+        (Copyprivate, Nowait) | (Nowait, Copyprivate) => Some(
+            "help: remove `nowait`: `copyprivate` hands the values to the other threads at the \
+             barrier that ends the `single`",
+        ),
+        _ => None,
+    }
+}
 
 /// Name of each directive as a word sequence, used by the parser to match the longest name.
 pub fn directive_from_words(words: &[&str]) -> Option<DirectiveKind> {

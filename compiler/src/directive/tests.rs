@@ -704,17 +704,18 @@ fn bad_schedules() {
 
 #[test]
 fn bad_keywords() {
+    let line = "#pragma omp parallel default(all)";
+    let e = err(line);
+    assert_eq!(e.message, "expected `shared` or `none`, found `all`");
+    assert_eq!(primary(line, &e), "all");
+    // valid OpenMP 5.1: not supported rather than invalid
     let line = "#pragma omp parallel default(firstprivate)";
     let e = err(line);
     assert_eq!(
         e.message,
-        "expected `shared` or `none`, found `firstprivate`"
+        "`default(firstprivate)` is not supported by capecc"
     );
     assert_eq!(primary(line, &e), "firstprivate");
-    assert_eq!(
-        e.notes,
-        ["`default(firstprivate)` is not available in C in OpenMP 4.5"]
-    );
     let line = "#pragma omp parallel proc_bind(near)";
     assert_eq!(
         err(line).message,
@@ -1226,4 +1227,46 @@ fn loop_construct_and_its_combined_forms() {
     assert_eq!(d.clauses[0].kind, ClauseKind::Bind);
     err("#pragma omp loop bind(league)");
     err("#pragma omp loop schedule(static)");
+}
+
+#[test]
+fn copyprivate_and_nowait_exclude_each_other() {
+    let line = "#pragma omp single copyprivate(v) nowait";
+    let e = err(line);
+    assert_eq!(
+        e.message,
+        "clauses `copyprivate` and `nowait` are mutually exclusive"
+    );
+    assert_eq!(primary(line, &e), "nowait");
+    assert!(e
+        .notes
+        .iter()
+        .any(|n| n.starts_with("help: remove `nowait`")));
+    ok("#pragma omp single copyprivate(a) copyprivate(b)");
+}
+
+#[test]
+fn clauses_that_take_a_positive_constant() {
+    for (line, value) in [
+        ("#pragma omp simd safelen(0)", "0"),
+        ("#pragma omp simd simdlen(-1)", "-1"),
+        ("#pragma omp for collapse(1 - 1)", "1 - 1"),
+        ("#pragma omp for ordered(0x0)", "0x0"),
+    ] {
+        let e = err(line);
+        assert!(
+            e.message.ends_with("must be a positive constant"),
+            "{line}: {}",
+            e.message
+        );
+        assert_eq!(primary(line, &e), value);
+    }
+    for line in [
+        "#pragma omp simd safelen(8) simdlen((1 + 1) * 2)",
+        "#pragma omp simd safelen(N)",
+        "#pragma omp for collapse(2u) ordered(2)",
+        "#pragma omp simd simdlen(sizeof(int))",
+    ] {
+        ok(line);
+    }
 }

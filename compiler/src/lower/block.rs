@@ -99,16 +99,7 @@ pub fn inline_block_with(
 /// `collapse` adds) declared outside it: predetermined private, so the originals keep their
 /// values.
 pub fn loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<VarId> {
-    let depth = d
-        .clauses
-        .iter()
-        .find_map(|c| match (&c.kind, &c.args) {
-            (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
-                cx.text(*expr).trim().parse::<usize>().ok()
-            }
-            _ => None,
-        })
-        .unwrap_or(1);
+    let depth = collapse_depth(cx, d);
     let mut vars = Vec::new();
     let mut current = stmt;
     for _ in 0..depth {
@@ -124,6 +115,65 @@ pub fn loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Ve
         current = super::worksharing::perfectly_nested(&f.node.statement);
     }
     vars
+}
+
+/// The number of loops `collapse` associates with `d` (1 without the clause).
+fn collapse_depth(cx: &Context, d: &Directive) -> usize {
+    d.clauses
+        .iter()
+        .find_map(|c| match (&c.kind, &c.args) {
+            (ClauseKind::Collapse, ClauseArgs::Expr { expr, .. }) => {
+                cx.text(*expr).trim().parse::<usize>().ok()
+            }
+            _ => None,
+        })
+        .unwrap_or(1)
+}
+
+/// The loops of a loop construct whose iterations one thread runs in order (`simd`,
+/// `taskloop`, `distribute`, `loop` bound to a thread): they run as written, but they must
+/// still be loops in OpenMP's canonical form, as `gcc -fopenmp` requires.
+pub fn check_loops(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Result<(), Diagnostic> {
+    let depth = collapse_depth(cx, d);
+    let mut current = stmt;
+    for level in 0..depth {
+        let Statement::For(f) = &current.node else {
+            let what = if level == 0 {
+                format!(
+                    "`#pragma omp {}` must be followed by a `for` loop",
+                    d.kind.name()
+                )
+            } else {
+                format!("`collapse({depth})` needs {depth} perfectly nested loops")
+            };
+            return Err(Diagnostic::error(what)
+                .with_primary(
+                    super::statement_span(cx, current.span),
+                    "expected a `for` loop here",
+                )
+                .with_secondary(d.span, "this directive needs a loop"));
+        };
+        canonical_form(cx, f, d.span, d.kind.name())?;
+        current = super::worksharing::perfectly_nested(&f.node.statement);
+    }
+    Ok(())
+}
+
+/// The loop of a `simd` (which is otherwise ignored), unless it is also the loop of the
+/// loop construct the `simd` is stacked on, which checks it.
+pub fn check_simd(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
+    let stmt = cx.constructs().statement(cx, d)?;
+    let checked_by_enclosing = cx.constructs().enclosing(cx, d).is_some_and(|e| {
+        e.kind.is_loop_associated()
+            && cx
+                .constructs()
+                .statement(cx, e)
+                .is_ok_and(|s| s.span == stmt.span)
+    });
+    if checked_by_enclosing {
+        return Ok(());
+    }
+    check_loops(cx, d, stmt)
 }
 
 /// The variables declared outside the construct `d` (body `body` of statement `stmt`) that its

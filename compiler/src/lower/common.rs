@@ -273,31 +273,44 @@ pub(crate) fn canonical_form(
         })?;
     let step_span = span_of(step_expr.span);
     let bad_step = || non_canonical(step_span, step_label, pragma, construct);
-    let step = match &step_expr.node {
+    let increment = |e: &Node<Expression>| (span_of(e.span), integer_constant(e));
+    // (the form, the increment's value when it is a constant; `None` for `++`/`--`)
+    let (step, value) = match &step_expr.node {
         Expression::UnaryOperator(u) if identifier_of(cx, &u.node.operand) == Some(var) => {
             match u.node.operator.node {
-                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => StepForm::One,
-                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => StepForm::MinusOne,
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => (StepForm::One, None),
+                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => {
+                    (StepForm::MinusOne, None)
+                }
                 _ => return Err(bad_step()),
             }
         }
         Expression::BinaryOperator(b) if identifier_of(cx, &b.node.lhs) == Some(var) => {
             match b.node.operator.node {
-                BinaryOperator::AssignPlus => StepForm::Plus(span_of(b.node.rhs.span)),
-                BinaryOperator::AssignMinus => StepForm::Minus(span_of(b.node.rhs.span)),
+                BinaryOperator::AssignPlus => {
+                    let (span, value) = increment(&b.node.rhs);
+                    (StepForm::Plus(span), Some(value))
+                }
+                BinaryOperator::AssignMinus => {
+                    let (span, value) = increment(&b.node.rhs);
+                    (StepForm::Minus(span), Some(value))
+                }
                 BinaryOperator::Assign => match &b.node.rhs.node {
                     Expression::BinaryOperator(r) => {
                         let lhs_is_var = identifier_of(cx, &r.node.lhs) == Some(var);
                         let rhs_is_var = identifier_of(cx, &r.node.rhs) == Some(var);
                         match r.node.operator.node {
                             BinaryOperator::Plus if lhs_is_var => {
-                                StepForm::Plus(span_of(r.node.rhs.span))
+                                let (span, value) = increment(&r.node.rhs);
+                                (StepForm::Plus(span), Some(value))
                             }
                             BinaryOperator::Plus if rhs_is_var => {
-                                StepForm::Plus(span_of(r.node.lhs.span))
+                                let (span, value) = increment(&r.node.lhs);
+                                (StepForm::Plus(span), Some(value))
                             }
                             BinaryOperator::Minus if lhs_is_var => {
-                                StepForm::Minus(span_of(r.node.rhs.span))
+                                let (span, value) = increment(&r.node.rhs);
+                                (StepForm::Minus(span), Some(value))
                             }
                             _ => return Err(bad_step()),
                         }
@@ -309,6 +322,30 @@ pub(crate) fn canonical_form(
         }
         _ => return Err(bad_step()),
     };
+    // OpenMP allows `!=` only with an increment of 1 or -1: with another step the loop may
+    // never reach its bound, and the trip count computed in advance would be wrong
+    if test == BinaryOperator::NotEquals {
+        if let Some(value) = value.filter(|v| !matches!(v, Some(1 | -1))) {
+            let label = match value {
+                Some(v) => format!("the increment is {v}, not 1 or -1"),
+                None => "the increment is not the constant 1 or -1".to_string(),
+            };
+            let at = step_span_of(&step).unwrap_or(step_span);
+            return Err(Diagnostic::error(
+                "a loop with a `!=` test must have an increment of 1 or -1",
+            )
+            .with_primary(at, label)
+            .with_secondary(cond_span, "the `!=` test")
+            .with_secondary(
+                pragma,
+                format!("the loop of this `#pragma omp {construct}`"),
+            )
+            .with_note(
+                "help: test the bound with `<`, `<=`, `>` or `>=` when the increment is \
+                         not 1 or -1 (OpenMP 5.0 section 2.9.1)",
+            ));
+        }
+    }
     Ok(Canonical {
         var,
         declared_in_header,
@@ -317,6 +354,64 @@ pub(crate) fn canonical_form(
         test,
         step,
     })
+}
+
+/// The span of the increment expression of a `+=`/`-=` step.
+fn step_span_of(step: &StepForm) -> Option<Span> {
+    match step {
+        StepForm::Plus(s) | StepForm::Minus(s) => Some(*s),
+        StepForm::One | StepForm::MinusOne => None,
+    }
+}
+
+/// The value of an integer constant expression made of literals, casts and arithmetic, or
+/// `None` (a variable, a call, an enumerator, an overflow, a division by zero).
+pub(crate) fn integer_constant(e: &Node<Expression>) -> Option<i128> {
+    match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) if !i.suffix.imaginary => {
+                let (digits, radix) = match i.base {
+                    IntegerBase::Decimal => (&*i.number, 10),
+                    IntegerBase::Octal => (&*i.number, 8),
+                    IntegerBase::Hexadecimal => (strip_prefix(&i.number, "0x"), 16),
+                    IntegerBase::Binary => (strip_prefix(&i.number, "0b"), 2),
+                };
+                i128::from_str_radix(digits, radix).ok()
+            }
+            _ => None,
+        },
+        Expression::Cast(c) => integer_constant(&c.node.expression),
+        Expression::UnaryOperator(u) => {
+            let v = integer_constant(&u.node.operand)?;
+            match u.node.operator.node {
+                UnaryOperator::Plus => Some(v),
+                UnaryOperator::Minus => v.checked_neg(),
+                UnaryOperator::Complement => Some(!v),
+                UnaryOperator::Negate => Some(i128::from(v == 0)),
+                _ => None,
+            }
+        }
+        Expression::BinaryOperator(b) => {
+            let l = integer_constant(&b.node.lhs)?;
+            let r = integer_constant(&b.node.rhs)?;
+            match b.node.operator.node {
+                BinaryOperator::Plus => l.checked_add(r),
+                BinaryOperator::Minus => l.checked_sub(r),
+                BinaryOperator::Multiply => l.checked_mul(r),
+                BinaryOperator::Divide => l.checked_div(r),
+                BinaryOperator::Modulo => l.checked_rem(r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn strip_prefix<'s>(digits: &'s str, prefix: &str) -> &'s str {
+    digits
+        .strip_prefix(prefix)
+        .or_else(|| digits.strip_prefix(&prefix.to_uppercase()))
+        .unwrap_or(digits)
 }
 
 /// The first place in `body` that assigns, increments or decrements variable `var`.

@@ -25,6 +25,9 @@ pub fn lower_block(
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
     let mut errors = Vec::new();
+    if d.kind.is_host_sequential_loop() || d.kind == DirectiveKind::Loop {
+        super::block::check_loops(cx, d, stmt).map_err(|e| vec![e])?;
+    }
     let span = super::body_span(cx, d, stmt);
     let data = data_clauses(
         cx,

@@ -630,7 +630,14 @@ fn lower_directive(
         return None;
     }
     match d.kind {
-        Simd | DeclareSimd => return standalone(String::new()),
+        Simd => {
+            if let Err(e) = block::check_simd(cx, d) {
+                out.errors.push(e);
+                return None;
+            }
+            return standalone(String::new());
+        }
+        DeclareSimd => return standalone(String::new()),
         Barrier => {
             if let Err(e) = nesting::check_closely_nested(cx, d) {
                 out.errors.push(e);

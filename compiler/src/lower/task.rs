@@ -36,6 +36,9 @@ pub fn lower(
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
     let mut errors = Vec::new();
+    if d.kind != DirectiveKind::Task {
+        super::block::check_loops(cx, d, stmt).map_err(|e| vec![e])?;
+    }
     let data = data_clauses(
         cx,
         d,

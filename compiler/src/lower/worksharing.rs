@@ -228,7 +228,21 @@ pub fn lower_for(
     let body_node = &innermost.node.statement;
     for (c, _) in &loops {
         let var = &cx.program.vars[c.var];
-        if !matches!(var.class, TypeClass::Integer | TypeClass::Unknown) {
+        if var.class == TypeClass::Pointer {
+            errors.push(
+                Diagnostic::error("a loop over a pointer variable is not supported by capecc")
+                    .with_primary(var.ident_span, "the loop variable is a pointer")
+                    .with_secondary(
+                        d.span,
+                        format!("the loop of this `#pragma omp {construct}`"),
+                    )
+                    .with_note(format!(
+                    "help: loop over an integer index `k` and compute the pointer from it in the \
+                     body (`{0} = start + k`)",
+                    var.name
+                )),
+            );
+        } else if !matches!(var.class, TypeClass::Integer | TypeClass::Unknown) {
             errors.push(
                 Diagnostic::error("loop is not in OpenMP canonical form")
                     .with_primary(
@@ -564,6 +578,18 @@ pub fn lower_sections(
             "expected `{ ... }` here",
         )]);
     };
+    if items.is_empty() {
+        return Err(vec![Diagnostic::error(format!(
+            "`#pragma omp {}` must contain at least one section",
+            d.kind.name()
+        ))
+        .with_primary(super::statement_span(cx, stmt.span), "empty block")
+        .with_secondary(d.name_span, "this construct")
+        .with_note(
+            "help: put the statements of the first section in the block, the others after \
+             `#pragma omp section`, or remove the directive",
+        )]);
+    }
     let clauses = loop_clauses(cx, d, filter, &mut errors);
     let data = data_clauses(cx, d, filter, &mut errors);
     // each section: the statements after a `#pragma omp section` (or the block's start)

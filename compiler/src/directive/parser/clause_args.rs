@@ -4,6 +4,7 @@
 use super::super::ast::*;
 use super::super::lexer::{Tok, TokKind};
 use super::super::rules::IF_MODIFIERS;
+use super::super::unsupported;
 use super::{backticked, PResult, Parser, SpanOrder, REDUCTION_OPS};
 use crate::diag::{Diagnostic, Span};
 
@@ -78,23 +79,37 @@ impl<'a> Parser<'a> {
             | C::NumTeams
             | C::ThreadLimit
             | C::Hint
-            | C::Filter => ClauseArgs::Expr {
-                expr: self.paren_expr(name)?,
-                modifier: None,
-            },
+            | C::Filter => {
+                let expr = self.paren_expr(name)?;
+                if matches!(kind, C::Safelen | C::Simdlen | C::Collapse) {
+                    self.check_positive(name, expr)?;
+                }
+                ClauseArgs::Expr {
+                    expr,
+                    modifier: None,
+                }
+            }
             C::Ordered => {
                 if self.peek_is_punct("(") {
+                    let expr = self.paren_expr(name)?;
+                    self.check_positive(name, expr)?;
                     ClauseArgs::Expr {
-                        expr: self.paren_expr(name)?,
+                        expr,
                         modifier: None,
                     }
                 } else {
                     ClauseArgs::None
                 }
             }
+            C::Lastprivate => {
+                let open = self.expect_open(name)?;
+                self.refuse_modifier(name, &[":"])?;
+                let items = self.list(name, false)?;
+                self.expect_close(&open)?;
+                ClauseArgs::List(items)
+            }
             C::Private
             | C::Firstprivate
-            | C::Lastprivate
             | C::Shared
             | C::Copyin
             | C::Copyprivate
@@ -144,6 +159,49 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// `safelen`, `simdlen`, `collapse` and `ordered(n)` take a positive constant: an argument
+    /// that is a constant of 0 or less is refused, as gcc does (one with names in it, an
+    /// enumerator or `sizeof`, is left to the compiler).
+    fn check_positive(&self, clause: &str, expr: Span) -> PResult<()> {
+        let toks: Vec<Tok<'a>> = self
+            .toks
+            .iter()
+            .filter(|t| self.offset + t.start >= expr.start && self.offset + t.end <= expr.end)
+            .copied()
+            .collect();
+        let mut at = 0;
+        match constant_sum(&toks, &mut at) {
+            Some(value) if at == toks.len() && value <= 0 => Err(Diagnostic::error(format!(
+                "the argument of `{clause}` must be a positive constant"
+            ))
+            .with_primary(expr, format!("this is {value}"))
+            .with_note(format!(
+                "help: write `{clause}(n)` with a constant n of 1 or more, or remove the clause"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// A later OpenMP's modifier of `clause` (`conditional:`, `inscan,`, `inoutset:`, ...):
+    /// an identifier followed by one of `follow` (or by `(`: `iterator(...)`) is refused when
+    /// it is one capecc does not support.
+    fn refuse_modifier(&self, clause: &str, follow: &[&str]) -> PResult<()> {
+        let Some(word) = self.peek().filter(|t| t.kind == TokKind::Ident) else {
+            return Ok(());
+        };
+        let modifier_like = self
+            .peek_at(1)
+            .is_some_and(|t| follow.iter().any(|p| t.is_punct(p)) || t.is_punct("("));
+        match unsupported::modifier(clause, word.text) {
+            Some(feature) if modifier_like => Err(unsupported::refusal(
+                feature.written,
+                feature,
+                self.tok_span(&word),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The next token must be one of `words`.
     fn expect_keyword(&mut self, words: &[&str]) -> PResult<Tok<'a>> {
         let expected = match words {
@@ -174,11 +232,9 @@ impl<'a> Parser<'a> {
         let kind = match self.peek() {
             Some(t) if t.is_ident("shared") => DefaultKind::Shared,
             Some(t) if t.is_ident("none") => DefaultKind::None,
-            Some(t) if t.is_ident("firstprivate") || t.is_ident("private") => {
-                return Err(self.expected("`shared` or `none`").with_note(format!(
-                    "`default({})` is not available in C in OpenMP 4.5",
-                    t.text
-                )))
+            Some(t) if unsupported::modifier("default", t.text).is_some() => {
+                self.refuse_modifier("default", &[")"])?;
+                return Err(self.expected("`shared` or `none`"));
             }
             _ => return Err(self.expected("`shared` or `none`")),
         };
@@ -233,6 +289,13 @@ impl<'a> Parser<'a> {
 
     fn reduction_args(&mut self) -> PResult<ClauseArgs> {
         let open = self.expect_open("reduction")?;
+        // OpenMP 5.0's modifiers: `default` is the plain reduction, the others are refused
+        self.refuse_modifier("reduction", &[","])?;
+        if self.peek().is_some_and(|t| t.is_ident("default"))
+            && self.peek_at(1).is_some_and(|t| t.is_punct(","))
+        {
+            self.pos += 2;
+        }
         let op_tok = match self.peek() {
             Some(t) if t.kind == TokKind::Ident || t.kind == TokKind::Punct => t,
             _ => return Err(self.expected("a reduction operator")),
@@ -378,6 +441,7 @@ impl<'a> Parser<'a> {
     fn depend_args(&mut self, directive: DirectiveKind) -> PResult<ClauseArgs> {
         let open = self.expect_open("depend")?;
         let types = ["in", "out", "inout", "mutexinoutset", "source", "sink"];
+        self.refuse_modifier("depend", &[":", ","])?;
         let ty = self.expect_ident("a dependence type")?;
         if !types.contains(&ty.text) {
             return Err(
@@ -449,4 +513,71 @@ impl<'a> Parser<'a> {
             text: self.text_between(&open, &close),
         })
     }
+}
+
+/// `term (('+' | '-') term)*` over integer literals; `None` for anything else.
+fn constant_sum(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let mut value = constant_product(toks, at)?;
+    while let Some(op) = toks.get(*at).filter(|t| t.is_punct("+") || t.is_punct("-")) {
+        *at += 1;
+        let rhs = constant_product(toks, at)?;
+        value = if op.text == "+" {
+            value.checked_add(rhs)?
+        } else {
+            value.checked_sub(rhs)?
+        };
+    }
+    Some(value)
+}
+
+/// `unary (('*' | '/' | '%') unary)*`
+fn constant_product(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let mut value = constant_unary(toks, at)?;
+    while let Some(op) = toks
+        .get(*at)
+        .filter(|t| t.is_punct("*") || t.is_punct("/") || t.is_punct("%"))
+    {
+        *at += 1;
+        let rhs = constant_unary(toks, at)?;
+        value = match op.text {
+            "*" => value.checked_mul(rhs)?,
+            "/" => value.checked_div(rhs)?,
+            _ => value.checked_rem(rhs)?,
+        };
+    }
+    Some(value)
+}
+
+/// `('+' | '-') unary`, `( sum )` or an integer literal.
+fn constant_unary(toks: &[Tok], at: &mut usize) -> Option<i128> {
+    let tok = toks.get(*at)?;
+    *at += 1;
+    match tok.kind {
+        TokKind::Punct if tok.text == "-" => constant_unary(toks, at)?.checked_neg(),
+        TokKind::Punct if tok.text == "+" => constant_unary(toks, at),
+        TokKind::Punct if tok.text == "(" => {
+            let value = constant_sum(toks, at)?;
+            toks.get(*at).filter(|t| t.is_punct(")"))?;
+            *at += 1;
+            Some(value)
+        }
+        TokKind::Number => integer_literal(tok.text),
+        _ => None,
+    }
+}
+
+/// The value of a C integer literal (`10`, `0x1f`, `017`, `0b101`, `4u`, `8UL`).
+fn integer_literal(text: &str) -> Option<i128> {
+    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let lower = digits.to_ascii_lowercase();
+    let (digits, radix) = if let Some(hex) = lower.strip_prefix("0x") {
+        (hex, 16)
+    } else if let Some(binary) = lower.strip_prefix("0b") {
+        (binary, 2)
+    } else if lower.len() > 1 && lower.starts_with('0') {
+        (&lower[1..], 8)
+    } else {
+        (lower.as_str(), 10)
+    };
+    i128::from_str_radix(digits, radix).ok()
 }
