@@ -459,11 +459,20 @@ fn run(opts: Options) -> Result<i32, String> {
         DirError::Io(msg) => msg,
         DirError::Unsafe(msg) => format!("{msg}; remove it or choose another with `--checkpoint`"),
     })?;
+    // nothing of the user's is replaced: checked before caperun writes `stdin`
+    files
+        .refuse_foreign(&["cape.log", "status", "output", "stdin"])
+        .map_err(|e| {
+            format!(
+                "{e}; nothing was written: move it away, or choose another directory with `--checkpoint`"
+            )
+        })?;
     // --resume reuses the input saved by the run that wrote the log
-    let saved_stdin = if opts.resume && files.open_read("stdin").is_ok() {
-        true
+    let (saved_stdin, wrote_stdin) = if opts.resume && files.open_read("stdin").is_ok() {
+        (true, false)
     } else {
-        save_stdin(&files)?
+        let saved = save_stdin(&files)?;
+        (saved, saved)
     };
     if opts.resume && read_header(&files).is_none() {
         return Err(format!(
@@ -478,6 +487,17 @@ fn run(opts: Options) -> Result<i32, String> {
         files,
         saved_stdin,
     };
+    let result = attempts(&job);
+    // the input saved for a job that never wrote a log is no checkpoint's: a later run in
+    // the directory would take it for the user's (see `refuse_foreign`)
+    if wrote_stdin && read_header(&job.files).is_none() {
+        let _ = job.files.remove("stdin");
+    }
+    result
+}
+
+/// The attempts of a job until it completes, fails for good or the retries run out.
+fn attempts(job: &Job) -> Result<i32, String> {
     let job_start = Instant::now();
     let mut restart = job.opts.resume;
     let mut lost_work = Duration::ZERO;
@@ -528,7 +548,7 @@ fn run(opts: Options) -> Result<i32, String> {
         }
         let how = describe_exit(&a, job.opts.timeout);
         if a.status.success() && !a.timed_out {
-            check_writable(&job, number, &how)?;
+            check_writable(job, number, &how)?;
             eprintln!(
                 "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
                 job.dir.join("status").display(),
@@ -548,7 +568,7 @@ fn run(opts: Options) -> Result<i32, String> {
             None => format!("no log written, {} of work lost", seconds(lost)),
         };
         if restarts >= job.opts.retries {
-            check_writable(&job, number, &how)?;
+            check_writable(job, number, &how)?;
             return Err(format!(
                 "attempt {number} failed after {} ({how}); giving up after {restarts} restart(s) ({progress}; the log in `{}` is kept: continue with `caperun --resume`)",
                 seconds(a.duration),

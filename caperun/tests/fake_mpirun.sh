@@ -2,6 +2,7 @@
 # Stands in for mpirun in caperun's tests. Attempt N (counted in $FAKE_STATE/count) does what
 # line N of $FAKE_PLAN says:
 #   exit S     write DIR/status `exit S`, exit S     error    write `error`, exit 1
+#   logexit S  write a log header, then as `exit S` (a real job that completed)
 #   die        write a log header (regions = N * 10), exit 137 without a status
 #   hang       sleep until killed                      orphan   start a stray `sleep`, exit 1
 #   stuck      sleep, ignoring SIGTERM
@@ -27,6 +28,12 @@ h = b"CAPELOG\0" + struct.pack("<II", 1, 0) + bytes(24) + struct.pack("<QQQ", 64
 open(sys.argv[2], "wb").write(h)' "$1" "$dir/cape.log"
 }
 case "$action" in
+logexit*)
+    header $((n * 10))
+    s=${action#logexit }
+    echo "exit $s" >"$dir/status"
+    exit "$s"
+    ;;
 exit*)
     s=${action#exit }
     echo "exit $s" >"$dir/status"

@@ -305,6 +305,20 @@ fn open_rank0(
     args: &[Vec<u8>],
     prefetched: Option<Prefetch>,
 ) -> Result<Opened, String> {
+    // never replace a file of the user's (a restart's log is validated whole below)
+    let ours: &[&str] = if cfg.restart {
+        &["status", "output"]
+    } else {
+        &["cape.log", "status", "output"]
+    };
+    dir.refuse_foreign(ours).map_err(|e| {
+        let another = if cfg.restart {
+            ""
+        } else {
+            ", or choose another directory with `CAPE_CHECKPOINT`"
+        };
+        format!("{e}; nothing was written: move it away{another}")
+    })?;
     let finished = dir
         .read_at_most("status", 4096)
         .ok()
