@@ -109,6 +109,21 @@ struct Attempt {
     strays_killed: usize,
     /// A rank caperun saw die (its pid), which made it kill the job at once.
     rank_died: Option<u32>,
+    /// Processes of the program caperun saw below mpirun.
+    ranks_seen: usize,
+}
+
+impl Attempt {
+    /// mpirun failed by itself before the job started: no rank of the program was seen and
+    /// nothing was written to the log (an option mpirun rejects, a program it cannot find or
+    /// run, no slots). A relaunch would fail the same way.
+    fn never_started(&self) -> bool {
+        !self.status.success()
+            && !self.timed_out
+            && self.rank_died.is_none()
+            && self.ranks_seen == 0
+            && self.last_write.is_none()
+    }
 }
 
 fn seconds(d: Duration) -> String {
@@ -372,6 +387,7 @@ impl Job {
             recovered_after,
             strays_killed,
             rank_died,
+            ranks_seen: ranks.pids().len(),
         })
     }
 }
@@ -555,6 +571,13 @@ fn attempts(job: &Job) -> Result<i32, String> {
                 job.opts.program
             );
             return Ok(0);
+        }
+        if a.never_started() {
+            check_writable(job, number, &how)?;
+            return Err(format!(
+                "attempt {number} never started ({how} before any process of `{}` ran, the launcher's error above): not relaunching: correct the mpirun options or the program",
+                job.opts.program
+            ));
         }
         let header = read_header(&job.files);
         let lost = work_lost(&a);

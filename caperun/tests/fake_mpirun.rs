@@ -408,3 +408,36 @@ fn the_input_of_a_job_that_wrote_no_log_is_removed() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(c.state("stdin.2"), "the input");
 }
+
+#[test]
+fn a_launch_that_never_started_is_not_relaunched() {
+    let c = Case::new("nostart", &["nostart", "nostart", "exit 0"]);
+    let o = c.run(&["--bogus", "./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 1, "{err}");
+    assert_eq!(err.matches("unknown option").count(), 1, "{err}");
+    assert!(
+        err.ends_with(
+            "caperun: error: attempt 1 never started (mpirun exit 1 before any process of `./prog` ran, the launcher's error above): not relaunching: correct the mpirun options or the program\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_option_value_that_is_an_option_is_refused() {
+    let c = Case::new("optvalue", &["exit 0"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_caperun"))
+        .current_dir(&c.root)
+        .args(["--checkpoint", "-np", "2", "./prog"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "caperun: error: `--checkpoint` needs a value, but the next argument is the option `-np` (a value starting with `-` is given as `--checkpoint=-np`)\n"
+    );
+    assert!(!c.root.join("-np").exists());
+}
