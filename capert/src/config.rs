@@ -309,7 +309,11 @@ impl Config {
         if let Some(v) = get("CAPE_STATS") {
             cfg.stats = match v.trim() {
                 "2" => 2,
-                other => u8::from(parse_bool("CAPE_STATS", other)?),
+                other => u8::from(parse_bool("CAPE_STATS", other).map_err(|_| {
+                    ConfigError(format!(
+                        "`CAPE_STATS={v}` is not a statistics level: use `0` (off), `1` (totals at exit) or `2` (also one line per region)"
+                    ))
+                })?),
             };
         }
         if let Some(v) = get("CAPE_CHECK") {
@@ -681,6 +685,17 @@ mod tests {
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
         assert_eq!(c.num_threads, Some(3));
+    }
+
+    #[test]
+    fn stats_levels() {
+        assert_eq!(cfg(&[("CAPE_STATS", "2")]).unwrap().stats, 2);
+        assert_eq!(cfg(&[("CAPE_STATS", "0")]).unwrap().stats, 0);
+        let e = cfg(&[("CAPE_STATS", "3")]).unwrap_err();
+        assert_eq!(
+            e.0,
+            "`CAPE_STATS=3` is not a statistics level: use `0` (off), `1` (totals at exit) or `2` (also one line per region)"
+        );
     }
 
     #[test]

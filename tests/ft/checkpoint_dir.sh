@@ -112,6 +112,20 @@ ckdir_checks() { # who, work directory (owned by who), a file owned by someone e
         pass "the user's files refused ($who)" "by caperun and the runtime, nothing written"
     fi
 
+    # 6. a setting the program cannot use: one line from rank 0, `error` in DIR/status, and
+    # caperun does not relaunch
+    ck=$w/badenv
+    ckdir_as "$who" "CAPE_MERGE=garbage $run -np 2 --checkpoint $ck $bin <$w/input" >"$w/o9" 2>"$w/e9"
+    local rc9=$?
+    if [ $rc9 != 1 ] || [ "$(grep -c '^capert:' "$w/e9")" != 1 ] ||
+        ! grep -q '^capert: error: `CAPE_MERGE=garbage` is not a merge mode' "$w/e9" ||
+        grep -q 'attempt 1 failed' "$w/e9" ||
+        ! grep -q '^caperun: error: the job stopped with a runtime error (attempt 1' "$w/e9"; then
+        fail "a bad setting under caperun ($who)" "status $rc9; expected one capert error, no relaunch" "$w/e9"
+    else
+        pass "a bad setting under caperun ($who)" "one line, not relaunched"
+    fi
+
     # 4. a new directory is 0700, its files 0600
     ck=$w/new/ck
     ckdir_as "$who" "umask 022; $run -np 2 --checkpoint $ck $bin <$w/input" >"$w/o6" 2>"$w/e6"

@@ -125,6 +125,25 @@ pub fn record_error() {
     }
 }
 
+/// Rank 0, when the job stops at start-up before the log was opened (a setting no rank could
+/// use): `error` in `DIR/status` of the directory `CAPE_RESTART`/`CAPE_CHECKPOINT` names,
+/// when it exists and passes the directory's checks, so that caperun does not relaunch a job
+/// that would stop the same way. Nothing is created; failures are ignored (the error line
+/// is printed all the same).
+pub fn record_error_at_start() {
+    let Some(dir) = ["CAPE_RESTART", "CAPE_CHECKPOINT"]
+        .iter()
+        .find_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
+    else {
+        return;
+    };
+    if let Ok(dir) = CheckpointDir::open(Path::new(&dir), false) {
+        if dir.refuse_foreign(&["status"]).is_ok() {
+            let _ = dir.replace("status", b"error\n");
+        }
+    }
+}
+
 pub struct Ft {
     pub dir: PathBuf,
     rank0: bool,
