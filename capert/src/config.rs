@@ -44,6 +44,14 @@ pub struct FtConfig {
 /// callee-saved registers on x86-64 only (`sys/region_call.rs`).
 const SNAPSHOTS: bool = cfg!(target_arch = "x86_64");
 
+/// The most threads a rank runs (`OMP_NUM_THREADS`, and a `num_threads` team's share of a
+/// rank). More than any node has hardware threads (the largest x86-64 and Arm nodes have a
+/// few hundred): beyond it a rank's threads only take turns on its cores, and every region
+/// wakes and joins all of them (measured on 2 cores: 1024 threads cost 0.25 s per region;
+/// 100000 ran for minutes before the first region ended). libgomp has no such bound and
+/// crashes at 100000.
+pub const MAX_THREADS_PER_RANK: u32 = 1024;
+
 /// Default `CAPE_CHECKPOINT_BUFFER`: 256 MiB.
 pub const DEFAULT_CHECKPOINT_BUFFER: usize = 256 << 20;
 /// Default fixed address of the application heap arena.
@@ -372,6 +380,11 @@ impl Config {
             // OpenMP allows a list for nested levels; only the first level matters here.
             let first = v.split(',').next().unwrap_or("").trim();
             match first.parse::<u32>() {
+                Ok(n) if n > MAX_THREADS_PER_RANK => {
+                    return Err(ConfigError(format!(
+                        "`OMP_NUM_THREADS={v}` asks for more threads per rank than capert runs (at most {MAX_THREADS_PER_RANK}, more than any node has cores; the threads of a rank share its cores): give at most the node's cores, and more ranks (`-np`) for a bigger team"
+                    )))
+                }
                 Ok(n) if n > 0 => cfg.num_threads = Some(n),
                 _ => {
                     return Err(ConfigError(format!(
@@ -685,6 +698,22 @@ mod tests {
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
         assert_eq!(c.num_threads, Some(3));
+    }
+
+    #[test]
+    fn thread_count_is_bounded() {
+        let most = MAX_THREADS_PER_RANK.to_string();
+        assert_eq!(
+            cfg(&[("OMP_NUM_THREADS", most.as_str())])
+                .unwrap()
+                .num_threads,
+            Some(MAX_THREADS_PER_RANK)
+        );
+        let e = cfg(&[("OMP_NUM_THREADS", "100000")]).unwrap_err();
+        assert!(
+            e.0.starts_with("`OMP_NUM_THREADS=100000` asks for more threads per rank than capert runs (at most 1024,"),
+            "{e}"
+        );
     }
 
     #[test]

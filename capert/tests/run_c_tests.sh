@@ -108,6 +108,12 @@ else bad "constructs P=2 CAPE_TRACKER=mprotect (exit $rc)"; head -5 "$work/err";
 run_np 3 constructs OMP_SCHEDULE=sometimes
 if [ "$rc" != 0 ] && [ "$(grep -c "^capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err")" = 1 ] &&
     [ "$(grep -c '^capert:' "$work/err")" = 1 ]; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
+# an absurd thread count per rank: refused at once, not minutes of thread start-up
+run_np 2 constructs OMP_NUM_THREADS=100000
+if [ "$rc" != 0 ] && [ "$(grep -c '^capert:' "$work/err")" = 1 ] &&
+    grep -q "^capert: error: \`OMP_NUM_THREADS=100000\` asks for more threads per rank than capert runs (at most 1024" "$work/err"; then
+    ok "OMP_NUM_THREADS=100000 is one clear error"
+else bad "OMP_NUM_THREADS=100000 (exit $rc)"; head -3 "$work/err"; fi
 # ... also when only one rank has it: rank 0 names that rank
 timeout 120 mpirun -np 2 "$work/constructs" : -np 1 env CAPE_MERGE=garbage "$work/constructs" </dev/null >"$work/out" 2>"$work/err"
 rc=$?
