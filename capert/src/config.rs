@@ -38,6 +38,9 @@ pub struct FtConfig {
     /// `CAPE_CHECKPOINT_TEST_KILL=compaction` (tests only): rank 0 kills itself in the middle
     /// of its first compaction.
     pub kill_in_compaction: bool,
+    /// Where shared memory is (`CAPE_ARENA_*`, `CAPE_STACK_*`): recorded in a new log's
+    /// header, compared with a restart's.
+    pub layout: cape_format::log::Layout,
 }
 
 /// Whether snapshots are possible (and the default): the region call keeps the caller's
@@ -438,6 +441,12 @@ impl Config {
             }
             ft.kill_in_compaction =
                 get("CAPE_CHECKPOINT_TEST_KILL").is_some_and(|v| v.trim() == "compaction");
+            ft.layout = cape_format::log::Layout {
+                arena_base: cfg.arena_base,
+                arena_size: cfg.arena_size,
+                stack_base: cfg.stack_base,
+                stack_size: cfg.stack_size,
+            };
         }
         Ok(cfg)
     }
@@ -479,6 +488,7 @@ fn parse_ft(
         compact: false,
         buffer: DEFAULT_CHECKPOINT_BUFFER,
         kill_in_compaction: false,
+        layout: Default::default(),
     }))
 }
 
