@@ -1,13 +1,13 @@
 //! The durable region log `DIR/cape.log`: format, encoding and validation (pure; the file
 //! operations are capert's `ft/mod.rs`, the user's key file capert's `ft/auth.rs`).
 //!
-//! All integers little-endian. The header (128 bytes) is rewritten in place after each record
+//! All integers little-endian. The header (160 bytes) is rewritten in place after each record
 //! is made durable:
 //!
 //! | offset | size | field                                                         |
 //! |--------|------|---------------------------------------------------------------|
 //! | 0      | 8    | magic `b"CAPELOG\0"`                                          |
-//! | 8      | 4    | version (`4`)                                                 |
+//! | 8      | 4    | version (`5`)                                                 |
 //! | 12     | 4    | reserved (`0`)                                                |
 //! | 16     | 8    | first 8 bytes of BLAKE3 of the executable (`/proc/self/exe`)  |
 //! | 24     | 8    | first 8 bytes of BLAKE3 of the arguments `argv[1..]`          |
@@ -17,7 +17,14 @@
 //! | 56     | 8    | reserved (`0`)                                                |
 //! | 64     | 16   | log id (random, chosen when the log is created)               |
 //! | 80     | 16   | reserved (`0`)                                                |
-//! | 96     | 32   | MAC of bytes 0..96 at offset 0                                |
+//! | 96     | 8    | `CAPE_ARENA_BASE` of the run that wrote the log               |
+//! | 104    | 8    | `CAPE_ARENA_SIZE`                                             |
+//! | 112    | 8    | `CAPE_STACK_BASE`                                             |
+//! | 120    | 8    | `CAPE_STACK_SIZE`                                             |
+//! | 128    | 32   | MAC of bytes 0..128 at offset 0                               |
+//!
+//! Version 5 added the layout of shared memory (bytes 96..128): a restart with another
+//! layout is refused naming the setting, before anything of the log is read further.
 //!
 //! A record (one append + fsync) holds the payloads of one or more consecutive regions:
 //!
@@ -46,8 +53,10 @@ use crate::log_compact::{is_snapshot, parse_snapshot, Snapshot};
 use crate::log_key::{Job, LogKey, LOG_ID_LEN, SECRET_LEN, TAG_LEN};
 use crate::tickpt::Tickpt;
 
-pub const HEADER_LEN: usize = 128;
-const HEADER_MAC_AT: usize = 96;
+pub const HEADER_LEN: usize = 160;
+const HEADER_MAC_AT: usize = 128;
+/// Where the header holds the layout of shared memory (four words).
+const LAYOUT_AT: usize = 96;
 pub const LOG_MAGIC: [u8; 8] = *b"CAPELOG\0";
 /// Where the header holds the committed length and the committed regions; the same in every
 /// format version, so that a reader of progress (caperun) needs no version check.
@@ -56,9 +65,49 @@ const COMMITTED_REGIONS_AT: usize = 48;
 /// The part of the header every format version has.
 const FIXED_HEADER_LEN: usize = 64;
 const REC_MAGIC: [u8; 8] = *b"CAPEREC\0";
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 const REC_HEADER_LEN: usize = 32;
 const ENTRY_HEADER_LEN: usize = 32;
+
+/// Where the program's shared memory is: every logged address lies in it, so a restart must
+/// map it at the same addresses (the settings of the same names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Layout {
+    pub arena_base: u64,
+    pub arena_size: u64,
+    pub stack_base: u64,
+    pub stack_size: u64,
+}
+
+impl Layout {
+    fn words(&self) -> [(&'static str, u64); 4] {
+        [
+            ("CAPE_ARENA_BASE", self.arena_base),
+            ("CAPE_ARENA_SIZE", self.arena_size),
+            ("CAPE_STACK_BASE", self.stack_base),
+            ("CAPE_STACK_SIZE", self.stack_size),
+        ]
+    }
+
+    /// The sentence refusing a restart whose layout (`self`) is not the log's (`logged`),
+    /// naming the first setting that differs; None when they are the same.
+    pub fn difference(&self, logged: &Layout, dir: &str) -> Option<String> {
+        let (name, was) = logged
+            .words()
+            .into_iter()
+            .zip(self.words())
+            .find(|((_, was), (_, now))| was != now)
+            .map(|((name, was), _)| (name, was))?;
+        let now = self
+            .words()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, v)| v);
+        Some(format!(
+            "the log in {dir} was written with `{name}={was:#x}` and this run has `{now:#x}`: the program's shared memory must be where the log has it: restart with `{name}={was:#x}`"
+        ))
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
@@ -68,10 +117,11 @@ pub struct Header {
     pub committed_len: u64,
     pub committed_regions: u64,
     pub log_id: [u8; LOG_ID_LEN],
+    pub layout: Layout,
 }
 
 impl Header {
-    pub fn new(job: &Job, log_id: [u8; LOG_ID_LEN]) -> Header {
+    pub fn new(job: &Job, log_id: [u8; LOG_ID_LEN], layout: Layout) -> Header {
         Header {
             program: job.program_id(),
             args: job.args_id(),
@@ -79,6 +129,7 @@ impl Header {
             committed_len: HEADER_LEN as u64,
             committed_regions: 0,
             log_id,
+            layout,
         }
     }
 
@@ -96,6 +147,10 @@ impl Header {
             h[at..at + 8].copy_from_slice(&v.to_le_bytes());
         }
         h[64..64 + LOG_ID_LEN].copy_from_slice(&self.log_id);
+        for (i, (_, v)) in self.layout.words().into_iter().enumerate() {
+            let at = LAYOUT_AT + 8 * i;
+            h[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        }
         let tag = key.tag(0, &h[..HEADER_MAC_AT]);
         h[HEADER_MAC_AT..].copy_from_slice(&tag);
         h
@@ -221,14 +276,14 @@ fn half(b: &[u8], at: usize) -> u32 {
 /// The committed length of a log whose first `HEADER_LEN` bytes (or fewer) are `head`, once
 /// its header is checked and authenticated: how much of the file a restart reads (nothing past
 /// it, so a file grown by someone else costs no more). Errors as `validate`'s.
-pub fn authentic_committed_len(
+pub fn authentic_header(
     head: &[u8],
     job: &Job,
     secret: &[u8; SECRET_LEN],
     dir: &str,
-) -> Result<u64, String> {
+) -> Result<Header, String> {
     let fresh = format!("start afresh with `CAPE_CHECKPOINT={dir}`");
-    check_header(head, job, secret, dir, &fresh).map(|(header, _)| header.committed_len)
+    check_header(head, job, secret, dir, &fresh).map(|(header, _)| header)
 }
 
 /// The header of a log (its first `HEADER_LEN` bytes), checked and authenticated, and the
@@ -282,9 +337,7 @@ fn check_header(
     }
     let reserved_zero = half(bytes, 12) == 0
         && word(bytes, 56) == 0
-        && bytes[64 + LOG_ID_LEN..HEADER_MAC_AT]
-            .iter()
-            .all(|&b| b == 0);
+        && bytes[64 + LOG_ID_LEN..LAYOUT_AT].iter().all(|&b| b == 0);
     if !reserved_zero {
         return Err(format!(
             "the header of the log in {dir} is corrupt (reserved bytes set): {fresh}"
@@ -297,6 +350,12 @@ fn check_header(
         committed_len: word(bytes, 40),
         committed_regions: word(bytes, 48),
         log_id,
+        layout: Layout {
+            arena_base: word(bytes, LAYOUT_AT),
+            arena_size: word(bytes, LAYOUT_AT + 8),
+            stack_base: word(bytes, LAYOUT_AT + 16),
+            stack_size: word(bytes, LAYOUT_AT + 24),
+        },
     };
     let committed = usize::try_from(header.committed_len).unwrap_or(usize::MAX);
     if committed < HEADER_LEN {
@@ -485,7 +544,7 @@ mod tests {
 
     /// A log of 5 regions in records of 2, 1, 2 for `job()` under `secret`; its header.
     pub(crate) fn sample_with(secret: &[u8; 32], job: &Job) -> (Vec<u8>, Header) {
-        let mut h = Header::new(job, [9; LOG_ID_LEN]);
+        let mut h = Header::new(job, [9; LOG_ID_LEN], layout());
         let key = LogKey::derive(secret, &h.log_id, job);
         let mut file = vec![0u8; HEADER_LEN];
         let mut region = 1;
@@ -500,6 +559,43 @@ mod tests {
         h.committed_len = file.len() as u64;
         file[..HEADER_LEN].copy_from_slice(&h.encode(&key));
         (file, h)
+    }
+
+    fn layout() -> Layout {
+        Layout {
+            arena_base: 0x2000_0000_0000,
+            arena_size: 32 << 30,
+            stack_base: 0x1000_0000_0000,
+            stack_size: 256 << 20,
+        }
+    }
+
+    #[test]
+    fn the_layout_is_kept_and_a_difference_named() {
+        let (file, h) = sample();
+        let v = validate(&file, &job(), &SECRET, "d").unwrap();
+        assert_eq!(v.header.layout, layout());
+        assert_eq!(
+            authentic_header(&file[..HEADER_LEN], &job(), &SECRET, "d"),
+            Ok(h)
+        );
+        assert_eq!(layout().difference(&h.layout, "d"), None);
+        let moved = Layout {
+            arena_base: 0x3000_0000_0000,
+            ..layout()
+        };
+        assert_eq!(
+            moved.difference(&h.layout, "d").unwrap(),
+            "the log in d was written with `CAPE_ARENA_BASE=0x200000000000` and this run has `0x300000000000`: the program's shared memory must be where the log has it: restart with `CAPE_ARENA_BASE=0x200000000000`"
+        );
+        let bigger = Layout {
+            stack_size: 128 << 20,
+            ..layout()
+        };
+        assert!(bigger
+            .difference(&h.layout, "d")
+            .unwrap()
+            .contains("`CAPE_STACK_SIZE=0x10000000` and this run has `0x8000000`"));
     }
 
     fn sample() -> (Vec<u8>, Header) {
@@ -519,7 +615,7 @@ mod tests {
 
     #[test]
     fn empty_log_is_valid() {
-        let h = Header::new(&job(), [3; LOG_ID_LEN]);
+        let h = Header::new(&job(), [3; LOG_ID_LEN], layout());
         let file = h.encode(&LogKey::derive(&SECRET, &h.log_id, &job()));
         let v = validate(&file, &job(), &SECRET, "d").unwrap();
         assert!(v.entries.is_empty());
@@ -580,11 +676,11 @@ mod tests {
     #[test]
     fn old_and_unknown_versions_are_refused() {
         let (mut file, _) = sample();
-        for v in [1u32, 2, 3, 5, 0] {
+        for v in [1u32, 2, 3, 4, 6, 0] {
             file[8..12].copy_from_slice(&v.to_le_bytes());
             let e = validate(&file, &job(), &SECRET, "d").unwrap_err();
             assert!(
-                e.contains(&format!("format version {v}, this runtime reads version 4")),
+                e.contains(&format!("format version {v}, this runtime reads version 5")),
                 "{e}"
             );
         }
@@ -595,7 +691,7 @@ mod tests {
     #[test]
     fn records_of_another_log_are_refused() {
         let (file, _) = sample();
-        let mut other = Header::new(&job(), [10; LOG_ID_LEN]);
+        let mut other = Header::new(&job(), [10; LOG_ID_LEN], layout());
         let key = LogKey::derive(&SECRET, &other.log_id, &job());
         let mut spliced = vec![0u8; HEADER_LEN];
         spliced.extend_from_slice(&file[HEADER_LEN..]);
@@ -627,7 +723,7 @@ mod tests {
     #[test]
     fn compacted_log_round_trip() {
         let job = job();
-        let mut h = Header::new(&job, [5; LOG_ID_LEN]);
+        let mut h = Header::new(&job, [5; LOG_ID_LEN], layout());
         let key = LogKey::derive(&SECRET, &h.log_id, &job);
         let thinned: Vec<Entry> = (1..=3).map(entry).collect();
         let snap = |region| crate::log_compact::Snapshot {

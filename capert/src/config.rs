@@ -38,11 +38,22 @@ pub struct FtConfig {
     /// `CAPE_CHECKPOINT_TEST_KILL=compaction` (tests only): rank 0 kills itself in the middle
     /// of its first compaction.
     pub kill_in_compaction: bool,
+    /// Where shared memory is (`CAPE_ARENA_*`, `CAPE_STACK_*`): recorded in a new log's
+    /// header, compared with a restart's.
+    pub layout: cape_format::log::Layout,
 }
 
 /// Whether snapshots are possible (and the default): the region call keeps the caller's
 /// callee-saved registers on x86-64 only (`sys/region_call.rs`).
 const SNAPSHOTS: bool = cfg!(target_arch = "x86_64");
+
+/// The most threads a rank runs (`OMP_NUM_THREADS`, and a `num_threads` team's share of a
+/// rank). More than any node has hardware threads (the largest x86-64 and Arm nodes have a
+/// few hundred): beyond it a rank's threads only take turns on its cores, and every region
+/// wakes and joins all of them (measured on 2 cores: 1024 threads cost 0.25 s per region;
+/// 100000 ran for minutes before the first region ended). libgomp has no such bound and
+/// crashes at 100000.
+pub const MAX_THREADS_PER_RANK: u32 = 1024;
 
 /// Default `CAPE_CHECKPOINT_BUFFER`: 256 MiB.
 pub const DEFAULT_CHECKPOINT_BUFFER: usize = 256 << 20;
@@ -309,7 +320,11 @@ impl Config {
         if let Some(v) = get("CAPE_STATS") {
             cfg.stats = match v.trim() {
                 "2" => 2,
-                other => u8::from(parse_bool("CAPE_STATS", other)?),
+                other => u8::from(parse_bool("CAPE_STATS", other).map_err(|_| {
+                    ConfigError(format!(
+                        "`CAPE_STATS={v}` is not a statistics level: use `0` (off), `1` (totals at exit) or `2` (also one line per region)"
+                    ))
+                })?),
             };
         }
         if let Some(v) = get("CAPE_CHECK") {
@@ -368,6 +383,11 @@ impl Config {
             // OpenMP allows a list for nested levels; only the first level matters here.
             let first = v.split(',').next().unwrap_or("").trim();
             match first.parse::<u32>() {
+                Ok(n) if n > MAX_THREADS_PER_RANK => {
+                    return Err(ConfigError(format!(
+                        "`OMP_NUM_THREADS={v}` asks for more threads per rank than capert runs (at most {MAX_THREADS_PER_RANK}, more than any node has cores; the threads of a rank share its cores): give at most the node's cores, and more ranks (`-np`) for a bigger team"
+                    )))
+                }
                 Ok(n) if n > 0 => cfg.num_threads = Some(n),
                 _ => {
                     return Err(ConfigError(format!(
@@ -421,6 +441,12 @@ impl Config {
             }
             ft.kill_in_compaction =
                 get("CAPE_CHECKPOINT_TEST_KILL").is_some_and(|v| v.trim() == "compaction");
+            ft.layout = cape_format::log::Layout {
+                arena_base: cfg.arena_base,
+                arena_size: cfg.arena_size,
+                stack_base: cfg.stack_base,
+                stack_size: cfg.stack_size,
+            };
         }
         Ok(cfg)
     }
@@ -462,6 +488,7 @@ fn parse_ft(
         compact: false,
         buffer: DEFAULT_CHECKPOINT_BUFFER,
         kill_in_compaction: false,
+        layout: Default::default(),
     }))
 }
 
@@ -681,6 +708,33 @@ mod tests {
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
         assert_eq!(c.num_threads, Some(3));
+    }
+
+    #[test]
+    fn thread_count_is_bounded() {
+        let most = MAX_THREADS_PER_RANK.to_string();
+        assert_eq!(
+            cfg(&[("OMP_NUM_THREADS", most.as_str())])
+                .unwrap()
+                .num_threads,
+            Some(MAX_THREADS_PER_RANK)
+        );
+        let e = cfg(&[("OMP_NUM_THREADS", "100000")]).unwrap_err();
+        assert!(
+            e.0.starts_with("`OMP_NUM_THREADS=100000` asks for more threads per rank than capert runs (at most 1024,"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn stats_levels() {
+        assert_eq!(cfg(&[("CAPE_STATS", "2")]).unwrap().stats, 2);
+        assert_eq!(cfg(&[("CAPE_STATS", "0")]).unwrap().stats, 0);
+        let e = cfg(&[("CAPE_STATS", "3")]).unwrap_err();
+        assert_eq!(
+            e.0,
+            "`CAPE_STATS=3` is not a statistics level: use `0` (off), `1` (totals at exit) or `2` (also one line per region)"
+        );
     }
 
     #[test]

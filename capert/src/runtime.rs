@@ -111,7 +111,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         eprint_line(&format!("capert: internal error: {what}{at}"));
     }));
     crate::sys::mpi::prefer_local_pml();
-    let cfg = Config::from_env().unwrap_or_else(|e| fatal(&e.0));
+    let cfg = Config::from_env().unwrap_or_else(|e| refuse_config(&e.0));
     let want = match cfg.tracker {
         TrackerChoice::Auto => None,
         TrackerChoice::Uffd => Some(TrackerKind::Uffd),
@@ -138,7 +138,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let before_init = crate::ft::unix_now();
     let mut comm = Comm::init(true).unwrap_or_else(|e| fatal(&e));
     let after_init = crate::ft::unix_now();
-    agree_on_settings(&cfg, &comm);
+    agree_on_settings(&cfg, &mut comm);
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());
@@ -269,16 +269,45 @@ fn start_lazy(
 
 /// Every rank must run with the settings that decide the work split, the addresses of shared
 /// memory and the collectives (`settings.rs`): one exchange at start-up, and a difference is
-/// one line from rank 0 before anything else could hang or go wrong.
-fn agree_on_settings(cfg: &Config, comm: &Comm) {
+/// one line from rank 0 before anything else could hang or go wrong. A rank that could not
+/// read its settings (`refuse_config`) takes part in the same exchange with its error: every
+/// rank then stops, rank 0 printing the error once.
+fn agree_on_settings(cfg: &Config, comm: &mut Comm) {
     if comm.size() == 1 {
         return;
     }
     let mine = crate::settings::encode(&crate::settings::shared_settings(cfg));
     let all = comm.all_gather_bytes(&mine);
+    if let Some(msg) = crate::settings::refused(&all) {
+        stop_at_start(comm, &msg);
+    }
     if let Some(msg) = crate::settings::first_difference(&all) {
         fatal_at_merge(comm.rank(), &msg);
     }
+}
+
+/// A `CAPE_*`/`OMP_*` value this rank cannot use: one line for the job, not one per rank. MPI
+/// is started only to take part in the start-up exchange of the settings (every rank that
+/// read its settings is on its way there) and to leave it cleanly: rank 0 prints the error
+/// (its own, else the first rank's that has one), every rank exits with status 1.
+fn refuse_config(msg: &str) -> ! {
+    let mut comm = Comm::init(true).unwrap_or_else(|_| fatal(msg));
+    if comm.size() == 1 {
+        stop_at_start(&mut comm, msg);
+    }
+    let all = comm.all_gather_bytes(&crate::settings::encode_refusal(msg));
+    let first = crate::settings::refused(&all).unwrap_or_else(|| msg.to_string());
+    stop_at_start(&mut comm, &first)
+}
+
+/// `stop_all` before the log was opened: rank 0 also records `error` in the checkpoint
+/// directory's status, when there is one (caperun then does not relaunch).
+fn stop_at_start(comm: &mut Comm, msg: &str) -> ! {
+    let rank = comm.rank();
+    if rank == 0 {
+        crate::ft::record_error_at_start();
+    }
+    stop_all(Some(comm), rank, msg)
 }
 
 /// May the demand-driven merge run? `lazy` always, `auto` too (with a checkpoint log rank 0

@@ -60,6 +60,29 @@ pub fn encode(settings: &[(&'static str, String)]) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// What a rank that could not read its settings sends instead of them: its error (a first
+/// byte no `name=value` line starts with).
+pub fn encode_refusal(msg: &str) -> Vec<u8> {
+    let mut bytes = vec![0u8];
+    bytes.extend_from_slice(msg.as_bytes());
+    bytes
+}
+
+/// The error of the first rank that could not read its settings (`encode_refusal`), as the
+/// line rank 0 prints: as it is when that is rank 0, else naming the rank.
+pub fn refused(per_rank: &[Vec<u8>]) -> Option<String> {
+    let (rank, bytes) = per_rank
+        .iter()
+        .enumerate()
+        .find(|(_, b)| b.first() == Some(&0))?;
+    let msg = String::from_utf8_lossy(&bytes[1..]);
+    Some(if rank == 0 {
+        msg.into_owned()
+    } else {
+        format!("on rank {rank}: {msg}")
+    })
+}
+
 /// The first setting in which a rank differs from rank 0, as the error line's text; every
 /// rank computes the same from the same bytes.
 pub fn first_difference(per_rank: &[Vec<u8>]) -> Option<String> {
@@ -100,6 +123,21 @@ mod tests {
         let mut cfg = Config::default();
         f(&mut cfg);
         encode(&shared_settings(&cfg))
+    }
+
+    #[test]
+    fn a_rank_that_could_not_read_its_settings_is_named() {
+        let ok = bytes_with(|_| {});
+        let bad = |m: &str| encode_refusal(m);
+        assert_eq!(refused(&[ok.clone(), ok.clone()]), None);
+        assert_eq!(
+            refused(&[bad("`CAPE_MERGE=x` is bad"), bad("`CAPE_MERGE=x` is bad")]).as_deref(),
+            Some("`CAPE_MERGE=x` is bad")
+        );
+        assert_eq!(
+            refused(&[ok.clone(), ok, bad("`OMP_NUM_THREADS=0` is bad")]).as_deref(),
+            Some("on rank 2: `OMP_NUM_THREADS=0` is bad")
+        );
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn change(rng: &mut Rng, k: u64) -> Tickpt {
 /// A log of `regions` regions in records of 1 to 3 regions, and the offsets of the address
 /// fields of its runs.
 fn log_of(rng: &mut Rng, regions: u64) -> (Vec<u8>, Vec<usize>) {
-    let mut h = Header::new(&job(), [rng.next() as u8; 16]);
+    let mut h = Header::new(&job(), [rng.next() as u8; 16], Default::default());
     let key = LogKey::derive(&SECRET, &h.log_id, &job());
     let mut file = vec![0u8; HEADER_LEN];
     let mut addr_fields = Vec::new();

@@ -104,8 +104,25 @@ if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/constructs.want" &&
     [ "$(grep -c "capert: warning: a team of 3 threads runs with 2 (one per rank): the mprotect page tracker" "$work/err")" = 1 ]; then
     ok "constructs P=2 CAPE_TRACKER=mprotect: a capped team is one warning"
 else bad "constructs P=2 CAPE_TRACKER=mprotect (exit $rc)"; head -5 "$work/err"; fi
-run_np 2 constructs OMP_SCHEDULE=sometimes
-if [ "$rc" != 0 ] && grep -q "capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err"; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
+# A bad value is one line for the job, from rank 0, not one per rank.
+run_np 3 constructs OMP_SCHEDULE=sometimes
+if [ "$rc" != 0 ] && [ "$(grep -c "^capert: error: \`OMP_SCHEDULE=sometimes\` is not a schedule" "$work/err")" = 1 ] &&
+    [ "$(grep -c '^capert:' "$work/err")" = 1 ]; then ok "bad OMP_SCHEDULE is one clear error"; else bad "bad OMP_SCHEDULE (exit $rc)"; head -3 "$work/err"; fi
+# an absurd thread count per rank: refused at once, not minutes of thread start-up
+run_np 2 constructs OMP_NUM_THREADS=100000
+if [ "$rc" != 0 ] && [ "$(grep -c '^capert:' "$work/err")" = 1 ] &&
+    grep -q "^capert: error: \`OMP_NUM_THREADS=100000\` asks for more threads per rank than capert runs (at most 1024" "$work/err"; then
+    ok "OMP_NUM_THREADS=100000 is one clear error"
+else bad "OMP_NUM_THREADS=100000 (exit $rc)"; head -3 "$work/err"; fi
+# ... also when only one rank has it: rank 0 names that rank
+timeout 120 mpirun -np 2 "$work/constructs" : -np 1 env CAPE_MERGE=garbage "$work/constructs" </dev/null >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" != 0 ] && [ "$(grep -c '^capert:' "$work/err")" = 1 ] &&
+    grep -q "^capert: error: on rank 2: \`CAPE_MERGE=garbage\` is not a merge mode" "$work/err"; then
+    ok "a bad value on one rank is one clear error"
+else
+    bad "a bad value on one rank (exit $rc)"; head -3 "$work/err"
+fi
 
 # Ranks started with different settings (here a thread count one rank lacks, as when mpirun
 # does not export it to a remote node): one clear error before the first region.

@@ -122,15 +122,25 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         ..Options::default()
     };
     let mut i = 0;
-    // The value of option `opt`: the next argument, or the part after `=`.
+    // The value of option `opt`: the next argument, or the part after `=`. A next argument
+    // that looks like an option is the value forgotten (`--checkpoint -np 2 ./p`), not a
+    // directory named `-np`: refused, as getopt-style tools refuse a missing argument; a
+    // value starting with `-` is given after `=`.
     let take = |i: &mut usize, opt: &str, inline: Option<&str>| -> Result<String, String> {
         if let Some(v) = inline {
             return Ok(v.to_string());
         }
         *i += 1;
-        args.get(*i)
-            .cloned()
-            .ok_or_else(|| format!("`{opt}` needs a value"))
+        let v = args
+            .get(*i)
+            .ok_or_else(|| format!("`{opt}` needs a value"))?;
+        if looks_like_option(v) {
+            return Err(format!(
+                "`{opt}` needs a value, but the next argument is the option `{v}` (a value starting with `-` is given as `{}={v}`)",
+                if opt.starts_with("--") { opt.to_string() } else { format!("-{opt}") }
+            ));
+        }
+        Ok(v.clone())
     };
     while i < args.len() {
         let arg = args[i].as_str();
@@ -184,6 +194,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                         let v = args
                             .get(i)
                             .ok_or_else(|| format!("mpirun option `{opt}` needs a value"))?;
+                        if looks_like_option(v) {
+                            return Err(format!(
+                                "mpirun option `{opt}` needs a value, but the next argument is the option `{v}`"
+                            ));
+                        }
                         o.mpirun_args.push(v.clone());
                     }
                 }
@@ -197,6 +212,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     o.program = program.clone();
     o.program_args = args[i + 1..].to_vec();
     Ok(Command::Run(o))
+}
+
+/// An argument that is an option rather than a value: `-x`, `--name` (a lone `-` is a value).
+fn looks_like_option(arg: &str) -> bool {
+    arg.len() > 1 && arg.starts_with('-')
 }
 
 /// Splits a launcher command such as `mpirun --bind-to none` on whitespace; `None` if empty.
@@ -348,6 +368,31 @@ mod tests {
         assert!(run(&["--mca", "btl"])
             .unwrap_err()
             .contains("needs a value"));
+    }
+
+    #[test]
+    fn a_value_that_is_an_option_is_refused() {
+        assert_eq!(
+            run(&["--checkpoint", "-np", "2", "./p"]).unwrap_err(),
+            "`--checkpoint` needs a value, but the next argument is the option `-np` (a value starting with `-` is given as `--checkpoint=-np`)"
+        );
+        assert!(run(&["-np", "--checkpoint", "d", "./p"])
+            .unwrap_err()
+            .starts_with(
+                "`-np` needs a value, but the next argument is the option `--checkpoint`"
+            ));
+        for opt in ["--retries", "--timeout", "--mpirun"] {
+            assert!(run(&[opt, "--resume", "./p"]).is_err(), "{opt}");
+        }
+        assert_eq!(
+            run(&["--hostfile", "-np", "2", "./p"]).unwrap_err(),
+            "mpirun option `--hostfile` needs a value, but the next argument is the option `-np`"
+        );
+        // after `=` a value may start with `-`; a lone `-` is a value
+        let o = run(&["--checkpoint=-np", "./p"]).unwrap();
+        assert_eq!(o.checkpoint, Some(PathBuf::from("-np")));
+        let o = run(&["--checkpoint", "-", "./p"]).unwrap();
+        assert_eq!(o.checkpoint, Some(PathBuf::from("-")));
     }
 
     #[test]

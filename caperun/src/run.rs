@@ -109,6 +109,21 @@ struct Attempt {
     strays_killed: usize,
     /// A rank caperun saw die (its pid), which made it kill the job at once.
     rank_died: Option<u32>,
+    /// Processes of the program caperun saw below mpirun.
+    ranks_seen: usize,
+}
+
+impl Attempt {
+    /// mpirun failed by itself before the job started: no rank of the program was seen and
+    /// nothing was written to the log (an option mpirun rejects, a program it cannot find or
+    /// run, no slots). A relaunch would fail the same way.
+    fn never_started(&self) -> bool {
+        !self.status.success()
+            && !self.timed_out
+            && self.rank_died.is_none()
+            && self.ranks_seen == 0
+            && self.last_write.is_none()
+    }
 }
 
 fn seconds(d: Duration) -> String {
@@ -372,6 +387,7 @@ impl Job {
             recovered_after,
             strays_killed,
             rank_died,
+            ranks_seen: ranks.pids().len(),
         })
     }
 }
@@ -459,11 +475,20 @@ fn run(opts: Options) -> Result<i32, String> {
         DirError::Io(msg) => msg,
         DirError::Unsafe(msg) => format!("{msg}; remove it or choose another with `--checkpoint`"),
     })?;
+    // nothing of the user's is replaced: checked before caperun writes `stdin`
+    files
+        .refuse_foreign(&["cape.log", "status", "output", "stdin"])
+        .map_err(|e| {
+            format!(
+                "{e}; nothing was written: move it away, or choose another directory with `--checkpoint`"
+            )
+        })?;
     // --resume reuses the input saved by the run that wrote the log
-    let saved_stdin = if opts.resume && files.open_read("stdin").is_ok() {
-        true
+    let (saved_stdin, wrote_stdin) = if opts.resume && files.open_read("stdin").is_ok() {
+        (true, false)
     } else {
-        save_stdin(&files)?
+        let saved = save_stdin(&files)?;
+        (saved, saved)
     };
     if opts.resume && read_header(&files).is_none() {
         return Err(format!(
@@ -478,6 +503,17 @@ fn run(opts: Options) -> Result<i32, String> {
         files,
         saved_stdin,
     };
+    let result = attempts(&job);
+    // the input saved for a job that never wrote a log is no checkpoint's: a later run in
+    // the directory would take it for the user's (see `refuse_foreign`)
+    if wrote_stdin && read_header(&job.files).is_none() {
+        let _ = job.files.remove("stdin");
+    }
+    result
+}
+
+/// The attempts of a job until it completes, fails for good or the retries run out.
+fn attempts(job: &Job) -> Result<i32, String> {
     let job_start = Instant::now();
     let mut restart = job.opts.resume;
     let mut lost_work = Duration::ZERO;
@@ -528,13 +564,20 @@ fn run(opts: Options) -> Result<i32, String> {
         }
         let how = describe_exit(&a, job.opts.timeout);
         if a.status.success() && !a.timed_out {
-            check_writable(&job, number, &how)?;
+            check_writable(job, number, &how)?;
             eprintln!(
                 "caperun: warning: the job ended without writing `{}`: is `{}` built with capecc?",
                 job.dir.join("status").display(),
                 job.opts.program
             );
             return Ok(0);
+        }
+        if a.never_started() {
+            check_writable(job, number, &how)?;
+            return Err(format!(
+                "attempt {number} never started ({how} before any process of `{}` ran, the launcher's error above): not relaunching: correct the mpirun options or the program",
+                job.opts.program
+            ));
         }
         let header = read_header(&job.files);
         let lost = work_lost(&a);
@@ -548,7 +591,7 @@ fn run(opts: Options) -> Result<i32, String> {
             None => format!("no log written, {} of work lost", seconds(lost)),
         };
         if restarts >= job.opts.retries {
-            check_writable(&job, number, &how)?;
+            check_writable(job, number, &how)?;
             return Err(format!(
                 "attempt {number} failed after {} ({how}); giving up after {restarts} restart(s) ({progress}; the log in `{}` is kept: continue with `caperun --resume`)",
                 seconds(a.duration),

@@ -321,7 +321,7 @@ fn a_checkpoint_directory_writable_by_others_is_refused() {
 
 #[test]
 fn symlinks_in_the_checkpoint_directory_are_not_followed() {
-    let c = Case::new("links", &["exit 0"]);
+    let c = Case::new("links", &["logexit 0"]);
     std::fs::create_dir_all(c.ckpt()).unwrap();
     let victim = c.root.join("victim");
     std::fs::write(&victim, "precious").unwrap();
@@ -346,4 +346,98 @@ fn a_new_checkpoint_directory_is_private() {
     let o = c.run(&["./prog"], b"x");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(std::fs::metadata(c.ckpt()).unwrap().mode() & 0o7777, 0o700);
+}
+
+#[test]
+fn files_of_the_user_under_our_names_are_refused_and_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    for (name, text) in [
+        ("output", "my experiment results, 3 weeks of runs\n"),
+        ("status", "notes on job status\n"),
+        ("stdin", "input deck\n"),
+        ("cape.log", "this is my own cape.log, not a checkpoint\n"),
+    ] {
+        let c = Case::new(&format!("foreign-{name}"), &["exit 0"]);
+        std::fs::create_dir_all(c.ckpt()).unwrap();
+        std::fs::set_permissions(c.ckpt(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(c.ckpt().join(name), text).unwrap();
+        let o = c.run(&["./prog"], b"the input");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert_eq!(c.attempts(), 0, "{err}");
+        let path = c.ckpt().join(name);
+        assert!(
+            err.starts_with(&format!(
+                "caperun: error: `{}` was not written by capecc: ",
+                path.display()
+            )) && err.ends_with(
+                "; nothing was written: move it away, or choose another directory with `--checkpoint`\n"
+            )
+            && err.lines().count() == 1,
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let left: Vec<_> = std::fs::read_dir(c.ckpt()).unwrap().collect();
+        assert_eq!(left.len(), 1, "{name}: {left:?}");
+    }
+}
+
+#[test]
+fn a_directory_of_the_users_other_files_is_used() {
+    use std::os::unix::fs::PermissionsExt;
+    let c = Case::new("otherfiles", &["exit 0"]);
+    std::fs::create_dir_all(c.ckpt()).unwrap();
+    std::fs::set_permissions(c.ckpt(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::write(c.ckpt().join("notes.txt"), "mine").unwrap();
+    let o = c.run(&["./prog"], b"the input");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(c.ckpt().join("notes.txt")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
+fn the_input_of_a_job_that_wrote_no_log_is_removed() {
+    // a second run in the same directory must not find a `stdin` without a log beside it
+    let c = Case::new("nolog", &["exit 3", "exit 0"]);
+    let o = c.run(&["./prog"], b"the input");
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(!c.ckpt().join("stdin").exists());
+    let o = c.run(&["./prog"], b"the input");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(c.state("stdin.2"), "the input");
+}
+
+#[test]
+fn a_launch_that_never_started_is_not_relaunched() {
+    let c = Case::new("nostart", &["nostart", "nostart", "exit 0"]);
+    let o = c.run(&["--bogus", "./prog"], b"");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(c.attempts(), 1, "{err}");
+    assert_eq!(err.matches("unknown option").count(), 1, "{err}");
+    assert!(
+        err.ends_with(
+            "caperun: error: attempt 1 never started (mpirun exit 1 before any process of `./prog` ran, the launcher's error above): not relaunching: correct the mpirun options or the program\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_option_value_that_is_an_option_is_refused() {
+    let c = Case::new("optvalue", &["exit 0"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_caperun"))
+        .current_dir(&c.root)
+        .args(["--checkpoint", "-np", "2", "./prog"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "caperun: error: `--checkpoint` needs a value, but the next argument is the option `-np` (a value starting with `-` is given as `--checkpoint=-np`)\n"
+    );
+    assert!(!c.root.join("-np").exists());
 }

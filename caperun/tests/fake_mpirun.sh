@@ -2,8 +2,11 @@
 # Stands in for mpirun in caperun's tests. Attempt N (counted in $FAKE_STATE/count) does what
 # line N of $FAKE_PLAN says:
 #   exit S     write DIR/status `exit S`, exit S     error    write `error`, exit 1
+#   logexit S  write a log header, then as `exit S` (a real job that completed)
 #   die        write a log header (regions = N * 10), exit 137 without a status
-#   hang       sleep until killed                      orphan   start a stray `sleep`, exit 1
+#   hang       sleep until killed                      orphan   write a log header, start a
+#                                                                stray `sleep`, exit 1
+#   nostart    print a usage error, exit 1 (mpirun refusing an option: no rank, no log)
 #   stuck      sleep, ignoring SIGTERM
 #   nostatus   exit 0 without a status
 #   hanglog    write a log header, hang; on SIGTERM write it again (a stopped rank that mpirun's
@@ -27,6 +30,12 @@ h = b"CAPELOG\0" + struct.pack("<II", 1, 0) + bytes(24) + struct.pack("<QQQ", 64
 open(sys.argv[2], "wb").write(h)' "$1" "$dir/cape.log"
 }
 case "$action" in
+logexit*)
+    header $((n * 10))
+    s=${action#logexit }
+    echo "exit $s" >"$dir/status"
+    exit "$s"
+    ;;
 exit*)
     s=${action#exit }
     echo "exit $s" >"$dir/status"
@@ -47,11 +56,16 @@ stuck) # ignores SIGTERM, and so does its child
     sleep 1000
     ;;
 orphan)
+    header $((n * 10))
     sleep 1000 &
     echo $! >"$state/orphan.pid"
     exit 1
     ;;
 nostatus) exit 0 ;;
+nostart)
+    echo "fake mpirun: Error: unknown option \"--bogus\"" >&2
+    exit 1
+    ;;
 hanglog)
     header $((n * 10))
     trap 'header $((n * 10 + 1)); exit 143' TERM

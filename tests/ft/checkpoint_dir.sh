@@ -3,7 +3,8 @@
 # (`capetest`, created when the suite runs as root, as in scripts/nonroot-tests.sh):
 # a pre-created directory writable by others or owned by someone else is refused by caperun
 # and by the runtime; symlinks planted under the names of every file we write are never
-# followed (their target stays intact); a new directory is 0700 and its files 0600.
+# followed (their target stays intact); files of the user's named like ours are refused and
+# kept; a new directory is 0700 and its files 0600.
 # As root also: a full disk (small tmpfs) stops the job at once, a directory made unwritable
 # mid-run (chattr +i) is reported as such, and a hang until --timeout is counted as time lost.
 
@@ -86,6 +87,43 @@ ckdir_checks() { # who, work directory (owned by who), a file owned by someone e
         fail "planted symlinks not followed by a restart ($who)" "target changed, link kept or output repeated" "$w/e5"
     else
         pass "planted symlinks not followed by a restart ($who)"
+    fi
+
+    # 5. files of the user's under the names we write (and another file): refused by caperun
+    # and by the runtime with one line each, nothing written, every file as it was
+    ck=$w/mine
+    ckdir_as "$who" "mkdir -m 700 $ck && cd $ck && echo results >output && echo notes >status &&
+        echo deck >stdin && echo 'my own cape.log' >cape.log && echo other >notes.txt"
+    local before after
+    before=$(cd "$ck" && ls -A && cat output status stdin cape.log notes.txt)
+    ckdir_as "$who" "$run -np 2 --checkpoint $ck $bin <$w/input" >"$w/o7" 2>"$w/e7"
+    local rc7=$?
+    ckdir_as "$who" "CAPE_CHECKPOINT=$ck mpirun -np 2 $bin <$w/input" >"$w/o8" 2>"$w/e8"
+    after=$(cd "$ck" && ls -A && cat output status stdin cape.log notes.txt)
+    if [ $rc7 != 1 ] || [ "$(wc -l <"$w/e7")" != 1 ] || [ -s "$w/o7" ] ||
+        ! grep -q "^caperun: error: \`$ck/cape.log\` was not written by capecc: .*nothing was written: move it away, or choose another directory with \`--checkpoint\`$" "$w/e7"; then
+        fail "the user's files refused by caperun ($who)" "status $rc7, expected one caperun error line" "$w/e7"
+    elif [ "$(grep -c '^capert: error: `.*/cape.log` was not written by capecc: .*nothing was written: move it away, or choose another directory with `CAPE_CHECKPOINT`$' "$w/e8")" != 1 ] ||
+        [ "$(grep -c '^capert:' "$w/e8")" != 1 ] || [ -s "$w/o8" ]; then
+        fail "the user's files refused by the runtime ($who)" "expected one capert error line, no output" "$w/e8"
+    elif [ "$before" != "$after" ]; then
+        fail "the user's files refused ($who)" "the directory changed: $(cd "$ck" && ls -A | tr '\n' ' ')"
+    else
+        pass "the user's files refused ($who)" "by caperun and the runtime, nothing written"
+    fi
+
+    # 6. a setting the program cannot use: one line from rank 0, `error` in DIR/status, and
+    # caperun does not relaunch
+    ck=$w/badenv
+    ckdir_as "$who" "CAPE_MERGE=garbage $run -np 2 --checkpoint $ck $bin <$w/input" >"$w/o9" 2>"$w/e9"
+    local rc9=$?
+    if [ $rc9 != 1 ] || [ "$(grep -c '^capert:' "$w/e9")" != 1 ] ||
+        ! grep -q '^capert: error: `CAPE_MERGE=garbage` is not a merge mode' "$w/e9" ||
+        grep -q 'attempt 1 failed' "$w/e9" ||
+        ! grep -q '^caperun: error: the job stopped with a runtime error (attempt 1' "$w/e9"; then
+        fail "a bad setting under caperun ($who)" "status $rc9; expected one capert error, no relaunch" "$w/e9"
+    else
+        pass "a bad setting under caperun ($who)" "one line, not relaunched"
     fi
 
     # 4. a new directory is 0700, its files 0600

@@ -7,7 +7,8 @@
 #     refused by the range check, at P = 1 and 2, without running that function;
 #   - edited the same way but sealed with another key, and restarted under another key: refused
 #     as not authentic;
-#   - restarted with other stdin or another FTINPUT_SCALE: refused, naming the input.
+#   - restarted with other stdin or another FTINPUT_SCALE: refused, naming the input;
+#   - restarted with another CAPE_ARENA_BASE or CAPE_STACK_SIZE: refused, naming the setting.
 # A compacted log of tests/ft/progs/ftrunning.c (snapshot mode) is edited, resealed with the
 # user's key, to put another return address on the snapshot's region call or another code
 # address in its stack image (the return address of main): refused before anything resumes.
@@ -157,6 +158,14 @@ ck=$(copy other-stdin-p1)
 refused "other stdin at P=1" "$ck" 1 "$OUT/in4" "standard input differs"
 ck=$(copy other-env)
 FTINPUT_SCALE=2 refused "other environment variable" "$ck" 2 "$OUT/in3" "environment variables.*FTINPUT_SCALE"
+
+# --- another layout of shared memory: refused naming the setting and the log's value -------
+ck=$(copy other-arena)
+CAPE_ARENA_BASE=0x300000000000 refused "another CAPE_ARENA_BASE" "$ck" 2 "$OUT/in3" \
+    "written with \`CAPE_ARENA_BASE=0x200000000000\` and this run has \`0x300000000000\`.*restart with \`CAPE_ARENA_BASE=0x200000000000\`"
+ck=$(copy other-stack)
+CAPE_STACK_SIZE=128M refused "another CAPE_STACK_SIZE" "$ck" 2 "$OUT/in3" \
+    "written with \`CAPE_STACK_SIZE=0x10000000\` and this run has \`0x8000000\`"
 
 # --- a forged snapshot: the control state at the region call ------------------------------
 "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftrunning.c" -o "$OUT/running" || give_up "build of ftrunning.c failed"

@@ -125,6 +125,25 @@ pub fn record_error() {
     }
 }
 
+/// Rank 0, when the job stops at start-up before the log was opened (a setting no rank could
+/// use): `error` in `DIR/status` of the directory `CAPE_RESTART`/`CAPE_CHECKPOINT` names,
+/// when it exists and passes the directory's checks, so that caperun does not relaunch a job
+/// that would stop the same way. Nothing is created; failures are ignored (the error line
+/// is printed all the same).
+pub fn record_error_at_start() {
+    let Some(dir) = ["CAPE_RESTART", "CAPE_CHECKPOINT"]
+        .iter()
+        .find_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
+    else {
+        return;
+    };
+    if let Ok(dir) = CheckpointDir::open(Path::new(&dir), false) {
+        if dir.refuse_foreign(&["status"]).is_ok() {
+            let _ = dir.replace("status", b"error\n");
+        }
+    }
+}
+
 pub struct Ft {
     pub dir: PathBuf,
     rank0: bool,
@@ -248,8 +267,12 @@ fn read_log(
             .map_err(|e| io_error(&dir.join("cape.log"), "read", e))
     };
     read_up_to(&mut bytes, log::HEADER_LEN as u64)?;
-    let committed = log::authentic_committed_len(&bytes, &job, &secret, &shown)?;
-    read_up_to(&mut bytes, committed)?;
+    let header = log::authentic_header(&bytes, &job, &secret, &shown)?;
+    // every logged address lies in shared memory as the log's run mapped it
+    if let Some(e) = cfg.layout.difference(&header.layout, &shown) {
+        return Err(e);
+    }
+    read_up_to(&mut bytes, header.committed_len)?;
     log::validate(&bytes, &job, &secret, &shown)
 }
 
@@ -257,7 +280,7 @@ fn read_log(
 /// runs: a restart's log, read and validated (a few hundred ms with a log of tens of MB); for
 /// a new log the job's identity (a hash of the executable: 10-25 ms for a 12 MB program).
 enum Prefetched {
-    Log(log::Validated),
+    Log(Box<log::Validated>),
     Job(Job, [u8; auth::SECRET_LEN]),
 }
 
@@ -281,7 +304,7 @@ impl Prefetch {
             .name("capert-log-read".into())
             .spawn(move || {
                 if cfg.restart {
-                    read_log(&open_dir(&cfg)?, &cfg, &args).map(Prefetched::Log)
+                    read_log(&open_dir(&cfg)?, &cfg, &args).map(|v| Prefetched::Log(Box::new(v)))
                 } else {
                     job_and_secret(&cfg, &args).map(|(job, secret)| Prefetched::Job(job, secret))
                 }
@@ -305,6 +328,20 @@ fn open_rank0(
     args: &[Vec<u8>],
     prefetched: Option<Prefetch>,
 ) -> Result<Opened, String> {
+    // never replace a file of the user's (a restart's log is validated whole below)
+    let ours: &[&str] = if cfg.restart {
+        &["status", "output"]
+    } else {
+        &["cape.log", "status", "output"]
+    };
+    dir.refuse_foreign(ours).map_err(|e| {
+        let another = if cfg.restart {
+            ""
+        } else {
+            ", or choose another directory with `CAPE_CHECKPOINT`"
+        };
+        format!("{e}; nothing was written: move it away{another}")
+    })?;
     let finished = dir
         .read_at_most("status", 4096)
         .ok()
@@ -316,7 +353,7 @@ fn open_rank0(
     let shown = dir.path().display().to_string();
     if cfg.restart {
         let v = match prefetched.map(Prefetch::finish).transpose()? {
-            Some(Prefetched::Log(v)) => v,
+            Some(Prefetched::Log(v)) => *v,
             _ => read_log(dir, cfg, args)?,
         };
         let file = dir
@@ -357,7 +394,7 @@ fn open_rank0(
         };
         let log_id =
             auth::new_log_id().map_err(|e| io_error(Path::new("/dev/urandom"), "read", e))?;
-        let header = Header::new(&job, log_id);
+        let header = Header::new(&job, log_id, cfg.layout);
         let key = LogKey::derive(&secret, &log_id, &job);
         let tmp = "cape.log.tmp";
         let file = dir

@@ -274,7 +274,7 @@ fn start(
         default_team
     };
     let requested = if threads_allowed {
-        requested
+        threads::bounded(requested, size as u32, rank)
     } else {
         threads::capped(requested, size as u32, rank)
     };

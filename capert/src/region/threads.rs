@@ -250,6 +250,23 @@ pub(super) fn capped(requested: u32, ranks: u32, rank: usize) -> u32 {
     requested.min(ranks)
 }
 
+/// The team size of a region that asked for `requested` threads over `ranks` ranks: at most
+/// `MAX_THREADS_PER_RANK` in each (a `num_threads` clause or `omp_set_num_threads` beyond
+/// it). OpenMP lets an implementation give fewer threads than requested; rank 0 says so once.
+pub(super) fn bounded(requested: u32, ranks: u32, rank: usize) -> u32 {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    let most = crate::config::MAX_THREADS_PER_RANK.saturating_mul(ranks.max(1));
+    if requested > most && rank == 0 && !WARNED.swap(true, Ordering::Relaxed) {
+        crate::diag::eprint_line(&format!(
+            "capert: warning: a team of {requested} threads runs with {most}: at most {} \
+             threads per rank (the threads of a rank share its cores); run more ranks for a \
+             bigger team",
+            crate::config::MAX_THREADS_PER_RANK
+        ));
+    }
+    requested.min(most)
+}
+
 /// Before a region with several threads in a rank: every invalid page of the demand-driven
 /// merge in shared memory is fetched (the region then merges eagerly).
 pub(super) fn validate_shared(rt: &crate::runtime::Runtime, sp: usize) {
@@ -750,6 +767,16 @@ pub fn refuse(what: &str) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_team_is_bounded_per_rank() {
+        let most = crate::config::MAX_THREADS_PER_RANK;
+        assert_eq!(bounded(8, 2, 1), 8);
+        assert_eq!(bounded(2 * most, 2, 1), 2 * most);
+        assert_eq!(bounded(100_000, 2, 1), 2 * most);
+        assert_eq!(bounded(100_000, 1, 1), most);
+        assert_eq!(bounded(u32::MAX, u32::MAX, 1), u32::MAX);
+    }
 
     #[test]
     fn threads_are_spread_in_blocks() {

@@ -1,7 +1,7 @@
 //! The checkpoint directory, opened so that no other user can redirect what we write.
 //!
 //! Shared by capert (ft/) and caperun, which includes this very file with `#[path]`: it uses
-//! only std and libc, and both programs must apply the same rules.
+//! only std, libc and cape-format, and both programs must apply the same rules.
 //!
 //! A job may run as root in a directory another user could have prepared (a pre-created
 //! `prog.cape-ckpt/` with symlinks named like our files). So: the directory is created 0700
@@ -10,6 +10,12 @@
 //! reached relative to it (`openat` & co: renaming or replacing the path after the check
 //! changes nothing), never through a symlink (`O_NOFOLLOW`), close-on-exec, created 0600.
 //! Replaced files are written to `NAME.tmp` created with `O_EXCL` and renamed over `NAME`.
+//!
+//! The directory may hold other files (the user's own), but a file under one of the names
+//! we replace (`cape.log`, `status`, `output`, `stdin`) must be one capecc wrote, recognised
+//! by its form ([`CheckpointDir::refuse_foreign`]): anything else is refused before a byte is
+//! written, so that a checkpoint never replaces the user's data. A symbolic link under such
+//! a name is no data of the user's: it is removed, never followed.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -83,6 +89,48 @@ pub fn unsafe_reason(uid: u32, mode: u32, me: u32) -> Option<String> {
         return Some("is writable by its group".to_string());
     }
     None
+}
+
+/// The longest file of capecc's form `refuse_foreign` looks at: a status line (at most 16
+/// bytes) or the output counts (42).
+const FORM_MAX: u64 = 64;
+
+/// Whether `head` (the first `FORM_MAX` bytes of `DIR/name`, `len` bytes in all) is of the form
+/// capecc writes under `name`; `log_here`: the directory holds a checkpoint log (magic).
+/// None: yes; Some: what the file should be, for the message.
+pub fn foreign_form(name: &str, head: &[u8], len: u64, log_here: bool) -> Option<&'static str> {
+    match name {
+        "cape.log" => (!head.starts_with(&cape_format::log::LOG_MAGIC))
+            .then_some("it does not begin with the magic of a checkpoint log"),
+        // written whole by a rename: `exit S` or `error`, one line
+        "status" => {
+            let ok = len == head.len() as u64
+                && std::str::from_utf8(head).is_ok_and(|t| {
+                    t.strip_suffix('\n').is_some_and(|line| {
+                        line == "error"
+                            || line
+                                .strip_prefix("exit ")
+                                .is_some_and(|c| c.parse::<i32>().is_ok())
+                    })
+                });
+            (!ok).then_some("it is not a job status line, `exit S` or `error`")
+        }
+        // the two byte counts (20 digits each) written in place at offset 0; empty when a run
+        // stopped before its first count; a restart accepts what follows them (ignored)
+        "output" => {
+            let counts = head.len() >= 42
+                && head[..20].iter().all(u8::is_ascii_digit)
+                && head[20] == b' '
+                && head[21..41].iter().all(u8::is_ascii_digit)
+                && head[41] == b'\n';
+            (!(len == 0 || counts)).then_some("it is not an output count, two 20-digit numbers")
+        }
+        // caperun's copy of the job's input: any bytes, but only beside a log (caperun
+        // removes the copy of a job that never wrote one)
+        "stdin" => (!log_here)
+            .then_some("it is no input saved by caperun, having no checkpoint log beside it"),
+        _ => None,
+    }
 }
 
 impl CheckpointDir {
@@ -255,6 +303,44 @@ impl CheckpointDir {
         self.rename(&tmp, name)
     }
 
+    /// Refuses a fresh use of the directory when one of `names` is a regular file capecc did
+    /// not write ([`foreign_form`]), or not a regular file at all: the error names the file
+    /// and why (the caller adds what to do). Absent files and symbolic links are fine (a link
+    /// is removed, never followed). Reads at most a few bytes of each file.
+    pub fn refuse_foreign(&self, names: &[&str]) -> Result<(), String> {
+        let log_here = self
+            .read_at_most("cape.log", 8)
+            .is_ok_and(|h| h.starts_with(&cape_format::log::LOG_MAGIC));
+        for &name in names {
+            let shown = self.join(name);
+            let shown = shown.display();
+            let file = match self.open_read(name) {
+                Ok(f) => f,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) if e.raw_os_error() == Some(libc::ELOOP) => continue,
+                Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+                    return Err(format!(
+                        "`{shown}` is not a regular file, and capecc writes one under that name"
+                    ))
+                }
+                Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+            };
+            let len = file
+                .metadata()
+                .map_err(|e| format!("cannot read `{shown}`: {e}"))?
+                .len();
+            let mut head = Vec::new();
+            io::Read::read_to_end(&mut io::Read::take(file, FORM_MAX), &mut head)
+                .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+            if let Some(why) = foreign_form(name, &head, len, log_here) {
+                return Err(format!(
+                    "`{shown}` was not written by capecc: {why}; a checkpoint would replace it"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a file can still be created and written in the directory: creates, writes,
     /// syncs and removes a probe file. The error says why not (full, read-only, permissions).
     pub fn probe_writable(&self, name: &str) -> io::Result<()> {
@@ -395,6 +481,91 @@ mod tests {
             .file_type()
             .is_symlink());
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn forms_of_our_files() {
+        let log = cape_format::log::LOG_MAGIC;
+        let ours = |name: &str, bytes: &[u8], log_here: bool| {
+            foreign_form(name, bytes, bytes.len() as u64, log_here).is_none()
+        };
+        assert!(ours("cape.log", &[&log[..], b"rest"].concat(), true));
+        assert!(!ours("cape.log", b"this is my own cape.log", false));
+        assert!(!ours("cape.log", b"", false));
+        for s in ["exit 0\n", "exit -1\n", "exit 255\n", "error\n"] {
+            assert!(ours("status", s.as_bytes(), false), "{s}");
+        }
+        for s in [
+            "notes on job status\n",
+            "exit 0",
+            "exit x\n",
+            "error\nmore\n",
+            "",
+        ] {
+            assert!(!ours("status", s.as_bytes(), false), "{s}");
+        }
+        let counts = format!("{:020} {:020}\n", 12, 0);
+        assert!(ours("output", counts.as_bytes(), false));
+        assert!(ours("output", b"", false));
+        // grown past the counts (a restart ignores the rest)
+        assert!(foreign_form("output", counts.as_bytes(), 1 << 36, false).is_none());
+        assert!(!ours(
+            "output",
+            b"my experiment results, 3 weeks of runs\n",
+            false
+        ));
+        assert!(!ours("output", &counts.as_bytes()[..41], false));
+        assert!(ours("stdin", b"input deck\n", true));
+        assert!(!ours("stdin", b"input deck\n", false));
+        assert!(ours("notes.txt", b"anything", false));
+    }
+
+    #[test]
+    fn foreign_files_are_refused_and_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("foreign");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let d = CheckpointDir::open(&dir, false).unwrap();
+        let all = ["cape.log", "status", "output", "stdin"];
+        // other files of the user's are no concern
+        std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+        assert_eq!(d.refuse_foreign(&all), Ok(()));
+        for (name, text) in [
+            ("output", "my experiment results"),
+            ("status", "notes on job status\n"),
+            ("stdin", "input deck"),
+            ("cape.log", "this is my own cape.log"),
+        ] {
+            std::fs::write(dir.join(name), text).unwrap();
+            let e = d.refuse_foreign(&all).unwrap_err();
+            let path = dir.join(name);
+            assert!(
+                e.starts_with(&format!("`{}` was not written by capecc: ", path.display())),
+                "{e}"
+            );
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+            std::fs::remove_file(&path).unwrap();
+        }
+        // a real log makes the saved input caperun's; the status and counts of a run
+        let mut log = cape_format::log::LOG_MAGIC.to_vec();
+        log.extend_from_slice(&[0; 56]);
+        std::fs::write(dir.join("cape.log"), &log).unwrap();
+        std::fs::write(dir.join("stdin"), "input deck").unwrap();
+        std::fs::write(dir.join("status"), "exit 0\n").unwrap();
+        std::fs::write(dir.join("output"), format!("{:020} {:020}\n", 5, 0)).unwrap();
+        assert_eq!(d.refuse_foreign(&all), Ok(()));
+        // a directory under one of the names is refused, a symlink is fine
+        std::fs::remove_file(dir.join("output")).unwrap();
+        std::fs::create_dir(dir.join("output")).unwrap();
+        assert!(d
+            .refuse_foreign(&all)
+            .unwrap_err()
+            .contains("is not a regular file"));
+        std::fs::remove_dir(dir.join("output")).unwrap();
+        symlink(dir.join("notes.txt"), dir.join("output")).unwrap();
+        assert_eq!(d.refuse_foreign(&all), Ok(()));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
