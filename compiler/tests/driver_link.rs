@@ -83,6 +83,51 @@ void general_tally(void) {
 /// A `critical` of updates in one file and a general `critical` of the same name in another,
 /// compiled separately: the update section must still exclude the general one (the link
 /// decides), or updates are lost.
+/// An object or library compiled with `gcc -fopenmp` calls libgomp (`GOMP_parallel`), which a
+/// capecc program has not: one error naming the file and what to do, not the linker's.
+#[test]
+fn a_library_compiled_with_gcc_fopenmp_is_named() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("gomp-library");
+    let dir = scratch.path();
+    write(
+        dir,
+        "work.c",
+        "int out[64];\nvoid work(void)\n{\n#pragma omp parallel for\n    for (int i = 0; i < 64; i++)\n        out[i] = i;\n}\n",
+    );
+    write(
+        dir,
+        "main.c",
+        "void work(void);\nint main(void)\n{\n    work();\n    return 0;\n}\n",
+    );
+    let run = |program: &str, args: &[&str]| {
+        let status = Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    run("gcc", &["-fopenmp", "-c", "work.c", "-o", "work.o"]);
+    run("ar", &["rcs", "libwork.a", "work.o"]);
+    for args in [
+        &["main.c", "work.o", "-o", "prog"][..],
+        &["main.c", "-L.", "-lwork", "-o", "prog"],
+    ] {
+        let output = capecc(dir, args);
+        assert!(!output.status.success(), "{args:?}");
+        let err = stderr(&output);
+        assert!(
+            err.contains("was compiled with `gcc -fopenmp`: it calls `GOMP_parallel`")
+                && err.contains("compile its sources with capecc")
+                && !err.contains("undefined reference"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn update_critical_excludes_a_general_one_of_another_file() {
     if !have_mpicc() || !runtime_available() {

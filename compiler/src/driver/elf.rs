@@ -36,6 +36,17 @@ pub fn defined_dynamic_symbols(bytes: &[u8]) -> Option<Vec<String>> {
         .collect()
 }
 
+/// The first undefined symbol of libgomp's own ABI (`GOMP_parallel`, `GOMP_barrier`, ...) in
+/// an ELF relocatable: the object was compiled with `gcc -fopenmp`. `None` otherwise.
+pub fn libgomp_call(bytes: &[u8]) -> Option<String> {
+    let file = object::File::parse(bytes).ok()?;
+    file.symbols()
+        .filter(|symbol| symbol.is_undefined())
+        .filter_map(|symbol| symbol.name().ok())
+        .find(|name| name.starts_with("GOMP_") || name.starts_with("GOACC_"))
+        .map(str::to_string)
+}
+
 /// `objcopy` arguments that move every `.data*` section to `cape_data` and every `.bss*`
 /// section to `cape_bss` (kept NOBITS), so that the runtime can find the user's globals
 /// between `__start_cape_*` and `__stop_cape_*`. `.tdata`/`.tbss` (thread-local) and

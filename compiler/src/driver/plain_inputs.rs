@@ -139,6 +139,28 @@ impl Driver {
             // the linker says what is wrong with it
             return Ok(None);
         };
+        let relocatables: Vec<&[u8]> = if archive::is_archive(&bytes) {
+            archive::members(&bytes)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|member| elf::is_relocatable(member))
+                .collect()
+        } else if elf::is_relocatable(&bytes) {
+            vec![&bytes[..]]
+        } else {
+            Vec::new()
+        };
+        if let Some(call) = relocatables.iter().find_map(|r| elf::libgomp_call(r)) {
+            super::report_error(
+                &format!(
+                    "`{}` was compiled with `gcc -fopenmp`: it calls `{call}`, part of libgomp, \
+                     which a program built with capecc does not use",
+                    path.display()
+                ),
+                Some("compile its sources with capecc too (`CC=capecc`), so that its parallel regions run on the ranks"),
+            );
+            return Err(1);
+        }
         let names: Vec<String> = if archive::is_archive(&bytes) {
             let Some(members) = archive::members(&bytes) else {
                 return Ok(None);
