@@ -126,6 +126,49 @@ pub(crate) fn pointer_declaration(
     name: &str,
     pointers: &HashMap<VarId, &Captured>,
 ) -> Result<String, Diagnostic> {
+    declaration_as_pointer(cx, var, name, &|dep, _| {
+        Ok(pointers.get(&dep).map(|c| format!("(*{})", c.pointer)))
+    })
+}
+
+/// A pointer to the variable's type usable at file scope (combine functions): a local named
+/// in an array size (a variable-length array) becomes `1`, since the combine functions only
+/// take the element type from it; a local named elsewhere in the type (`__typeof__(n) x`)
+/// cannot be spelled there and is refused.
+pub(crate) fn typed_pointer(cx: &Context, v: VarId, name: &str) -> Result<String, Diagnostic> {
+    let var = cx
+        .program
+        .vars
+        .get(v)
+        .ok_or_else(|| Diagnostic::error("internal error: unknown variable"))?;
+    declaration_as_pointer(cx, var, name, &|dep, at| {
+        if cx.program.vars[dep].storage == Storage::Global {
+            Ok(None)
+        } else if contains(var.declarator, at) {
+            Ok(Some("1".to_string()))
+        } else {
+            Err(Diagnostic::error(format!(
+                "the type of `{}` names the local variable `{}`: capecc cannot spell it where it \
+                 combines the reduction",
+                var.name, cx.program.vars[dep].name
+            ))
+            .with_primary(at, "a local variable in the type")
+            .with_note(format!(
+                "help: declare `{}` with the type itself instead of `__typeof__`",
+                var.name
+            )))
+        }
+    })
+}
+
+/// The declaration of `var` with its name replaced by `(*NAME)`; `respell(dep, at)` gives the
+/// text that replaces a variable `dep` named in its type at `at` (None: as written).
+fn declaration_as_pointer(
+    cx: &Context,
+    var: &Var,
+    name: &str,
+    respell: &dyn Fn(VarId, Span) -> Result<Option<String>, Diagnostic>,
+) -> Result<String, Diagnostic> {
     if var.storage == Storage::Global {
         return Ok(format!("__typeof__({}) *{name}", var.name));
     }
@@ -145,74 +188,14 @@ pub(crate) fn pointer_declaration(
             continue;
         }
         if let Binding::Var(dep) = u.binding {
-            if let Some(c) = pointers.get(&dep) {
-                edits.push(Edit::replace(u.span, format!("(*{})", c.pointer)));
+            if let Some(text) = respell(dep, u.span)? {
+                edits.push(Edit::replace(u.span, text));
             }
         }
     }
     let mut text = String::new();
     if var.type_specifiers.is_empty() {
         // C90's implicit int (a K&R parameter missing from the declaration list)
-        text.push_str("int ");
-    }
-    for s in &var.type_specifiers {
-        text.push_str(&apply_in(cx.source, *s, &edits)?);
-        text.push(' ');
-    }
-    text.push_str(apply_in(cx.source, var.declarator, &edits)?.trim_end());
-    Ok(text)
-}
-
-/// A pointer to the variable's type usable at file scope (combine functions): a local named
-/// in an array size (a variable-length array) becomes `1`, since the combine functions only
-/// take the element type from it; a local named elsewhere in the type (`__typeof__(n) x`)
-/// cannot be spelled there and is refused.
-pub(crate) fn typed_pointer(cx: &Context, v: VarId, name: &str) -> Result<String, Diagnostic> {
-    let var = cx
-        .program
-        .vars
-        .get(v)
-        .ok_or_else(|| Diagnostic::error("internal error: unknown variable"))?;
-    if var.storage == Storage::Global {
-        return pointer_declaration(cx, var, name, &HashMap::new());
-    }
-    let mut edits: Vec<Edit> = Vec::new();
-    let replacement = if var.param_array_dim.is_some() {
-        format!("(*(*{name}))")
-    } else {
-        format!("(*{name})")
-    };
-    edits.push(Edit::replace(var.ident_span, replacement));
-    if let Some(dim) = var.param_array_dim {
-        edits.push(Edit::replace(dim, String::new()));
-    }
-    for u in &var.type_uses {
-        if var.param_array_dim.is_some_and(|d| contains(d, u.span)) {
-            continue;
-        }
-        let Binding::Var(dep) = u.binding else {
-            continue;
-        };
-        if cx.program.vars[dep].storage == Storage::Global {
-            continue;
-        }
-        if contains(var.declarator, u.span) {
-            edits.push(Edit::replace(u.span, "1".to_string()));
-        } else {
-            return Err(Diagnostic::error(format!(
-                "the type of `{}` names the local variable `{}`: capecc cannot spell it where it \
-                 combines the reduction",
-                var.name, cx.program.vars[dep].name
-            ))
-            .with_primary(u.span, "a local variable in the type")
-            .with_note(format!(
-                "help: declare `{}` with the type itself instead of `__typeof__`",
-                var.name
-            )));
-        }
-    }
-    let mut text = String::new();
-    if var.type_specifiers.is_empty() {
         text.push_str("int ");
     }
     for s in &var.type_specifiers {
