@@ -57,44 +57,48 @@ pub extern "C" fn omp_get_max_active_levels() -> c_int {
 }
 #[no_mangle]
 pub extern "C" fn omp_get_supported_active_levels() -> c_int {
-    team::SUPPORTED_ACTIVE_LEVELS
+    guard(|| team::SUPPORTED_ACTIVE_LEVELS)
 }
 /// No `cancel` construct is supported (capecc refuses it), so cancellation is off, as
 /// without `OMP_CANCELLATION`.
 #[no_mangle]
 pub extern "C" fn omp_get_cancellation() -> c_int {
-    0
+    guard(|| 0)
 }
 /// Threads are not bound to places (`omp_proc_bind_false`), and there are no places: as
 /// libgomp without `OMP_PROC_BIND` and `OMP_PLACES`.
 #[no_mangle]
 pub extern "C" fn omp_get_proc_bind() -> c_int {
-    0
+    guard(|| 0)
 }
 #[no_mangle]
 pub extern "C" fn omp_get_num_places() -> c_int {
-    0
+    guard(|| 0)
 }
 #[no_mangle]
 pub extern "C" fn omp_get_place_num_procs(_place: c_int) -> c_int {
-    0
+    guard(|| 0)
 }
 #[no_mangle]
-pub extern "C" fn omp_get_place_proc_ids(_place: c_int, _ids: *mut c_int) {}
+pub extern "C" fn omp_get_place_proc_ids(_place: c_int, _ids: *mut c_int) {
+    guard(|| {})
+}
 #[no_mangle]
 pub extern "C" fn omp_get_place_num() -> c_int {
-    -1
+    guard(|| -1)
 }
 #[no_mangle]
 pub extern "C" fn omp_get_partition_num_places() -> c_int {
-    0
+    guard(|| 0)
 }
 #[no_mangle]
-pub extern "C" fn omp_get_partition_place_nums(_place_nums: *mut c_int) {}
+pub extern "C" fn omp_get_partition_place_nums(_place_nums: *mut c_int) {
+    guard(|| {})
+}
 /// Task priorities are hints; tasks run when created (`OMP_MAX_TASK_PRIORITY` unset: 0).
 #[no_mangle]
 pub extern "C" fn omp_get_max_task_priority() -> c_int {
-    0
+    guard(|| 0)
 }
 #[no_mangle]
 pub extern "C" fn omp_set_schedule(kind: c_int, chunk: c_int) {
