@@ -33,8 +33,8 @@ pub struct Team {
     /// `omp_set_num_threads`; overrides `OMP_NUM_THREADS`.
     pub(super) num_threads: Option<u32>,
     pub(super) dynamic: bool,
-    pub(super) nested: bool,
-    /// `omp_set_max_active_levels` (`omp_set_nested` sets it too, as libgomp does)
+    /// `omp_set_max_active_levels` (`omp_set_nested` sets it too, as libgomp does); nesting
+    /// is on when it is above 1
     pub(super) max_active_levels: i32,
     /// `omp_set_schedule`: (omp_sched_t kind, chunk); overrides `OMP_SCHEDULE`.
     pub(super) schedule: Option<(i32, i32)>,
@@ -66,7 +66,6 @@ impl Team {
             levels: Vec::new(),
             num_threads: None,
             dynamic: false,
-            nested: false,
             max_active_levels: 1,
             schedule: None,
             region: None,
@@ -235,7 +234,6 @@ impl Team {
     }
 
     pub fn omp_set_nested(&mut self, on: bool) {
-        self.nested = on;
         self.max_active_levels = if on { SUPPORTED_ACTIVE_LEVELS } else { 1 };
     }
 
@@ -243,7 +241,6 @@ impl Team {
     pub fn omp_set_max_active_levels(&mut self, levels: i32) {
         if levels >= 0 {
             self.max_active_levels = levels.min(SUPPORTED_ACTIVE_LEVELS);
-            self.nested = levels > 1;
         }
     }
 
@@ -252,7 +249,7 @@ impl Team {
     }
 
     pub fn omp_nested(&self) -> bool {
-        self.nested
+        self.max_active_levels > 1
     }
 
     pub fn omp_set_schedule(&mut self, kind: i32, chunk: i32) {

@@ -235,33 +235,47 @@ pub(super) fn allowed(s: &State) -> bool {
 }
 
 /// The team size of a region that asked for `requested` threads when a rank may run only one
-/// (`allowed` is false): at most the rank count. OpenMP lets an implementation give fewer
-/// threads than `num_threads` asks, but a program that prints its team size would then differ
-/// from gcc's build without a word, so rank 0 says so once per run.
+/// (`allowed` is false): at most the rank count.
 pub(super) fn capped(requested: u32, ranks: u32, rank: usize) -> u32 {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    if requested > ranks && rank == 0 && !WARNED.swap(true, Ordering::Relaxed) {
-        crate::diag::eprint_line(&format!(
-            "capert: warning: a team of {requested} threads runs with {ranks} (one per rank): \
-             the mprotect page tracker cannot run several threads in a rank; unset \
-             `CAPE_TRACKER` to use the uffd tracker, or run with {requested} ranks"
-        ));
-    }
-    requested.min(ranks)
+    limited(requested, ranks, 1, rank, &WARNED, || {
+        format!(
+            "one per rank): the mprotect page tracker cannot run several threads in a rank; \
+             unset `CAPE_TRACKER` to use the uffd tracker, or run with {requested} ranks"
+        )
+    })
 }
 
 /// The team size of a region that asked for `requested` threads over `ranks` ranks: at most
-/// `MAX_THREADS_PER_RANK` in each (a `num_threads` clause or `omp_set_num_threads` beyond
-/// it). OpenMP lets an implementation give fewer threads than requested; rank 0 says so once.
+/// `MAX_THREADS_PER_RANK` in each (a `num_threads` clause or `omp_set_num_threads` beyond it).
 pub(super) fn bounded(requested: u32, ranks: u32, rank: usize) -> u32 {
     static WARNED: AtomicBool = AtomicBool::new(false);
-    let most = crate::config::MAX_THREADS_PER_RANK.saturating_mul(ranks.max(1));
-    if requested > most && rank == 0 && !WARNED.swap(true, Ordering::Relaxed) {
+    let per_rank = crate::config::MAX_THREADS_PER_RANK;
+    limited(requested, ranks, per_rank, rank, &WARNED, || {
+        format!(
+            "at most {per_rank} threads per rank: the threads of a rank share its cores); run \
+             more ranks for a bigger team"
+        )
+    })
+}
+
+/// `requested`, at most `per_rank` threads in each of `ranks` ranks. OpenMP lets an
+/// implementation give fewer threads than `num_threads` asks, but a program that prints its
+/// team size would then differ from gcc's build without a word, so rank 0 says so once per
+/// kind of limit (`warned`), `why` ending the line's parenthesis.
+fn limited(
+    requested: u32,
+    ranks: u32,
+    per_rank: u32,
+    rank: usize,
+    warned: &AtomicBool,
+    why: impl FnOnce() -> String,
+) -> u32 {
+    let most = per_rank.saturating_mul(ranks.max(1));
+    if requested > most && rank == 0 && !warned.swap(true, Ordering::Relaxed) {
         crate::diag::eprint_line(&format!(
-            "capert: warning: a team of {requested} threads runs with {most}: at most {} \
-             threads per rank (the threads of a rank share its cores); run more ranks for a \
-             bigger team",
-            crate::config::MAX_THREADS_PER_RANK
+            "capert: warning: a team of {requested} threads runs with {most} ({}",
+            why()
         ));
     }
     requested.min(most)
