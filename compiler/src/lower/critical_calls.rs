@@ -129,6 +129,15 @@ struct Call {
     args: Vec<Span>,
 }
 
+/// The lvalues `statements` store to (assignments, increments, decrements).
+pub(super) fn stores_in(statements: &[&Node<Statement>]) -> Vec<Span> {
+    let mut effects = Effects::default();
+    for s in statements {
+        effects.visit_statement(&s.node, &s.span);
+    }
+    effects.stores
+}
+
 /// The stores and calls of some code.
 #[derive(Default)]
 struct Effects {

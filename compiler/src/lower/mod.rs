@@ -105,6 +105,23 @@ impl<'a> Context<'_, 'a> {
         self.source.get(span.start..span.end).unwrap_or("")
     }
 
+    /// The directives whose pragma starts inside `span`, in file order.
+    pub fn directives_in(&self, span: Span) -> &[Directive] {
+        let lo = self
+            .directives
+            .partition_point(|d| d.span.start < span.start);
+        let hi = self.directives.partition_point(|d| d.span.start < span.end);
+        &self.directives[lo..hi.max(lo)]
+    }
+
+    /// The block items that start inside `span`, in file order.
+    pub fn items_in(&self, span: Span) -> &[crate::resolve::Item<'a>] {
+        let items = &self.program.items;
+        let lo = items.partition_point(|i| i.span.start < span.start);
+        let hi = items.partition_point(|i| i.span.start < span.end);
+        &items[lo..hi.max(lo)]
+    }
+
     /// After generated text that replaced user code ending at `offset`: a line marker (builds
     /// only) so that the following user code keeps its line numbers, and its column.
     pub fn resync(&self, offset: usize) -> String {

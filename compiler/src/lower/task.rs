@@ -10,10 +10,7 @@
 //! otherwise (locals of the region, of a function called in it, of sequential code), so a
 //! write to such a copy does not reach the original, as with gcc.
 
-use lang_c::ast::{
-    AsmStatement, BinaryOperatorExpression, CallExpression, Expression, Statement,
-    UnaryOperatorExpression,
-};
+use lang_c::ast::{AsmStatement, CallExpression, Expression, Statement};
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
@@ -235,11 +232,7 @@ fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
 /// `single` whose block writes memory outside its tasks.
 fn needs_spawn_point(cx: &Context, d: &Directive) -> bool {
     let task_spans = |within: Span| -> Vec<Span> {
-        let lo = cx
-            .directives
-            .partition_point(|i| i.span.start < within.start);
-        let hi = cx.directives.partition_point(|i| i.span.start < within.end);
-        cx.directives[lo..hi.max(lo)]
+        cx.directives_in(within)
             .iter()
             .filter(|i| {
                 matches!(
@@ -272,15 +265,8 @@ fn needs_spawn_point(cx: &Context, d: &Directive) -> bool {
         return true;
     };
     let body = cx.program.functions[f].body;
-    let lo = cx
-        .program
-        .items
-        .partition_point(|i| i.span.start < body.start);
-    let hi = cx
-        .program
-        .items
-        .partition_point(|i| i.span.start < body.end);
-    let statements: Vec<&Node<Statement>> = cx.program.items[lo..hi.max(lo)]
+    let statements: Vec<&Node<Statement>> = cx
+        .items_in(body)
         .iter()
         .filter(|i| i.parent == body)
         .filter_map(|i| i.statement)
@@ -298,58 +284,17 @@ fn writes_outside(
     block: Span,
     skip: &[Span],
 ) -> bool {
-    struct Writes<'c, 'p, 'a, 's> {
-        cx: &'c Context<'p, 'a>,
-        block: Span,
-        skip: &'s [Span],
-        found: bool,
-    }
-    impl Writes<'_, '_, '_, '_> {
-        fn target(&mut self, target: &Node<Expression>, at: Span) {
-            if self.skip.iter().any(|s| contains(*s, at)) {
-                return;
-            }
-            let own = super::common::identifier_of(self.cx, target)
-                .is_some_and(|v| contains(self.block, self.cx.program.vars[v].ident_span));
-            self.found |= !own;
-        }
-    }
-    impl<'ast> Visit<'ast> for Writes<'_, '_, '_, '_> {
-        fn visit_binary_operator_expression(
-            &mut self,
-            e: &'ast BinaryOperatorExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            if super::common::is_assignment(&e.operator.node) {
-                self.target(&e.lhs, span_of(*span));
-            }
-            visit::visit_binary_operator_expression(self, e, span);
-        }
-        fn visit_unary_operator_expression(
-            &mut self,
-            e: &'ast UnaryOperatorExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            use lang_c::ast::UnaryOperator::*;
-            if matches!(
-                e.operator.node,
-                PostIncrement | PostDecrement | PreIncrement | PreDecrement
-            ) {
-                self.target(&e.operand, span_of(*span));
-            }
-            visit::visit_unary_operator_expression(self, e, span);
-        }
-    }
-    let mut writes = Writes {
-        cx,
-        block,
-        skip,
-        found: false,
+    let own = |lvalue: Span| {
+        let uses = &cx.program.uses;
+        let at = uses.partition_point(|u| u.span.start < lvalue.start);
+        uses.get(at).is_some_and(|u| {
+            u.span == lvalue
+                && matches!(u.binding, Binding::Var(v) if contains(block, cx.program.vars[v].ident_span))
+        })
     };
-    for stmt in statements {
-        writes.visit_statement(&stmt.node, &stmt.span);
-    }
-    writes.found
+    super::critical_calls::stores_in(statements)
+        .into_iter()
+        .any(|at| !skip.iter().any(|s| contains(*s, at)) && !own(at))
 }
 
 pub(super) fn calls_outside(stmt: &Node<Statement>, skip: &[Span]) -> Vec<(Option<String>, Span)> {

@@ -69,17 +69,7 @@ fn generating_function(
     let body = function.body;
     // the body's block items (the body itself is no item): statements, and the calls in
     // declarations' initializers by name
-    let items = {
-        let lo = cx
-            .program
-            .items
-            .partition_point(|i| i.span.start < body.start);
-        let hi = cx
-            .program
-            .items
-            .partition_point(|i| i.span.start < body.end);
-        &cx.program.items[lo..hi.max(lo)]
-    };
+    let items = cx.items_in(body);
     let top: Vec<_> = items.iter().filter(|i| i.parent == body).collect();
     let calls_in_body = |skip: &[Span]| -> Vec<(Option<String>, Span)> {
         let mut calls = Vec::new();
@@ -97,11 +87,7 @@ fn generating_function(
         }
         calls
     };
-    let directives = {
-        let lo = cx.directives.partition_point(|d| d.span.start < body.start);
-        let hi = cx.directives.partition_point(|d| d.span.start < body.end);
-        &cx.directives[lo..hi.max(lo)]
-    };
+    let directives = cx.directives_in(body);
     let is_task = |k: DirectiveKind| {
         matches!(
             k,
