@@ -51,8 +51,8 @@ impl Input {
     /// The input as the backend's command line names it: `-x LANG PATH -x none` when a `-x`
     /// chose its language (gcc would otherwise go by the extension: `prog.txt` is a linker
     /// input to it), else the path alone.
-    pub fn backend_args(&self, path: &Path) -> Vec<String> {
-        let path = super::path_arg(path);
+    pub fn backend_args(&self) -> Vec<String> {
+        let path = super::path_arg(&self.path);
         match self.language {
             Some(language) => vec![
                 "-x".to_string(),

@@ -54,7 +54,7 @@ impl Driver {
                 argv.extend(self.plan.common_args.iter().cloned());
                 argv.extend(self.plan.compile_args.iter().cloned());
                 argv.extend(self.dependency_args(&input.path, output));
-                argv.extend(input.backend_args(&input.path));
+                argv.extend(input.backend_args());
                 argv.extend(["-o".to_string(), path_arg(&raw_object)]);
                 self.run_command(&argv)?;
                 self.rename_sections(&raw_object, output)?;

@@ -16,7 +16,7 @@ impl Driver {
         argv.extend(self.plan.dep_args.iter().cloned());
         for input in &self.plan.inputs {
             if input.kind != InputKind::Linker {
-                argv.extend(input.backend_args(&input.path));
+                argv.extend(input.backend_args());
             }
         }
         // `-M`/`-MM` print their rules to `-o` or standard output: they go to a file of the run
@@ -81,7 +81,7 @@ impl Driver {
         if let Some(object) = deps {
             argv.extend(self.dependency_args(&input.path, object));
         }
-        argv.extend(input.backend_args(&input.path));
+        argv.extend(input.backend_args());
         argv.push("-o".to_string());
         argv.push(path_arg(output));
         self.run_command(&argv)?;

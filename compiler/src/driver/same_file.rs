@@ -30,31 +30,25 @@ pub fn refuse_output_naming_an_input(plan: &Plan) -> bool {
 /// The input that `-o` names, if any (compared on the file system; inputs that do not exist,
 /// such as `-` for standard input, cannot be overwritten and are skipped).
 pub fn input_named_by_output(plan: &Plan) -> Option<&Path> {
-    let output = plan.output.as_deref()?;
+    input_at(plan, plan.output.as_deref()?)
+}
+
+/// The input that is the file `path` names (device and inode), if any.
+fn input_at<'p>(plan: &'p Plan, path: &Path) -> Option<&'p Path> {
     let identity = |path: &Path| {
         std::fs::metadata(path)
             .ok()
             .map(|meta| (meta.dev(), meta.ino()))
     };
-    let output_identity = identity(output)?;
+    let target = identity(path)?;
     plan.inputs
         .iter()
         .map(|input| input.path.as_path())
-        .find(|path| identity(path) == Some(output_identity))
+        .find(|input| identity(input) == Some(target))
 }
 
 /// Whether `path` names one of the inputs (on the file system, as for `-o`): an intermediate
 /// kept by `-save-temps` must not be written there (`capecc -save-temps q.cape.c q.c`).
 pub fn names_an_input(plan: &Plan, path: &Path) -> bool {
-    let identity = |path: &Path| {
-        std::fs::metadata(path)
-            .ok()
-            .map(|meta| (meta.dev(), meta.ino()))
-    };
-    let Some(target) = identity(path) else {
-        return false;
-    };
-    plan.inputs
-        .iter()
-        .any(|input| identity(&input.path) == Some(target))
+    input_at(plan, path).is_some()
 }
