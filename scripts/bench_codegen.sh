@@ -17,10 +17,22 @@
 # host (docs/codegen.md, eleventh round): the medians stay the verdict, the fastest runs and
 # the spread show how much of it is that.
 #
+# With BENCH_LAYOUTS=L > 1 every build is also linked in L - 1 other code layouts: an object
+# holding nothing but a run of L * 1552 mod 4096 bytes of padding (a multiple of 16) is
+# linked first, in the section the linker places before all other code, so that every
+# function of the program (the kernel's loops included) moves by that many bytes and nothing
+# else changes. Every build gets the same layouts, each repetition runs every layout of every
+# build, and the medians are taken over all of them. On this machine a loop's speed can depend
+# on its address (the same gcc -fopenmp loop 16 bytes further on runs a third slower,
+# docs/codegen.md, thirteenth round), so one layout per build compares the builds' luck as
+# much as their code (Mytkowicz et al., "Producing wrong data without doing anything
+# obviously wrong!", ASPLOS 2009); several layouts compare the code.
+#
 # usage: scripts/bench_codegen.sh [KERNEL ...]   (default: all of the list below)
 # environment: BENCH_REPS (default 9), CAPECC (default target/release/capecc),
 #              BASELINE (optional: a directory with an earlier capecc and libcapert.a, timed
 #              as a fourth build, interleaved with the others),
+#              BENCH_LAYOUTS (default 1: each build as linked; see above),
 #              BENCH_LOCK (optional: a lock file; each kernel's runs hold it exclusively,
 #              with `flock -x`, so that a shared machine's builds wait between kernels; the
 #              builds are made before, outside it)
@@ -32,6 +44,7 @@ source scripts/env.sh
 
 CAPECC=${CAPECC:-$ROOT/target/release/capecc}
 REPS=${BENCH_REPS:-9}
+LAYOUTS=${BENCH_LAYOUTS:-1}
 # kernel -> "source scale arguments" (scale: factor on the size macros; - for the examples)
 declare -A spec=(
     [matmul]="examples/matmul.c - 1100"
@@ -65,16 +78,30 @@ mkdir -p "$OUT"
 source scripts/bench_timer.sh
 bench_timer_header "$OUT"
 
+# layout m's padding object (none for layout 0: the builds as they are linked by default)
+pad_object() {
+    local m=$1
+    [ "$m" -gt 0 ] || return 0
+    local f=$OUT/layout$m
+    printf '__attribute__((used, section(".text.unlikely"))) void bench_layout_pad(void) { __asm__(".skip %d, 0x90"); }\n' \
+        $((m * 1552 % 4096)) >"$f.c"
+    gcc -O2 -c "$f.c" -o "$f.o"
+    echo "$f.o"
+}
 for k in "${kernels[@]}"; do
     read -r -a s <<<"${spec[$k]:?unknown kernel $k}"
     src=${s[0]}
     instrument "$src" "${s[1]}" >"$OUT/$k.c"
     inc=(-I "$(dirname "$ROOT/$src")" -include "$OUT/bench_timer.h")
-    gcc -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-seq" -lm 2>/dev/null
-    gcc -O2 -fopenmp "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-omp" -lm
-    "$CAPECC" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-cape" -lm
-    [ -z "$BASELINE" ] || CAPECC_RUNTIME=$BASELINE/libcapert.a \
-        "$BASELINE/capecc" -O2 "${inc[@]}" "$OUT/$k.c" -o "$OUT/$k-base" -lm
+    for ((m = 0; m < LAYOUTS; m++)); do
+        # shellcheck disable=SC2207
+        pad=($(pad_object "$m"))
+        gcc -O2 "${inc[@]}" "${pad[@]}" "$OUT/$k.c" -o "$OUT/$k-seq-L$m" -lm 2>/dev/null
+        gcc -O2 -fopenmp "${inc[@]}" "${pad[@]}" "$OUT/$k.c" -o "$OUT/$k-omp-L$m" -lm
+        "$CAPECC" -O2 "${inc[@]}" "${pad[@]}" "$OUT/$k.c" -o "$OUT/$k-cape-L$m" -lm
+        [ -z "$BASELINE" ] || CAPECC_RUNTIME=$BASELINE/libcapert.a \
+            "$BASELINE/capecc" -O2 "${inc[@]}" "${pad[@]}" "$OUT/$k.c" -o "$OUT/$k-base-L$m" -lm
+    done
 done
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -101,20 +128,27 @@ interval() { # "cape t1 t2 ..." and "omp t1 t2 ..." on stdin
              printf "%.3f-%.3f", q[int(0.025 * B) + 1], q[int(0.975 * B)]
          }'
 }
+# the median of layout 0's runs in a list of times (each repetition runs the layouts in order)
+layout0() { tr ' ' '\n' <<<"$1" | grep . | awk -v l="$LAYOUTS" '(NR - 1) % l == 0' | median; }
 # the fastest and the slowest of a list of times
 range() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 
-echo "load before the run: $(uptime)" >&2
+echo "load before the run: $(uptime); $REPS repetitions of $LAYOUTS layout(s) per build" >&2
 head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max (s) | gcc -fopenmp min-max (s) | capecc / gcc -fopenmp, fastest runs | capecc / gcc -fopenmp, 95 % interval | load |"
 rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 BENCH_LOCK=${BENCH_LOCK:-}
 [ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
+# with several layouts, also the two ratios of layout 0 alone (the builds as linked by default)
+[ "$LAYOUTS" -eq 1 ] || {
+    head+=" capecc / gcc -O2, layout 0 | capecc / gcc -fopenmp, layout 0 |"
+    rule+="---:|---:|"
+}
 echo "$head"
 echo "$rule"
 for k in "${kernels[@]}"; do
     read -r -a s <<<"${spec[$k]}"
     args=("${s[@]:2}")
-    expected=$("$OUT/$k-seq" "${args[@]}" 2>/dev/null)
+    expected=$("$OUT/$k-seq-L0" "${args[@]}" 2>/dev/null)
     declare -A times=([seq]="" [omp]="" [cape]="" [base]="")
     if [ -n "$BENCH_LOCK" ]; then
         exec 9>"$BENCH_LOCK"
@@ -122,22 +156,25 @@ for k in "${kernels[@]}"; do
     fi
     load=$(cut -d' ' -f1 /proc/loadavg)
     for ((r = 0; r < REPS; r++)); do
-        nb=${#builds[@]}
-        for ((i = 0; i < nb; i++)); do
-            b=${builds[$(((r + i) % nb))]}
-            case $b in
-            seq) run=("$OUT/$k-seq") ;;
-            omp) run=(env OMP_NUM_THREADS=1 "$OUT/$k-omp") ;;
-            cape | base) run=(mpirun -np 1 "$OUT/$k-$b") ;;
-            esac
-            got=$("${run[@]}" "${args[@]}" 2>"$OUT/$k-$b.err")
-            if [ "$got" != "$expected" ]; then
-                echo "bench_codegen.sh: $k ($b) printed another answer than the sequential build" >&2
-                exit 1
-            fi
-            t=$(awk '$1 == "kernel_seconds" { print $2 }' "$OUT/$k-$b.err")
-            [ -n "$t" ] || { echo "bench_codegen.sh: $k ($b) printed no kernel time" >&2; exit 1; }
-            times[$b]+="$t "
+        for ((m = 0; m < LAYOUTS; m++)); do
+            nb=${#builds[@]}
+            for ((i = 0; i < nb; i++)); do
+                b=${builds[$(((r + m + i) % nb))]}
+                exe=$OUT/$k-$b-L$m
+                case $b in
+                seq) run=("$exe") ;;
+                omp) run=(env OMP_NUM_THREADS=1 "$exe") ;;
+                cape | base) run=(mpirun -np 1 "$exe") ;;
+                esac
+                got=$("${run[@]}" "${args[@]}" 2>"$exe.err")
+                if [ "$got" != "$expected" ]; then
+                    echo "bench_codegen.sh: $k ($b, layout $m) printed another answer than the sequential build" >&2
+                    exit 1
+                fi
+                t=$(awk '$1 == "kernel_seconds" { print $2 }' "$exe.err")
+                [ -n "$t" ] || { echo "bench_codegen.sh: $k ($b, layout $m) printed no kernel time" >&2; exit 1; }
+                times[$b]+="$t "
+            done
         done
     done
     [ -z "$BENCH_LOCK" ] || exec 9>&-
@@ -154,6 +191,10 @@ for k in "${kernels[@]}"; do
         'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f-%.3f | %.3f-%.3f | %.3f | %s | %s |",
                  k, s, o, c, c / s, c / o, clo, chi, olo, ohi, clo / olo, ci, l }')
     [ -z "$BASELINE" ] || row+=$(tr ' ' '\n' <<<"${times[base]}" | grep . | median | awk '{ printf " %.3f |", $1 }')
+    if [ "$LAYOUTS" -gt 1 ]; then
+        row+=$(awk -v s="$(layout0 "${times[seq]}")" -v o="$(layout0 "${times[omp]}")" \
+            -v c="$(layout0 "${times[cape]}")" 'BEGIN { printf " %.3f | %.3f |", c / s, c / o }')
+    fi
     echo "$row"
 done
 echo "load after the run:  $(uptime)" >&2
