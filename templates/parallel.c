@@ -81,4 +81,4 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 /*@ reduction_init */
     __typeof__({{of}}) {{var}} = {{identity}};
 /*@ reduction_out */
-    __cape_reduce(__cape_d->{{field}}, &{{var}}, sizeof {{var}}, {{combine}});
+    __cape_reduce((void *)__cape_d->{{field}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});

@@ -16,13 +16,13 @@
         __typeof__({{scalar}}) *__cape_src = (__typeof__({{scalar}}) *)(void *)__cape_rbuf_{{var}};
         unsigned long long __cape_k = 0;
         for (; __cape_k + 1024 <= __cape_rn_{{var}}; __cape_k += 1024)
-            __cape_reduce(__cape_dst + __cape_k, __cape_src + __cape_k, 1024 * sizeof *__cape_src, {{combine}}_1024);
+            __cape_reduce((void *)(__cape_dst + __cape_k), (const void *)(__cape_src + __cape_k), 1024 * sizeof *__cape_src, {{combine}}_1024);
         for (; __cape_k + 64 <= __cape_rn_{{var}}; __cape_k += 64)
-            __cape_reduce(__cape_dst + __cape_k, __cape_src + __cape_k, 64 * sizeof *__cape_src, {{combine}}_64);
+            __cape_reduce((void *)(__cape_dst + __cape_k), (const void *)(__cape_src + __cape_k), 64 * sizeof *__cape_src, {{combine}}_64);
         for (; __cape_k + 8 <= __cape_rn_{{var}}; __cape_k += 8)
-            __cape_reduce(__cape_dst + __cape_k, __cape_src + __cape_k, 8 * sizeof *__cape_src, {{combine}}_8);
+            __cape_reduce((void *)(__cape_dst + __cape_k), (const void *)(__cape_src + __cape_k), 8 * sizeof *__cape_src, {{combine}}_8);
         for (; __cape_k < __cape_rn_{{var}}; __cape_k++)
-            __cape_reduce(__cape_dst + __cape_k, __cape_src + __cape_k, sizeof *__cape_src, {{combine}}_1);
+            __cape_reduce((void *)(__cape_dst + __cape_k), (const void *)(__cape_src + __cape_k), sizeof *__cape_src, {{combine}}_1);
     }
 /*@ section_combine_decl */
 static void {{combine}}_{{n}}(void *__cape_inout, const void *__cape_in);
@@ -48,7 +48,7 @@ static void {{combine}}_{{n}}(void *__cape_inout, const void *__cape_in)
         {{init}}
     }
 /*@ user_out */
-    __cape_reduce(__cape_rorig_{{var}}, &{{var}}, sizeof {{var}}, {{combine}});
+    __cape_reduce((void *)__cape_rorig_{{var}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});
 /*@ user_combine_fn */
 
 /* capecc: reduction({{op}}: {{item}}) of the #pragma omp {{construct}} at {{location}} */

@@ -112,7 +112,7 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
 /*@ reduction_init */
     __typeof__({{of}}) {{var}} = {{identity}};
 /*@ reduction_out */
-    __cape_reduce(__cape_orig_{{var}}, &{{var}}, sizeof {{var}}, {{combine}});
+    __cape_reduce((void *)__cape_orig_{{var}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});
 /*@ combine_decl */
 static void {{combine}}(void *__cape_inout, const void *__cape_in);
 /*@ combine_fn */

@@ -700,8 +700,11 @@ fn strict_warning_flags_accept_translated_code() {
     // common stricter flags, at -O0 too: the reduction's private copy must not shadow the
     // global it stands for, `main` needs no prototype, a `char` loop variable's chunk
     // arithmetic converts nothing the program does not, a VLA parameter is no `sizeof`, and
-    // an `atomic` update of an `int` at -O0 warns of no overflow
+    // an `atomic` update of an `int` at -O0 warns of no overflow, and a `volatile` reduction
+    // variable (scalar, in a `parallel`, array section) is passed to the runtime without a
+    // discarded-qualifier warning
     let source = "#include <stdio.h>\ndouble gsum;\nunsigned char uc[200];\nint cnt;\n\
+        volatile int vsum;\nvolatile long varr[4];\n\
         static void fill(int n, int m, double a[n][m])\n{\n\
         #pragma omp parallel for\n    for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n            a[i][j] = i * m + j;\n}\n\
         int main(void)\n{\n    double a[4][3];\n    fill(4, 3, a);\n\
@@ -709,7 +712,9 @@ fn strict_warning_flags_accept_translated_code() {
         #pragma omp parallel for\n    for (unsigned char c = 0; c < 200; c++)\n        uc[c] = 1;\n\
         #pragma omp parallel\n    {\n\
         #pragma omp atomic\n        cnt += 1;\n    }\n\
-        printf(\"%.0f %d %d %.0f\\n\", gsum, uc[199], cnt, a[3][2]);\n    return 0;\n}\n";
+        #pragma omp parallel for reduction(+: vsum) reduction(+: varr[0:4])\n    for (int i = 0; i < 100; i++) {\n        vsum += i;\n        varr[i % 4] += i;\n    }\n\
+        #pragma omp parallel reduction(+: vsum)\n    vsum += 1;\n\
+        printf(\"%.0f %d %d %.0f %d %ld\\n\", gsum, uc[199], cnt, a[3][2], vsum, varr[3]);\n    return 0;\n}\n";
     write(dir, "v.c", source);
     for optimise in ["-O0", "-O2"] {
         let strict = [

@@ -201,7 +201,7 @@ static void __cape_fn_2(void *__cape_arg)
                     g[i] = i;
                 }
             }
-        __cape_reduce(__cape_orig_s, &s, sizeof s, __cape_combine_3_s);
+        __cape_reduce((void *)__cape_orig_s, (const void *)&s, sizeof s, __cape_combine_3_s);
         __cape_loop_end(&__cape_l, 1);
     }
 

@@ -102,7 +102,7 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 sum += i;
             }
-        __cape_reduce(__cape_orig_sum, &sum, sizeof sum, __cape_combine_2_sum);
+        __cape_reduce((void *)__cape_orig_sum, (const void *)&sum, sizeof sum, __cape_combine_2_sum);
         __cape_loop_end(&__cape_l, 1);
     }
 

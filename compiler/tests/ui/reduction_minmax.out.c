@@ -150,8 +150,8 @@ static void __cape_fn_1(void *__cape_arg)
                         lo = v;
                 }
             }
-        __cape_reduce(__cape_orig_hi, &hi, sizeof hi, __cape_combine_2_hi);
-        __cape_reduce(__cape_orig_lo, &lo, sizeof lo, __cape_combine_3_lo);
+        __cape_reduce((void *)__cape_orig_hi, (const void *)&hi, sizeof hi, __cape_combine_2_hi);
+        __cape_reduce((void *)__cape_orig_lo, (const void *)&lo, sizeof lo, __cape_combine_3_lo);
         __cape_loop_end(&__cape_l, 1);
     }
 
@@ -172,7 +172,7 @@ static void __cape_fn_4(void *__cape_arg)
     int (*__cape_shared_count) = __cape_d->count;
     __typeof__(*__cape_shared_count) count = 0;
     count++;
-    __cape_reduce(__cape_d->count, &count, sizeof count, __cape_combine_5_count);
+    __cape_reduce((void *)__cape_d->count, (const void *)&count, sizeof count, __cape_combine_5_count);
 }
 #pragma GCC diagnostic pop
 
