@@ -10,8 +10,10 @@ use crate::emit::Edit;
 use crate::resolve::{Program, Storage, VarId};
 
 /// The variables `threadprivate` directives name (resolved where each directive stands), sorted.
+/// A file-scope variable counts with every declaration of it (`extern int tp;` in a header,
+/// the directive, then `int tp = 1;`): like gcc, all of them declare the one thread-local object.
 pub fn threadprivate_vars(program: &Program, directives: &[Directive]) -> Vec<VarId> {
-    let mut found: Vec<VarId> = directives
+    let named: Vec<VarId> = directives
         .iter()
         .filter(|d| d.kind == DirectiveKind::Threadprivate)
         .flat_map(|d| {
@@ -27,6 +29,21 @@ pub fn threadprivate_vars(program: &Program, directives: &[Directive]) -> Vec<Va
                 .is_some_and(|var| matches!(var.storage, Storage::Global | Storage::Static))
         })
         .collect();
+    let mut found: Vec<VarId> =
+        named
+            .iter()
+            .flat_map(|&v| {
+                let var = &program.vars[v];
+                let redeclarations: &[VarId] = if var.storage == Storage::Global {
+                    program.named(&var.name)
+                } else {
+                    &[]
+                };
+                std::iter::once(v).chain(redeclarations.iter().copied().filter(|&o| {
+                    matches!(program.vars[o].storage, Storage::Global | Storage::Extern)
+                }))
+            })
+            .collect();
     found.sort_unstable();
     found.dedup();
     found

@@ -172,17 +172,7 @@ pub type VarId = usize;
 impl<'a> Program<'a> {
     /// The variable named `name` visible at `offset` inside function `function` (or at file scope).
     pub fn visible(&self, name: &str, offset: usize, function: Option<usize>) -> Option<VarId> {
-        let candidates = self
-            .vars_by_name
-            .get_or_init(|| {
-                let mut index: HashMap<String, Vec<usize>> = HashMap::new();
-                for (i, v) in self.vars.iter().enumerate() {
-                    index.entry(v.name.clone()).or_default().push(i);
-                }
-                index
-            })
-            .get(name)
-            .map_or(&[][..], Vec::as_slice);
+        let candidates = self.named(name);
         crate::work::count(candidates.len());
         let mut best: Option<usize> = None;
         for (&i, v) in candidates
@@ -214,6 +204,20 @@ impl<'a> Program<'a> {
             }
         }
         best
+    }
+
+    /// Every variable declared with the name `name`, in declaration order.
+    pub fn named(&self, name: &str) -> &[VarId] {
+        self.vars_by_name
+            .get_or_init(|| {
+                let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+                for (i, v) in self.vars.iter().enumerate() {
+                    index.entry(v.name.clone()).or_default().push(i);
+                }
+                index
+            })
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
     }
 
     /// The function whose body contains `offset`.

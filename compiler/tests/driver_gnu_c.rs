@@ -1,0 +1,47 @@
+//! Driver tests of C as gcc accepts it beyond what the parser takes as written: GNU keywords
+//! in the user's files and in system headers, x86 intrinsic headers, `threadprivate` on the
+//! `extern` declarations of a header. Oracles are gcc's builds.
+//! A missing tool fails the test; with `CAPECC_ALLOW_SKIP=1` it prints `SKIPPED` and passes.
+
+mod driver;
+
+use driver::*;
+
+/// `extern int tp;` and its `threadprivate` in a header, the definition in another file:
+/// every declaration in both files is the one thread-local object, like gcc's.
+#[test]
+fn threadprivate_extern_in_a_header_across_two_files_matches_gcc() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("tp-extern");
+    let dir = scratch.path();
+    write(
+        dir,
+        "tp.h",
+        "extern int tp;\n#pragma omp threadprivate(tp)\nint get_tp(void);\nvoid add_tp(int by);\n",
+    );
+    write(
+        dir,
+        "def.c",
+        "#include \"tp.h\"\nint tp = 1;\nint get_tp(void) { return tp; }\nvoid add_tp(int by) { tp += by; }\n",
+    );
+    write(
+        dir,
+        "main.c",
+        "#include <stdio.h>\n#include \"tp.h\"\n#define N 120\nint out[N];\n\
+         int main(void)\n{\n    tp = 7;\n    long done = 0;\n\
+         #pragma omp parallel copyin(tp)\n    {\n\
+         #pragma omp for schedule(static)\n        for (int i = 0; i < N; i++) {\n            out[i] = get_tp() * 100 + i;\n        }\n\
+         #pragma omp for schedule(static)\n        for (int i = 0; i < N; i++)\n            add_tp(1);\n\
+         #pragma omp atomic\n        done += tp - 7;\n    }\n\
+         long sum = 0;\n    for (int i = 0; i < N; i++)\n        sum += out[i];\n\
+         printf(\"%ld %ld\\n\", sum, done);\n    return 0;\n}\n",
+    );
+    let expected = gcc_reference(dir, &["main.c", "def.c"], &[]);
+    assert_ok(&capecc(dir, &["-O2", "main.c", "def.c", "-o", "prog"]));
+    for ranks in [1, 3] {
+        let got = run_program_on(&dir.join("prog"), ranks);
+        assert_eq!(stdout(&got), expected, "P = {ranks}: {}", stderr(&got));
+    }
+}
