@@ -13,6 +13,7 @@ pub mod parse_view;
 pub mod preprocess;
 pub mod reserved;
 pub mod resolve;
+pub mod respell;
 pub mod template;
 pub mod translate;
 pub mod work;

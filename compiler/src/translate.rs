@@ -67,6 +67,28 @@ pub fn translate(
     opts: &TranslateOptions,
     read_source: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Translated, Vec<Diagnostic>> {
+    // digraphs and `__thread` in the spellings lang-c takes
+    let respelled = crate::respell::respell(preprocessed);
+    match translate_respelled(&respelled.text, opts, read_source) {
+        Ok(mut translated) => {
+            translated.warnings = std::mem::take(&mut translated.warnings)
+                .into_iter()
+                .map(|d| respelled.original_diagnostic(d))
+                .collect();
+            Ok(translated)
+        }
+        Err(errors) => Err(errors
+            .into_iter()
+            .map(|d| respelled.original_diagnostic(d))
+            .collect()),
+    }
+}
+
+fn translate_respelled(
+    preprocessed: &str,
+    opts: &TranslateOptions,
+    read_source: &dyn Fn(&str) -> Option<String>,
+) -> Result<Translated, Vec<Diagnostic>> {
     let errors = match translate_text(preprocessed, opts, read_source) {
         Ok(translated) => return Ok(translated),
         Err(errors) => errors,

@@ -45,3 +45,34 @@ fn threadprivate_extern_in_a_header_across_two_files_matches_gcc() {
         assert_eq!(stdout(&got), expected, "P = {ranks}: {}", stderr(&got));
     }
 }
+
+/// GNU `__thread` (in the user's file and in a system header) means `_Thread_local`.
+#[test]
+fn gnu_thread_in_the_program_and_a_system_header_matches_gcc() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("gnu-thread");
+    let dir = scratch.path();
+    write(
+        dir,
+        "sys/tls.h",
+        "extern __thread int tls_hits;\nstatic __inline int tls_bump(void) { return ++tls_hits; }\n",
+    );
+    write(
+        dir,
+        "main.c",
+        "#include <stdio.h>\n#include <tls.h>\n__thread int tls_hits = 10;\nstatic __thread long mine;\n\
+         int main(void)\n{\n    mine = tls_bump();\n    int got[8] = {0};\n\
+         #pragma omp parallel for\n    for (int i = 0; i < 8; i++)\n        got[i] = i;\n\
+         printf(\"%ld %d %d\\n\", mine, tls_bump(), got[7]);\n    return 0;\n}\n",
+    );
+    let expected = gcc_reference(dir, &["main.c"], &["-isystem", "sys"]);
+    assert_ok(&capecc(
+        dir,
+        &["-O2", "-isystem", "sys", "main.c", "-o", "prog"],
+    ));
+    let got = run_program_on(&dir.join("prog"), 2);
+    assert_eq!(stdout(&got), expected, "{}", stderr(&got));
+}
+
