@@ -8,6 +8,10 @@
 //! - Long initializer lists of numbers only (generated tables): lang-c keeps a parse cache
 //!   entry per expression, which made a 8 MB table take seconds and hundreds of MB. The first
 //!   number stays, so the initializer keeps its kind.
+//! - GNU words lang-c cannot parse where gcc's headers use them: `__extension__` (no meaning to
+//!   the analysis) is blanked, so `__extension__ (__m128)(__v4sf){ ... }` in `<xmmintrin.h>`
+//!   parses; `__int128`, `__int128_t` and `__uint128_t` read as integer type specifiers of the
+//!   same length (all the analysis asks of them). The emitted C keeps the real words.
 
 use std::borrow::Cow;
 
@@ -29,7 +33,14 @@ pub fn parse_view<'t>(text: &'t str, lines: &LineMap) -> Cow<'t, str> {
             blanks.push((block, declarations));
         }
     }
+    // not inside a foreign omp.h, already replaced as a whole
+    let headers: Vec<Span> = blanks.iter().map(|(b, _)| *b).collect();
     blanks.extend(numeric_lists(text).into_iter().map(|s| (s, String::new())));
+    blanks.extend(gnu_words(text).into_iter().filter(|(word, _)| {
+        !headers
+            .iter()
+            .any(|b| b.start <= word.start && word.end <= b.end)
+    }));
     if blanks.is_empty() {
         return Cow::Borrowed(text);
     }
@@ -55,6 +66,41 @@ pub fn parse_view<'t>(text: &'t str, lines: &LineMap) -> Cow<'t, str> {
     // only ASCII bytes were written over whole ranges of a `str`, so it stays UTF-8
     Cow::Owned(String::from_utf8(bytes).unwrap_or_else(|_| text.to_string()))
 }
+
+/// Each GNU word of [`GNU_WORDS`] outside literals, with what lang-c reads instead.
+fn gnu_words(text: &str) -> Vec<(Span, String)> {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'"' || b == b'\'' {
+            i = crate::respell::literal_end(bytes, i);
+        } else if b.is_ascii_digit() {
+            i = number_end(bytes, i);
+        } else if is_ident(b) {
+            let end = i + bytes[i..].iter().take_while(|&&c| is_ident(c)).count();
+            let word = &text[i..end];
+            if let Some((_, read_as)) = GNU_WORDS.iter().find(|(w, _)| *w == word) {
+                found.push((Span::new(i, end), read_as.to_string()));
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// GNU words and what lang-c reads in their place: nothing, or one type specifier exactly as
+/// long, so that its span (the type's text in the emitted C) covers the real word.
+const GNU_WORDS: &[(&str, &str)] = &[
+    ("__extension__", ""),
+    ("__int128", "__signed"),
+    ("__int128_t", "__signed__"),
+    ("__uint128_t", "__typeof(0)"),
+];
 
 /// The names a header's text declares with `typedef ... NAME;` (at brace depth 0).
 fn typedef_names(text: &str) -> Vec<String> {
@@ -187,6 +233,21 @@ mod tests {
         let text = format!("double t[] = {{ {} }};", names.join(", "));
         let lines = LineMap::new(&text);
         assert_eq!(parse_view(&text, &lines), text);
+    }
+
+    #[test]
+    fn gnu_words_are_read_as_what_lang_c_takes() {
+        let text = "unsigned __int128 x = 1; __uint128_t y; char *s = \"__int128\";\n\
+                    int f(void) { return __extension__ (int)(long){ 2 }; }\n";
+        let lines = LineMap::new(text);
+        let view = parse_view(text, &lines);
+        assert_eq!(view.len(), text.len());
+        assert_eq!(
+            view,
+            "unsigned __signed x = 1; __typeof(0) y; char *s = \"__int128\";\n\
+             int f(void) { return               (int)(long){ 2 }; }\n"
+        );
+        assert!(crate::parse::parse(&view).is_ok());
     }
 
     #[test]

@@ -76,3 +76,52 @@ fn gnu_thread_in_the_program_and_a_system_header_matches_gcc() {
     assert_eq!(stdout(&got), expected, "{}", stderr(&got));
 }
 
+/// The x86 intrinsic headers compile, at the default target and with `-mavx2`, with an
+/// intrinsic in a parallel loop.
+#[test]
+fn x86_intrinsic_headers_compile() {
+    if !have_mpicc() {
+        return;
+    }
+    if !cfg!(target_arch = "x86_64") {
+        return;
+    }
+    let scratch = scratch("intrinsics");
+    let dir = scratch.path();
+    for header in [
+        "xmmintrin.h",
+        "emmintrin.h",
+        "pmmintrin.h",
+        "smmintrin.h",
+        "immintrin.h",
+        "x86intrin.h",
+    ] {
+        let source = format!(
+            "#include <{header}>\nfloat a[64], b[64];\nvoid f(void);\nvoid f(void)\n{{\n\
+             #pragma omp parallel for\n    for (int i = 0; i < 64; i += 4)\n        \
+             _mm_storeu_ps(&a[i], _mm_add_ps(_mm_loadu_ps(&a[i]), _mm_loadu_ps(&b[i])));\n}}\n"
+        );
+        write(dir, "h.c", &source);
+        for flags in [&[][..], &["-mavx2"][..]] {
+            let mut args = vec!["-c", "h.c", "-o", "h.o", "-Wall", "-Werror"];
+            args.extend_from_slice(flags);
+            let out = capecc(dir, &args);
+            assert!(
+                out.status.success(),
+                "<{header}> {flags:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    write(
+        dir,
+        "avx.c",
+        "#include <immintrin.h>\nfloat a[64];\nvoid f(void);\nvoid f(void)\n{\n\
+         #pragma omp parallel for\n    for (int i = 0; i < 64; i += 8)\n        \
+         _mm256_storeu_ps(&a[i], _mm256_add_ps(_mm256_loadu_ps(&a[i]), _mm256_set1_ps(1.0f)));\n}\n",
+    );
+    assert_ok(&capecc(
+        dir,
+        &["-mavx2", "-Wall", "-Werror", "-c", "avx.c", "-o", "avx.o"],
+    ));
+}
