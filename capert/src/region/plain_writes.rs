@@ -14,14 +14,17 @@
 //! Told at the merge point, before the diff: a store before the first update left a value at
 //! that update (`before`) other than the one the epoch began with (the page's twin); a store
 //! after one left a final value other than `before` with the rank's updates replayed. The
-//! replay follows the order of the rank's log, which is the order the updates were made in
-//! except between threads of a hybrid rank: a variable that several of its threads updated is
-//! not replayed (a store by one of them would race with the others' updates).
+//! replay runs all the rank's updates in the order of its log (an update whose operand is
+//! wider than its variable reads the scratch word an update just before it wrote), which is
+//! the order they were made in except between threads of a hybrid rank: a variable that
+//! several of its threads updated is not judged by the replay (a store by one of them would
+//! race with the others' updates).
 
 use super::memory::{Memory, Program};
 use super::records::Record;
 use super::ActiveRegion;
 use crate::runtime::Runtime;
+use std::collections::HashSet;
 
 /// Replaces the updates of the variables the rank also stored to plainly in the epoch with
 /// a store of their final value (see the module documentation).
@@ -31,51 +34,61 @@ pub(super) fn settle(rt: &mut Runtime, r: &mut ActiveRegion) {
     }
     let mut targets: Vec<usize> = r.before.keys().copied().collect();
     targets.sort_unstable();
+    let replay_differs = replay(rt, r, &targets);
     for addr in targets {
         let before = &r.before[&addr];
-        let len = before.len();
         let stored_before = rt
             .tracker
-            .epoch_start_bytes(addr, len)
+            .epoch_start_bytes(addr, before.len())
             .is_some_and(|start| start != *before);
-        if !stored_before && (r.several_threads.contains(&addr) || !stored_after(rt, r, addr)) {
-            continue;
+        let stored_after = replay_differs.contains(&addr) && !r.several_threads.contains(&addr);
+        if stored_before || stored_after {
+            let now = rt.same_program.object(addr, before.len()).read();
+            r.records.replace_updates(addr, now);
         }
-        let now = rt.same_program.object(addr, len).read();
-        r.records.replace_updates(addr, now);
     }
 }
 
-/// Does the variable at `addr` hold other than its value before the rank's first update with
-/// the rank's updates of it replayed? Replayed in place, then the value put back.
-fn stored_after(rt: &mut Runtime, r: &ActiveRegion, addr: usize) -> bool {
-    let before = &r.before[&addr];
-    let len = before.len();
-    let updates: Vec<(usize, &[u8])> = r
-        .records
-        .as_slice()
+/// The targets whose value differs from their value before the rank's first update with
+/// the rank's updates replayed on it, in the order of its log. Replayed in place, then the
+/// values put back.
+fn replay(rt: &mut Runtime, r: &ActiveRegion, targets: &[usize]) -> HashSet<usize> {
+    let now: Vec<Vec<u8>> = targets
         .iter()
-        .filter_map(|record| match record {
-            Record::Combine {
-                target,
-                combiner,
-                operand,
-            } if *target == addr => Some((*combiner, operand.as_slice())),
-            _ => None,
-        })
+        .map(|&addr| rt.same_program.object(addr, r.before[&addr].len()).read())
         .collect();
-    if updates.iter().any(|(_, operand)| operand.len() != len) {
-        // another view of the bytes (a union member): the replay would not be this variable's
-        return false;
-    }
-    let variable = rt.same_program.object(addr, len);
-    let now = variable.read();
     let mut program = Program(rt);
-    program.restore(addr, before);
-    for (combiner, operand) in updates {
-        program.combine(addr, operand, combiner);
+    for &addr in targets {
+        program.restore(addr, &r.before[&addr]);
     }
-    let replayed = variable.read();
-    program.restore(addr, &now);
-    replayed != now
+    // another view of a variable's bytes (a union member): not this variable's replay
+    let mut unknown = HashSet::new();
+    for record in r.records.as_slice() {
+        if let Record::Combine {
+            target,
+            combiner,
+            operand,
+        } = record
+        {
+            match r.before.get(target) {
+                Some(before) if before.len() == operand.len() => {
+                    program.combine(*target, operand, *combiner);
+                }
+                Some(_) => {
+                    unknown.insert(*target);
+                }
+                // a reduction's partial: its variable is not touched before the merge
+                None => {}
+            }
+        }
+    }
+    let mut differs = HashSet::new();
+    for (&addr, value) in targets.iter().zip(&now) {
+        let replayed = program.0.same_program.object(addr, value.len()).read();
+        if replayed != *value && !unknown.contains(&addr) {
+            differs.insert(addr);
+        }
+        program.restore(addr, value);
+    }
+    differs
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #define N 16
-int c[N], d[N], e[N], f[N], g[N], h[N];
+int c[N], d[N], e[N], f[N], g[N], h[N], w[N];
 int cnt = 0, seen = 0, base = 0, total = 0;
 long mixed = 0;
 
@@ -30,16 +30,22 @@ int main(void)
         g[i] = (int)(i * 7 + 3);  /* a plain store, then one that changes nothing */
 #pragma omp atomic
         g[i] += 0;
+#pragma omp atomic
+        w[i] += 0.75 * i; /* an operand wider than the variable */
+        w[i] = w[i] * 2 + 1;
+#pragma omp atomic
+        w[i] += 2.5;
     }
-    int sc = 0, sd = 0, se = 0, sf = 0, sg = 0;
+    int sc = 0, sd = 0, se = 0, sf = 0, sg = 0, sw = 0;
     for (int i = 0; i < N; i++) {
         sc += c[i];
         sd += d[i];
         se += e[i];
         sf += f[i];
         sg += g[i];
+        sw += w[i];
     }
-    printf("loop: c=%d d=%d e=%d f=%d g=%d\n", sc, sd, se, sf, sg);
+    printf("loop: c=%d d=%d e=%d f=%d g=%d w=%d\n", sc, sd, se, sf, sg, sw);
 
 #pragma omp parallel
     {
