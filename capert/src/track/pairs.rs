@@ -1,6 +1,7 @@
 //! The (memory, twin) pairs of many written pages at once, for a diff split over the rank's
 //! threads: each page's twin is a `&mut` of its own, carved out of its range's twin mapping,
 //! so that disjoint sets of pages can go to different threads without `unsafe`.
+//! Also a variable's bytes at the start of the epoch, read from its page's twin.
 
 use super::{clipped, Tracker, PAGE_SIZE};
 
