@@ -184,7 +184,9 @@ int __cape_atomic_direct(void);
  A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
  `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
  the updated bytes are excluded from the diff and every rank applies every rank's logged
- operands, in rank order, to the value before the epoch (deterministic).
+ operands, in rank order, to the value before the epoch (deterministic). The updates of a
+ variable the rank also stored to plainly in the epoch merge as one store of its final
+ value on the rank instead (`region/plain_writes.rs`).
  */
 void __cape_atomic_update(void *addr, const void *operand, size_t size, void (*combine)(void*, const void*));
 

@@ -56,7 +56,9 @@ pub extern "C" fn __cape_atomic_direct() -> c_int {
 /// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
 /// `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
 /// the updated bytes are excluded from the diff and every rank applies every rank's logged
-/// operands, in rank order, to the value before the epoch (deterministic).
+/// operands, in rank order, to the value before the epoch (deterministic). The updates of a
+/// variable the rank also stored to plainly in the epoch merge as one store of its final
+/// value on the rank instead (`region/plain_writes.rs`).
 #[no_mangle]
 pub extern "C" fn __cape_atomic_update(
     addr: *mut c_void,

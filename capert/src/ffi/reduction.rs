@@ -29,7 +29,10 @@ pub extern "C" fn __cape_reduce(
                 Combiner::new(combine, size),
             )
         };
-        if region::threads::in_rank_team() {
+        // only the rank team's own reductions wait for its merge: a team of one nested in
+        // it combines into its thread's variable now, like any team of one
+        let rank_team_level = with_state(|s| s.team.innermost_hybrid());
+        if rank_team_level && region::threads::in_rank_team() {
             // thread 0 of the rank takes it at the merge point
             region::threads::reduce(shared, combine, bytes);
             return;

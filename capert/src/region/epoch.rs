@@ -179,6 +179,8 @@ pub(super) fn merge_point(
     // check builds: the epoch's accesses end here; the runtime's own work is not recorded
     crate::access_check::epoch_end(r.epoch);
     let t0 = Instant::now();
+    // a variable this rank also stored to plainly merges as that store, not as updates
+    super::plain_writes::settle(rt, r);
     let mut written = std::mem::take(&mut rt.written_pages);
     written.clear();
     rt.tracker

@@ -28,6 +28,7 @@ mod epoch;
 mod lazy_point;
 pub mod lock;
 mod memory;
+mod plain_writes;
 #[cfg(test)]
 mod protocol_tests;
 mod rank_locks;
@@ -79,6 +80,8 @@ struct ActiveRegion {
     excluded: Vec<(usize, usize)>,
     /// Values of atomically updated variables before this rank's first update in the epoch.
     before: HashMap<usize, Vec<u8>>,
+    /// Targets of `before` that several threads of this rank updated in the epoch.
+    several_threads: HashSet<usize>,
     /// World rank 0 of a team smaller than the world, or of a logged region: the merged
     /// changes of the region so far.
     accumulated: Option<Tickpt>,
@@ -110,6 +113,7 @@ impl ActiveRegion {
             records: records::EpochRecords::default(),
             excluded: Vec::new(),
             before: HashMap::new(),
+            several_threads: HashSet::new(),
             accumulated: None,
             races: Vec::new(),
             logged: None,
@@ -127,6 +131,7 @@ impl ActiveRegion {
         self.records.clear();
         self.excluded.clear();
         self.before.clear();
+        self.several_threads.clear();
         self.captured.clear();
         self.locks = lock::EpochLocks::default();
     }

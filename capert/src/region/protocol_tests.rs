@@ -27,6 +27,8 @@ const REDUCED: usize = BASE + 128;
 const ATOMIC_ADD: usize = BASE + 136;
 const ATOMIC_ORDERED: usize = BASE + 144;
 const CAPTURED: usize = BASE + 152;
+/// Rank 0 updates it and then stores to it plainly; the other ranks update it.
+const STORED: usize = BASE + 160;
 
 /// Combiners of the simulated program, by "address".
 const ADD: usize = 1;
@@ -117,6 +119,26 @@ fn rank_epoch(mut link: ChannelTransport, epoch: u64) -> (SimMemory, Applied) {
         });
         mem.combine(target, &operand(v), combiner);
     }
+    // rank 0: `atomic x += 1; x = 50;` (`plain_writes.rs` makes its updates one store);
+    // the others: `atomic x += r + 1`, applied on top in rank order
+    before
+        .entry(STORED)
+        .or_insert_with(|| mem.bytes(STORED, 8).to_vec());
+    if r == 0 {
+        mem.combine(STORED, &operand(1), ADD);
+        mem.set(STORED, 50);
+        recorded.push(Record::Store {
+            target: STORED,
+            bytes: operand(50),
+        });
+    } else {
+        mem.combine(STORED, &operand(r as i64 + 1), ADD);
+        recorded.push(Record::Combine {
+            target: STORED,
+            combiner: ADD,
+            operand: operand(r as i64 + 1),
+        });
+    }
     if r % 2 == 0 {
         recorded.push(Record::Capture { target: CAPTURED });
     }
@@ -135,7 +157,8 @@ fn rank_epoch(mut link: ChannelTransport, epoch: u64) -> (SimMemory, Applied) {
     let mut ex = Exchange::default();
     let mut w = Writer::new(ex.local(), epoch, [stamp]);
     let mut pieces = Vec::new();
-    subtract(BASE, BASE + LEN, &[(REDUCED, CAPTURED)], &mut pieces);
+    let excluded = [(REDUCED, CAPTURED), (STORED, STORED + 8)];
+    subtract(BASE, BASE + LEN, &excluded, &mut pieces);
     let allowed = allowed_lines(BASE, &pieces);
     let mut twin = twin;
     diff_page(&mem.0, &mut twin, BASE as u64, me, Some(&allowed), &mut w);
@@ -181,6 +204,11 @@ fn epoch_end_gives_every_rank_the_sequential_result() {
         assert_eq!(mem0.get(ATOMIC_ADD), 7 + 2 * sum, "P={p}: atomic updates");
         let ordered = (1..=p as i64).fold(3, |x, v| 10 * x + v);
         assert_eq!(mem0.get(ATOMIC_ORDERED), ordered, "P={p}: rank order");
+        assert_eq!(
+            mem0.get(STORED),
+            50 + sum - 1,
+            "P={p}: a plain store after updates, later ranks' updates on top"
+        );
         let expected_output: String = (1..p).map(|r| format!("rank {r}\n")).collect();
         assert_eq!(
             applied0.printed,
@@ -199,7 +227,8 @@ fn epoch_end_gives_every_rank_the_sequential_result() {
             vec![
                 (REDUCED, REDUCED + 8),
                 (ATOMIC_ADD, ATOMIC_ADD + 8),
-                (ATOMIC_ORDERED, ATOMIC_ORDERED + 8)
+                (ATOMIC_ORDERED, ATOMIC_ORDERED + 8),
+                (STORED, STORED + 8)
             ],
             "P={p}: targets"
         );

@@ -1,4 +1,5 @@
 //! The records of an epoch that are not memory runs: reduction partials, atomic updates,
+//! stores that replace a rank's updates of a variable it also wrote plainly,
 //! `atomic capture` notes, a rank's printed output, a rank's use of the arena allocator.
 //!
 //! Each rank's records travel inside the merge message as its record block (after the page
@@ -19,6 +20,7 @@ const KIND_CAPTURE: u8 = 1;
 const KIND_OUTPUT: u8 = 2;
 const KIND_HEAP_USE: u8 = 3;
 const KIND_SECTION: u8 = 4;
+const KIND_STORE: u8 = 5;
 
 /// One record of an epoch, in program order on its rank.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +39,10 @@ pub(super) enum Record {
     Output(Vec<u8>),
     /// The rank changed the arena allocator in the epoch (at most one rank may).
     HeapUse,
+    /// A variable the rank updated and also stored to plainly in the epoch
+    /// (`plain_writes.rs`): its final value on the rank, which replaces the rank's updates of
+    /// it; every rank writes it where the rank order puts it among the updates.
+    Store { target: usize, bytes: Vec<u8> },
     /// The bytes a rank wrote while holding cross-rank lock `slot` with ticket `seq`
     /// (`region/lock.rs`): every rank writes every rank's sections in ticket order per lock.
     Section {
@@ -109,6 +115,13 @@ impl EpochRecords {
         self.latest.clear();
     }
 
+    /// Replaces the updates of `target` with the store of its final value `bytes`.
+    pub fn replace_updates(&mut self, target: usize, bytes: Vec<u8>) {
+        self.list
+            .retain(|r| !matches!(r, Record::Combine { target: t, .. } if *t == target));
+        self.push(Record::Store { target, bytes });
+    }
+
     pub fn as_slice(&self) -> &[Record] {
         &self.list
     }
@@ -141,6 +154,14 @@ impl Record {
                 bytes(out, printed);
             }
             Record::HeapUse => out.push(KIND_HEAP_USE),
+            Record::Store {
+                target,
+                bytes: value,
+            } => {
+                out.push(KIND_STORE);
+                word(out, *target);
+                bytes(out, value);
+            }
             Record::Section { slot, seq, runs } => {
                 out.push(KIND_SECTION);
                 word(out, *slot);
@@ -192,6 +213,12 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
             KIND_CAPTURE => word(&mut block).map(|target| Record::Capture { target }),
             KIND_OUTPUT => bytes(&mut block).map(Record::Output),
             KIND_HEAP_USE => Some(Record::HeapUse),
+            KIND_STORE => (|| {
+                Some(Record::Store {
+                    target: word(&mut block)?,
+                    bytes: bytes(&mut block)?,
+                })
+            })(),
             KIND_SECTION => (|| {
                 let slot = word(&mut block)?;
                 let seq = word(&mut block)? as u64;
@@ -258,6 +285,10 @@ pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied 
                 } => {
                     mem.combine(target, &operand, combiner);
                     applied.targets.push((target, target + operand.len()));
+                }
+                Record::Store { target, bytes } => {
+                    mem.restore(target, &bytes);
+                    applied.targets.push((target, target + bytes.len()));
                 }
                 Record::Capture { target } => applied.captured.push(target),
                 Record::Output(printed) => applied.printed.extend_from_slice(&printed),
@@ -345,6 +376,10 @@ mod tests {
             },
             Record::Output(b"hello\n".to_vec()),
             Record::HeapUse,
+            Record::Store {
+                target: 0x2008,
+                bytes: vec![9, 8, 7],
+            },
             Record::Section {
                 slot: 3,
                 seq: 7,

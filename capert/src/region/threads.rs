@@ -573,6 +573,14 @@ fn take_pending(s: &mut State, t: &RankTeam) {
     logs.sort_by_key(|(local, _)| *local);
     let shared = super::constructs::active_shared_ranges(s);
     if let Some(r) = s.team.region.as_mut() {
+        let mut updater: HashMap<usize, u32> = HashMap::new();
+        for (local, log) in &logs {
+            for (target, _, _) in &log.updates {
+                if *updater.entry(target.addr()).or_insert(*local) != *local {
+                    r.several_threads.insert(target.addr());
+                }
+            }
+        }
         for (_, log) in logs {
             let mut operands = log.operands.as_slice();
             for (target, combiner, len) in log.updates {

@@ -1,13 +1,31 @@
 //! The (memory, twin) pairs of many written pages at once, for a diff split over the rank's
 //! threads: each page's twin is a `&mut` of its own, carved out of its range's twin mapping,
 //! so that disjoint sets of pages can go to different threads without `unsafe`.
+//! Also a variable's bytes at the start of the epoch, read from its page's twin.
 
-use super::{Tracker, PAGE_SIZE};
+use super::{clipped, Tracker, PAGE_SIZE};
 
 /// One written page: its address, its memory and its twin.
 pub type PagePair<'t> = (usize, &'t [u8], &'t mut [u8]);
 
 impl Tracker {
+    /// The bytes `[addr, addr + len)` held when the current epoch began (their page's twin);
+    /// None unless they lie in one valid tracked page that the epoch's scans cover (outside
+    /// a write scope a twin may be behind memory).
+    pub fn epoch_start_bytes(&self, addr: usize, len: usize) -> Option<Vec<u8>> {
+        let page = addr & !(PAGE_SIZE - 1);
+        if len == 0 || addr + len > page + PAGE_SIZE {
+            return None;
+        }
+        let range = self.range_of(addr)?;
+        let whole = clipped(page, page + PAGE_SIZE, &self.scope).next();
+        if range.is_invalid(page) || whole != Some((page, page + PAGE_SIZE)) {
+            return None;
+        }
+        let offset = addr - page;
+        Some(self.twin(page)[offset..offset + len].to_vec())
+    }
+
     /// The pairs of `pages` in their order, as [`Tracker::pair_mut`] gives them one at a
     /// time; None unless `pages` is strictly ascending (no page handed out twice).
     ///
