@@ -16,6 +16,7 @@ pub mod critical_spans;
 pub mod data_sharing;
 pub mod device;
 pub mod invariant_loads;
+pub mod library_state;
 pub mod nesting;
 pub mod objects;
 pub mod ordered;
