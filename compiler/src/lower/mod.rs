@@ -22,6 +22,7 @@ pub mod objects;
 pub mod ordered;
 pub mod parallel;
 pub mod placement;
+pub mod private_heap;
 pub mod read_only;
 pub mod reduction;
 pub mod single;
