@@ -81,8 +81,8 @@ pub fn check(cx: &Context, region: &RegionView) -> Vec<Diagnostic> {
     let mut heap: HashSet<VarId> = HashSet::new();
     loop {
         let before = heap.len();
-        for (v, value, at) in walk.assigned(&facts) {
-            if counted(at) && facts.is_private(v) && facts.allocation(value, &heap).is_some() {
+        for (v, at) in walk.allocated(&facts, &heap) {
+            if counted(at) && facts.is_private(v) {
                 heap.insert(v);
             }
         }
@@ -181,20 +181,22 @@ struct Walk<'n> {
 }
 
 impl<'n> Walk<'n> {
-    /// Every value assigned to a variable: (variable, value, where).
-    fn assigned(&self, facts: &Facts) -> Vec<(VarId, &'n Node<Expression>, Span)> {
+    /// Every value assigned to a variable that is an allocation's (or a `heap` pointer's):
+    /// (variable, where). Only those declarations are looked up (a lookup by name costs).
+    fn allocated(&self, facts: &Facts, heap: &HashSet<VarId>) -> Vec<(VarId, Span)> {
         let stored = self
             .stores
             .iter()
             .filter_map(|&(lhs, rhs, at)| match &lhs.node {
                 // an expression's span may end after trailing blanks: the identifier's does not
-                Expression::Identifier(i) => facts.var_at(span_of(i.span)).map(|v| (v, rhs, at)),
+                Expression::Identifier(i) if facts.allocation(rhs, heap).is_some() => {
+                    facts.var_at(span_of(i.span)).map(|v| (v, at))
+                }
                 _ => None,
             });
         let declared = self.declared.iter().filter_map(|&(name, value)| {
-            facts
-                .declared_at(name)
-                .map(|v| (v, value, span_of(name.span)))
+            facts.allocation(value, heap)?;
+            facts.declared_at(name).map(|v| (v, span_of(name.span)))
         });
         stored.chain(declared).collect()
     }
