@@ -296,7 +296,11 @@ fn translate_renamed(
     let c = emit::apply(preprocessed, &edits).map_err(|d| vec![d])?;
     Ok(Translated {
         c,
-        warnings: lower::single::one_rank_state_warnings(&cx),
+        warnings: {
+            let mut warnings = lower::single::one_rank_state_warnings(&cx);
+            warnings.extend(lower::library_state::per_rank_state_warnings(&cx));
+            warnings
+        },
     })
 }
 

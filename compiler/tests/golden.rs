@@ -1,6 +1,7 @@
 //! Golden tests: each `tests/ui/<name>.c` is preprocessed like the driver does, translated with
-//! the `--emit-c` options, and compared with `<name>.out.c` (translation) or `<name>.stderr`
-//! (diagnostics). Every emitted file is also compiled. `CAPECC_BLESS=1` rewrites the expectations.
+//! the `--emit-c` options, and compared with `<name>.out.c` (translation) and `<name>.stderr`
+//! (diagnostics: the errors, or the warnings of a translation that succeeds). Every emitted
+//! file is also compiled. `CAPECC_BLESS=1` rewrites the expectations.
 
 #[allow(dead_code)]
 mod support;
@@ -54,8 +55,18 @@ fn golden() {
         match translate(&pre, &opts, &read) {
             Ok(t) => {
                 check(&out_path, &t.c, bless, &mut failures);
-                if bless {
+                // warnings of a translation that succeeds are expectations too
+                if !t.warnings.is_empty() {
+                    check(
+                        &err_path,
+                        &render_diagnostics(&pre, &t.warnings),
+                        bless,
+                        &mut failures,
+                    );
+                } else if bless {
                     let _ = std::fs::remove_file(&err_path);
+                } else if err_path.exists() {
+                    failures.push(format!("{stem}.stderr expects warnings; none came"));
                 }
                 let mut cc = Command::new("cc");
                 cc.current_dir(&dir)

@@ -24,6 +24,9 @@ pub unsafe fn call_main_on_stack(
     envp: *mut *mut c_char,
 ) -> c_int {
     debug_assert_eq!(top % 16, 0);
+    // C requires `errno` to be 0 when `main` starts; MPI's start-up leaves it set
+    // SAFETY: `__errno_location` returns this thread's `errno`, always valid to write.
+    unsafe { *libc::__errno_location() = 0 };
     let status: c_int;
     #[cfg(target_arch = "x86_64")]
     // SAFETY: the old stack pointer is kept in callee-saved r12, which `main` preserves; the

@@ -267,6 +267,8 @@ pub fn instrumented(
         } else {
             let why = if cx.user_functions().contains(name) {
                 NOT_DEFINED
+            } else if super::library_state::draws_random(name) {
+                RANDOM
             } else {
                 UNKNOWN_LIBRARY
             };
@@ -490,6 +492,11 @@ const INDIRECT: &str = "capecc cannot see which function this pointer calls, so 
 const NOT_DEFINED: &str = "this function is not defined in this file, so capecc cannot follow \
                            its stores; define it in the same file as the section (functions \
                            defined in the file are followed), or call it outside the section";
+// calling it outside the section instead would draw the same values on every rank
+const RANDOM: &str = "the C library's random sequence is each rank's own, and what a call under \
+                      the lock draws is not carried to the other ranks; use `rand_r` with a \
+                      seed of each iteration's own (`unsigned seed = base + i;`), which needs \
+                      no critical section";
 const UNKNOWN_LIBRARY: &str = "capecc does not know what this library function writes; call it \
                                outside the section and copy its result in with assignments";
 

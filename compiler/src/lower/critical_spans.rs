@@ -18,13 +18,13 @@ use super::{contains, overlaps, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::resolve::Binding;
 
-const SETS: &[&str] = &[
+pub(super) const SETS: &[&str] = &[
     "omp_set_lock",
     "omp_set_nest_lock",
     "omp_test_lock",
     "omp_test_nest_lock",
 ];
-const UNSETS: &[&str] = &["omp_unset_lock", "omp_unset_nest_lock"];
+pub(super) const UNSETS: &[&str] = &["omp_unset_lock", "omp_unset_nest_lock"];
 
 /// Statements of one block from one that may set a lock to one that may unset it.
 pub struct LockSpan<'a> {

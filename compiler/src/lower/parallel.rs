@@ -56,18 +56,20 @@ pub fn lower(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let scope = write_scope(
-        cx,
-        &RegionView {
-            directive: d,
-            stmt,
-            span: stmt_span,
-            function,
-            sharing: &clauses.sharing,
-            loop_var,
-            has_copyin: !clauses.copyin.is_empty(),
-        },
-    );
+    let view = RegionView {
+        directive: d,
+        stmt,
+        span: stmt_span,
+        function,
+        sharing: &clauses.sharing,
+        loop_var,
+        has_copyin: !clauses.copyin.is_empty(),
+    };
+    let refused = super::private_heap::check(cx, &view);
+    if !refused.is_empty() {
+        return Err(refused);
+    }
+    let scope = write_scope(cx, &view);
     let region = Region {
         d,
         stmt,
