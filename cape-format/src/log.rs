@@ -10,7 +10,7 @@
 //! | 8      | 4    | version (`5`)                                                 |
 //! | 12     | 4    | reserved (`0`)                                                |
 //! | 16     | 8    | first 8 bytes of BLAKE3 of the executable (`/proc/self/exe`)  |
-//! | 24     | 8    | first 8 bytes of BLAKE3 of the arguments `argv[1..]`          |
+//! | 24     | 8    | first 8 bytes of BLAKE3 of the command line `argv[0..]`       |
 //! | 32     | 8    | fingerprint of the state before region 1 (0 while none logged)|
 //! | 40     | 8    | committed length: header + complete records                   |
 //! | 48     | 8    | committed regions                                             |
@@ -46,7 +46,7 @@
 //! `cape.log`: a crash during compaction leaves the previous log.
 //!
 //! A MAC is keyed BLAKE3 of (offset as u64, bytes) under the log's key ([`LogKey`]: derived
-//! from the user's secret key, the log id, the program and the arguments). Bytes past the
+//! from the user's secret key, the log id, the program and its command line). Bytes past the
 //! committed length are the torn tail of a crash during an append: ignored.
 
 use crate::log_compact::{is_snapshot, parse_snapshot, Snapshot};
@@ -320,7 +320,7 @@ fn check_header(
     }
     if word(bytes, 24) != job.args_id() {
         return Err(format!(
-            "the log in {dir} was written with other arguments: give the same arguments, or {fresh}"
+            "the log in {dir} was written with other arguments (or the program named otherwise, `argv[0]`, which is in the program's memory): give the same command line, or {fresh}"
         ));
     }
     let mut log_id = [0u8; LOG_ID_LEN];

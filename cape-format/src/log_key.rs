@@ -8,7 +8,9 @@ pub const LOG_ID_LEN: usize = 16;
 /// Bytes of a MAC tag.
 pub const TAG_LEN: usize = 32;
 
-/// What a log belongs to: BLAKE3 of the executable and of the arguments `argv[1..]`.
+/// What a log belongs to: BLAKE3 of the executable and of its command line `argv[0..]` (the
+/// program's name included: the runtime copies the whole command line into shared memory, at
+/// the top of the user stack, so its length also places the program's stack frames).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job {
     pub program: [u8; 32],

@@ -8,7 +8,8 @@
 //! user's main), or become the region call's return address when ADDR is `return`.
 //!
 //! usage: forge_log LOG EXE KEY SEAL_KEY REGION ADDR HEX_BYTES [ARGS...]
-//!   ARGS are the program's arguments argv[1..] the log was written with.
+//!   ARGS are the program's arguments argv[1..] the log was written with; its argv[0] was EXE
+//!   as written here.
 
 use capert::ft::auth::{Job, LogKey};
 use capert::ft::log::{self, encode_compacted, encode_record, Entry, Header, HEADER_LEN};
@@ -38,12 +39,15 @@ fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
 }
 
 fn run(argv: &[String]) -> Result<(), String> {
-    let [_, log_path, exe, key, seal_key, region, addr, bytes, args @ ..] = argv else {
+    let [_, log_path, exe_path, key, seal_key, region, addr, bytes, args @ ..] = argv else {
         return Err("usage: forge_log LOG EXE KEY SEAL_KEY REGION ADDR HEX_BYTES [ARGS...]".into());
     };
     let file = std::fs::read(log_path).map_err(|e| format!("{log_path}: {e}"))?;
-    let exe = std::fs::read(exe).map_err(|e| format!("{exe}: {e}"))?;
-    let args: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+    let exe = std::fs::read(exe_path).map_err(|e| format!("{exe_path}: {e}"))?;
+    let args: Vec<Vec<u8>> = std::iter::once(exe_path)
+        .chain(args)
+        .map(|a| a.as_bytes().to_vec())
+        .collect();
     let job = Job::new(&exe, &args);
     let mut v = log::validate(&file, &job, &secret(key)?, "DIR")?;
     let key = LogKey::derive(&secret(seal_key)?, &v.header.log_id, &job);

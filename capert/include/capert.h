@@ -603,7 +603,9 @@ void __cape_copyprivate(void *addr, size_t size);
  Starts the CAPE runtime and runs the program.
 
  Initialises MPI, maps the application heap and the user stack at their fixed addresses,
- runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. Returns rank 0's
+ runs `user_main(argc, argv, envp)` on that stack, then shuts MPI down. `argv` is rank 0's
+ command line copied to the top of that stack (the same on every rank, and shared memory:
+ writes to its strings in a parallel region are merged); `envp` is this rank's. Returns rank 0's
  exit status (the generated `main` returns it). A call to `exit()` in the program also
  shuts down cleanly. Configuration errors print one `capert: error:` line and exit with 1.
  */

@@ -94,7 +94,8 @@ pub fn stop_all(comm: Option<&mut Comm>, rank: usize, msg: &str) -> ! {
 }
 
 /// Start-up (everything before the user's `main`). Returns the runtime and the top of the
-/// user stack. `args`: the program's `argv[1..]` (they identify a checkpoint log).
+/// user's part of the stack (the command line and `main`'s frames go below it). `args`: the
+/// program's command line, `argv[0..]` (it identifies a checkpoint log).
 pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize) {
     let entered = crate::ft::unix_now();
     std::panic::set_hook(Box::new(|info| {
@@ -216,6 +217,89 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     };
     // 16-byte aligned top, minus room for the trampoline's frame.
     (rt, stack_top - crate::sys::stack::MAIN_TOP_GAP)
+}
+
+/// The command line the user's `main` receives, laid out at the top of the user stack as a
+/// process's own `argv` lies at the top of its stack: rank 0's `argv` on every rank (one
+/// process's threads see one), so that the strings are shared memory (the stack above a
+/// region's stack pointer) at the same address on every rank and a region's writes through
+/// `argv[i]` are merged. In the heap arena it would claim the arena's first megabyte in
+/// programs that allocate nothing, which every scan, fingerprint and snapshot then covers.
+pub struct CommandLine {
+    pub argc: usize,
+    /// Where the block goes: `argv` itself, then the strings.
+    pub argv: usize,
+    pub bytes: Vec<u8>,
+}
+
+impl CommandLine {
+    /// The 16-byte aligned stack pointer `main` is called with: just below the block.
+    pub fn main_top(&self) -> usize {
+        self.argv
+    }
+}
+
+/// The block for [`CommandLine`] just below `top` on the user stack. `own`: this rank's
+/// `argv[0..]`. Collective. The environment stays where it is: every rank has its own (the
+/// launcher's per-rank variables), and a relaunch has another (job ids), so in shared memory
+/// it would differ between ranks and make every checkpoint's state unreproducible.
+pub fn command_line(rt: &Runtime, own: &[Vec<u8>], top: usize) -> Result<CommandLine, String> {
+    let mut strings: Vec<u8> = own
+        .iter()
+        .flat_map(|a| a.iter().copied().chain([0]))
+        .collect();
+    if let Some(comm) = rt.comm.as_ref() {
+        comm.broadcast_from_root(&mut strings);
+    }
+    let args = split_strings(&strings);
+    let len = argv_block_len(&args);
+    // room for the program's own frames below it
+    let room = rt.cfg.stack_size as usize / 2;
+    let argv = top
+        .checked_sub(len)
+        .map(|at| at & !15)
+        .filter(|&at| at >= rt.stack_lo + room)
+        .ok_or_else(|| {
+            format!(
+                "the command line ({len} bytes) takes more than half of the user stack: set a larger `CAPE_STACK_SIZE`"
+            )
+        })?;
+    Ok(CommandLine {
+        argc: args.len(),
+        argv,
+        bytes: argv_block(argv, &args),
+    })
+}
+
+/// NUL-terminated strings, one after another, as slices without their NULs.
+fn split_strings(bytes: &[u8]) -> Vec<&[u8]> {
+    match bytes.split_last() {
+        Some((_, all)) => all.split(|&b| b == 0).collect(),
+        None => Vec::new(),
+    }
+}
+
+fn argv_block_len(args: &[&[u8]]) -> usize {
+    (args.len() + 1) * std::mem::size_of::<usize>()
+        + args.iter().map(|a| a.len() + 1).sum::<usize>()
+}
+
+/// The bytes of an `argv` block at `base`: `argc + 1` pointers (`argv[argc]` is null), then
+/// the strings they point to, each NUL-terminated.
+fn argv_block(base: usize, args: &[&[u8]]) -> Vec<u8> {
+    let word = std::mem::size_of::<usize>();
+    let mut pointers = Vec::with_capacity(argv_block_len(args));
+    let mut strings = Vec::new();
+    let mut at = base + (args.len() + 1) * word;
+    for a in args {
+        pointers.extend_from_slice(&at.to_ne_bytes());
+        strings.extend_from_slice(a);
+        strings.push(0);
+        at += a.len() + 1;
+    }
+    pointers.extend_from_slice(&0usize.to_ne_bytes());
+    pointers.append(&mut strings);
+    pointers
 }
 
 /// `CAPE_MERGE=lazy` or `auto`: the demand-driven merge over the globals and the arena, or
@@ -438,6 +522,25 @@ pub fn describe_address(rt: &Runtime, addr: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn argv_block_holds_pointers_then_strings() {
+        let strings = b"./prog\0abc\0\0x\0";
+        let args = split_strings(strings);
+        assert_eq!(args, [&b"./prog"[..], b"abc", b"", b"x"]);
+        let base = 0x1000;
+        let block = argv_block(base, &args);
+        assert_eq!(block.len(), argv_block_len(&args));
+        let word = |i: usize| usize::from_ne_bytes(block[i * 8..i * 8 + 8].try_into().unwrap());
+        assert_eq!(word(4), 0, "argv[argc] is null");
+        for (i, a) in args.iter().enumerate() {
+            let at = word(i) - base;
+            assert_eq!(&block[at..at + a.len()], *a);
+            assert_eq!(block[at + a.len()], 0);
+        }
+        assert!(split_strings(b"").is_empty());
+        assert_eq!(argv_block(base, &[]), vec![0; 8]);
+    }
 
     #[test]
     fn hulls() {

@@ -10,7 +10,8 @@
 # unwritable mid-run, a hang until --timeout. tests/ft/progs/ftheap.c (section 7): a restart
 # rebuilds the heap blocks of `single`/`master` blocks. Section 10: the demand-driven merge
 # (`CAPE_MERGE=lazy`) with the log and a restart; section 11: the default `CAPE_MERGE=auto`
-# under caperun at P = 4, undisturbed and with a kill.
+# under caperun at P = 4, undisturbed and with a kill; section 12: argv written in regions,
+# replayed by a restart.
 #
 # usage: tests/ft/run.sh [--kills N] [--seed S] [--keep]
 #   --kills N  how many kill-a-random-rank runs (default 10)
@@ -720,6 +721,43 @@ else
         pass "auto merge under caperun, killed" "killed $victim after iteration 2000"
     fi
     export CAPE_CHECKPOINT_EVERY=1 CAPE_CHECKPOINT_COMPACT=0
+fi
+
+# --- 12. the command line: shared memory that a restart rebuilds ------------------------------
+# tests/ft/progs/ftargv.c changes its argv strings and array in every region; the first run
+# (P = 3) stops after region 90 (ftargv.stop), the restart (P = 2) replays them and runs the
+# rest, once with a log of every region and once in snapshot mode. The log binds argv[0] too:
+# a restart naming the program through a symbolic link is refused.
+d=$OUT/argv
+mkdir -p "$d"
+if ! gcc -O2 -fopenmp "$ROOT/tests/ft/progs/ftargv.c" -o "$d/ref" ||
+    ! "$CAPECC" -O2 "$ROOT/tests/ft/progs/ftargv.c" -o "$d/ftargv"; then
+    fail "argv written in regions, restart" "build failed"
+else
+    argv_args=(alphabet soup tests)
+    OMP_NUM_THREADS=3 "$d/ref" "${argv_args[@]}" >"$d/ref.out"
+    for mode in 1 0.001s; do
+        name="argv written in regions, restart (CAPE_CHECKPOINT_EVERY=$mode)"
+        rm -rf "$d/ck-$mode" && echo 90 >"$d/ftargv.stop"
+        (cd "$d" && CAPE_CHECKPOINT_EVERY=$mode CAPE_CHECKPOINT_COMPACT=1 CAPE_CHECKPOINT=$d/ck-$mode \
+            timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 3 "$d/ftargv" "${argv_args[@]}" >"$d/out1-$mode" 2>"$d/err1-$mode")
+        rc1=$?
+        rm -f "$d/ftargv.stop"
+        (cd "$d" && CAPE_CHECKPOINT_EVERY=$mode CAPE_CHECKPOINT_COMPACT=1 restart "$d/ck-$mode" 2 "$d/ftargv" "${argv_args[@]}")
+        if [ $rc1 -ne 3 ]; then
+            fail "$name" "first run: exit status $rc1, expected 3" "$d/err1-$mode"
+        elif [ "$(cat "$d/ck-$mode.rc")" != 0 ]; then
+            fail "$name" "restart at P=2: exit status $(cat "$d/ck-$mode.rc")" "$d/ck-$mode.err"
+        elif ! cat "$d/out1-$mode" "$d/ck-$mode.out" | cmp -s "$d/ref.out" -; then
+            fail "$name" "first run + restart output differs from the reference" "$d/ck-$mode.err"
+            cat "$d/out1-$mode" "$d/ck-$mode.out" | diff "$d/ref.out" - | head -n 6 | sed 's/^/      | /'
+        else
+            pass "$name" "stopped after region 90 at P=3, restarted at P=2"
+        fi
+    done
+    ln -sf ftargv "$d/ftargv-link"
+    rm -rf "$d/ck-link" && cp -r "$d/ck-1" "$d/ck-link"
+    expect="other arguments" refused "argv[0] differs (a symbolic link)" "$d/ck-link" "$d/ftargv-link" "${argv_args[@]}"
 fi
 
 if [ $failed -eq 0 ] && [ $keep -eq 0 ]; then

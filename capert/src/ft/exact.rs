@@ -8,7 +8,7 @@
 //! the recorded stack and registers, so the program continues with exactly the failed run's
 //! values. Only words that hold this process's own addresses keep the re-run's value: a word
 //! that differs and that, in the re-run, points into memory outside the fixed mappings (the
-//! process stack with argv and the environment, libc's heap with `FILE`s, shared libraries),
+//! process stack with the environment, libc's heap with `FILE`s, shared libraries),
 //! and the stack-protector canary. Those were addresses in the failed run too (the same code
 //! computed them), of its own layout, which ASLR changes from run to run.
 
@@ -197,7 +197,7 @@ mod tests {
     #[test]
     fn recorded_values_win_except_own_addresses_and_the_canary() {
         let local = |a: u64| (0x7f00_0000_0000..0x7f00_1000_0000).contains(&a);
-        // a running sum (differs: the re-run computed it from earlier arrays), an argv
+        // a running sum (differs: the re-run computed it from earlier arrays), an envp
         // pointer (differs: ASLR), the canary, an equal word, a fixed-stack pointer
         let recorded = state(
             &[42, 0x7f55_0000_0010, 0xdead, 7, 0x3b00_0000_1000],

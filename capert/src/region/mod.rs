@@ -436,7 +436,7 @@ fn unshared_write_error(target: usize) -> String {
     let pointer = crate::objects::region_pointer_to(target, crate::sys::raw::read_listed_word)
         .map_or(String::new(), |name| format!(" `{name}`"));
     format!(
-        "the {} writes through the pointer{pointer} to {target:#x}, memory the ranks do not share (not from the program's malloc, nor a global or a local: a buffer the C library allocated, as for `asprintf`, `getline` or `strndup`, memory from `mmap`, or from a library built without capecc), so the other ranks' writes there would be lost: copy the data into memory from `malloc` first",
+        "the {} writes through the pointer{pointer} to {target:#x}, memory the ranks do not share (not from the program's malloc, nor a global or a local: a string of the environment (`getenv`), a buffer the C library allocated, as for `asprintf`, `getline` or `strndup`, memory from `mmap`, or from a library built without capecc), so the other ranks' writes there would be lost: copy the data into memory from `malloc` first",
         crate::objects::region_what()
     )
 }

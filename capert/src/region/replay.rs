@@ -114,7 +114,8 @@ fn snapshot_image(rt: &Runtime, ranges: &[(u64, u64)], sp: usize) -> Option<Take
     })
 }
 
-/// The top of the user's frames (`main` is called there).
+/// The top of what the user owns on the stack: `main`'s frames and the command line above
+/// them (`runtime::command_line`).
 fn user_top(rt: &Runtime) -> usize {
     rt.stack_top - crate::sys::stack::MAIN_TOP_GAP
 }

@@ -2,8 +2,8 @@
 
 use std::ffi::{c_char, c_int};
 
-/// The user's `main` is called with the stack pointer this far below the user stack's top,
-/// so that its frames span `[sp, top - MAIN_TOP_GAP)` (a snapshot keeps them).
+/// The user's frames and the command line above them (`runtime::command_line`) lie below
+/// `top - MAIN_TOP_GAP` (a snapshot keeps `[sp, top - MAIN_TOP_GAP)`).
 pub const MAIN_TOP_GAP: usize = 64;
 
 /// The user's `main` after renaming: `int __cape_user_main(int, char **, char **)`.

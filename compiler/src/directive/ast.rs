@@ -3,7 +3,8 @@
 
 use crate::diag::Span;
 
-/// Every OpenMP 4.5 C directive (plus `masked` from 5.1), combined forms included.
+/// Every OpenMP 4.5 C directive (plus `parallel master` from 5.0, `masked` and `parallel
+/// masked` from 5.1), combined forms included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DirectiveKind {
     Parallel,
@@ -48,6 +49,10 @@ pub enum DirectiveKind {
     ParallelSections,
     Master,
     Masked,
+    /// `parallel master`, `parallel masked [filter(expr)]`: a `parallel` whose block is one
+    /// `master`/`masked` block
+    ParallelMaster,
+    ParallelMasked,
     /// `critical [(name)] [hint(expr)]`
     Critical,
     Barrier,
@@ -122,6 +127,8 @@ impl DirectiveKind {
             ParallelSections => "parallel sections",
             Master => "master",
             Masked => "masked",
+            ParallelMaster => "parallel master",
+            ParallelMasked => "parallel masked",
             Critical => "critical",
             Barrier => "barrier",
             Taskwait => "taskwait",

@@ -38,7 +38,8 @@ impl DirectiveKind {
             || matches!(self, Simd | Loop | ParallelLoop | Taskloop | TaskloopSimd)
     }
 
-    /// `parallel` alone or combined with a worksharing construct: the statement is outlined.
+    /// `parallel` alone or combined with a worksharing construct or a `master`/`masked`
+    /// block: the statement is outlined.
     pub fn is_parallel(self) -> bool {
         use DirectiveKind::*;
         self.is_host_parallel_loop()
@@ -50,16 +51,27 @@ impl DirectiveKind {
                     | ParallelLoop
                     | ParallelSections
                     | TargetParallel
+                    | ParallelMaster
+                    | ParallelMasked
             )
     }
 
     /// `parallel for` and `parallel sections`: a region and a worksharing construct in one.
+    /// Not `parallel master`/`parallel masked`: every clause but `filter` is the parallel's.
     pub fn is_combined_parallel(self) -> bool {
+        use DirectiveKind::*;
         self.is_parallel()
             && !matches!(
                 self,
-                DirectiveKind::Parallel | DirectiveKind::TargetParallel
+                Parallel | TargetParallel | ParallelMaster | ParallelMasked
             )
+    }
+
+    /// A block only the master thread (or the `filter` thread) of the team runs: `master`,
+    /// `masked`, and the whole block of `parallel master`/`parallel masked`.
+    pub fn is_master_block(self) -> bool {
+        use DirectiveKind::*;
+        matches!(self, Master | Masked | ParallelMaster | ParallelMasked)
     }
 
     /// Device constructs whose parallel part is a `parallel for` on the host (their `target`,

@@ -1,11 +1,12 @@
 //! Spelling of directives and clauses, and which clause each directive accepts (OpenMP 4.5,
-//! plus `masked` from 5.1 and 5.0's memory orders, `order(concurrent)` and `nontemporal`).
+//! plus `parallel master` from 5.0, `masked` and `parallel masked` from 5.1, and 5.0's memory
+//! orders, `order(concurrent)` and `nontemporal`).
 
 use super::ast::{ClauseKind, DirectiveKind};
 
 impl DirectiveKind {
     /// Every directive, in the order of the spec's chapters.
-    pub const ALL: [DirectiveKind; 58] = {
+    pub const ALL: [DirectiveKind; 60] = {
         use DirectiveKind::*;
         [
             Parallel,
@@ -50,6 +51,8 @@ impl DirectiveKind {
             ParallelSections,
             Master,
             Masked,
+            ParallelMaster,
+            ParallelMasked,
             Critical,
             Barrier,
             Taskwait,
@@ -437,6 +440,8 @@ mod sets {
     pub const PARALLEL_FOR: ClauseSet = PARALLEL.union(FOR).without(Nowait);
     pub const PARALLEL_FOR_SIMD: ClauseSet = PARALLEL_FOR.union(SIMD);
     pub const PARALLEL_SECTIONS: ClauseSet = PARALLEL.union(SECTIONS).without(Nowait);
+    // `master` has no clauses, `masked` only `filter`
+    pub const PARALLEL_MASKED: ClauseSet = PARALLEL.union(MASKED);
     pub const DISTRIBUTE_SIMD: ClauseSet = DISTRIBUTE.union(SIMD);
     pub const DISTRIBUTE_PARALLEL_FOR: ClauseSet = DISTRIBUTE
         .union(PARALLEL_FOR)
@@ -512,6 +517,8 @@ fn allowed_set(directive: DirectiveKind) -> ClauseSet {
         D::ParallelSections => PARALLEL_SECTIONS,
         D::Master => NONE,
         D::Masked => MASKED,
+        D::ParallelMaster => PARALLEL,
+        D::ParallelMasked => PARALLEL_MASKED,
         D::Critical => CRITICAL,
         D::Barrier | D::Taskwait | D::Taskgroup => NONE,
         D::Atomic => ATOMIC,

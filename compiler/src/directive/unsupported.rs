@@ -24,7 +24,7 @@ const fn feature(written: &'static str, version: &'static str, help: &'static st
 const REWRITE_4_5: &str = "help: express it with OpenMP 4.5 constructs";
 
 /// Directive names (words as written after `#pragma omp`).
-const DIRECTIVES: [Feature; 21] = [
+const DIRECTIVES: [Feature; 22] = [
     feature(
         "scan",
         "OpenMP 5.0",
@@ -32,19 +32,14 @@ const DIRECTIVES: [Feature; 21] = [
          the sums of blocks of iterations, then each block's prefix from the earlier blocks' sums",
     ),
     feature(
-        "parallel master",
-        "OpenMP 5.0",
-        "help: write `#pragma omp parallel` with a `#pragma omp master` block inside",
-    ),
-    feature(
         "parallel master taskloop",
         "OpenMP 5.0",
-        "help: write `#pragma omp parallel` with `#pragma omp master` and a `taskloop` inside",
+        "help: write `#pragma omp parallel master` with a `#pragma omp taskloop` inside",
     ),
     feature(
         "parallel master taskloop simd",
         "OpenMP 5.0",
-        "help: write `#pragma omp parallel` with `#pragma omp master` and a `taskloop` inside",
+        "help: write `#pragma omp parallel master` with a `#pragma omp taskloop` inside",
     ),
     feature(
         "master taskloop",
@@ -57,14 +52,24 @@ const DIRECTIVES: [Feature; 21] = [
         "help: write `#pragma omp master` with a `#pragma omp taskloop` inside",
     ),
     feature(
-        "parallel masked",
-        "OpenMP 5.1",
-        "help: write `#pragma omp parallel` with a `#pragma omp masked` block inside",
-    ),
-    feature(
         "masked taskloop",
         "OpenMP 5.1",
         "help: write `#pragma omp masked` with a `#pragma omp taskloop` inside",
+    ),
+    feature(
+        "masked taskloop simd",
+        "OpenMP 5.1",
+        "help: write `#pragma omp masked` with a `#pragma omp taskloop` inside",
+    ),
+    feature(
+        "parallel masked taskloop",
+        "OpenMP 5.1",
+        "help: write `#pragma omp parallel masked` with a `#pragma omp taskloop` inside",
+    ),
+    feature(
+        "parallel masked taskloop simd",
+        "OpenMP 5.1",
+        "help: write `#pragma omp parallel masked` with a `#pragma omp taskloop` inside",
     ),
     feature(
         "requires",
@@ -349,9 +354,14 @@ mod tests {
                 "scan",
             ),
             (
-                "#pragma omp parallel master",
-                "`#pragma omp parallel master` is not supported by capecc",
-                "parallel master",
+                "#pragma omp parallel master taskloop num_tasks(4)",
+                "`#pragma omp parallel master taskloop` is not supported by capecc",
+                "parallel master taskloop",
+            ),
+            (
+                "#pragma omp parallel masked taskloop",
+                "`#pragma omp parallel masked taskloop` is not supported by capecc",
+                "parallel masked taskloop",
             ),
             (
                 "#pragma omp declare variant(f) match(user={condition(1)})",
@@ -393,6 +403,8 @@ mod tests {
             "#pragma omp parallel for lastprivate(x)",
             "#pragma omp parallel",
             "#pragma omp master",
+            "#pragma omp parallel master num_threads(3) firstprivate(x)",
+            "#pragma omp parallel masked filter(1) reduction(+: s)",
             "#pragma omp task depend(inout: a)",
         ] {
             assert!(matches!(parse_pragma(line, 0), Ok(Some(_))), "{line}");

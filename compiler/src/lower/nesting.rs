@@ -16,7 +16,8 @@ use crate::directive::{Directive, DirectiveKind};
 
 /// Closely nested regions OpenMP forbids (OpenMP 4.5, 2.17): a worksharing construct or a
 /// barrier inside a worksharing, `master`, `critical`, `ordered` or `atomic` region (or a
-/// `simd` loop); `master` inside a worksharing or `atomic` region.
+/// `simd` loop; the block of `parallel master` is a `master` region); `master` inside a
+/// worksharing or `atomic` region.
 pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
     use DirectiveKind::*;
     let what = match d.kind {
@@ -32,7 +33,8 @@ pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnosti
         Master | Masked => e.kind.is_worksharing() || e.kind == Atomic,
         _ => {
             e.kind.is_worksharing()
-                || matches!(e.kind, Master | Masked | Critical | Ordered | Atomic | Simd)
+                || e.kind.is_master_block()
+                || matches!(e.kind, Critical | Ordered | Atomic | Simd)
         }
     };
     if !forbidden {

@@ -1,6 +1,7 @@
-//! `parallel`, `parallel for`, `parallel sections`: the statement becomes an outlined function
-//! that every thread of the team runs; shared locals travel by pointer in a data struct
-//! (DESIGN.md 2). The worksharing part of a combined construct is lowered in place inside it.
+//! `parallel`, `parallel for`, `parallel sections`, `parallel master`, `parallel masked`: the
+//! statement becomes an outlined function that every thread of the team runs; shared locals
+//! travel by pointer in a data struct (DESIGN.md 2). The worksharing part of a combined
+//! construct, or its `master`/`masked` block, is lowered in place inside it.
 
 use std::collections::HashMap;
 
@@ -181,11 +182,12 @@ fn capture_set(
     };
     let mut wanted: Vec<VarId> = Vec::new();
     let mut reported: Vec<VarId> = Vec::new();
-    // the worksharing part's clause expressions (a schedule's chunk) are evaluated inside,
+    // the worksharing part's clause expressions (a schedule's chunk, a `masked` filter) are
+    // evaluated inside,
     let clause_uses = d
         .clauses
         .iter()
-        .filter(|c| combined && !parallel_part(c.kind))
+        .filter(|c| (combined && !parallel_part(c.kind)) || c.kind == ClauseKind::Filter)
         .flat_map(|c| super::clause_vars(cx, d, c.span))
         .chain(
             // and so are the clauses of the directives inside the region
@@ -494,6 +496,12 @@ fn render_region(
             let part = super::worksharing::lower_sections(cx, out, d, stmt, &inner_env, &|k| {
                 !parallel_part(k)
             })?;
+            body.push_str(&super::indent_lines(&part, emit_c_pad));
+        }
+        DirectiveKind::ParallelMaster | DirectiveKind::ParallelMasked => {
+            // exactly `parallel` with the statement as a `master`/`masked` block inside
+            body.push_str("    ");
+            let part = super::single::lower_master(cx, out, d, stmt, &inner_env)?;
             body.push_str(&super::indent_lines(&part, emit_c_pad));
         }
         _ => {

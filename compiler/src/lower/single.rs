@@ -1,4 +1,5 @@
-//! `single`, `master`/`masked` and `threadprivate`.
+//! `single`, `master`/`masked` (also the block of `parallel master`/`parallel masked`) and
+//! `threadprivate`.
 
 use lang_c::ast::Statement;
 use lang_c::span::Node;
@@ -106,6 +107,8 @@ pub fn lower_single(
 }
 
 /// `master` and `masked [filter(e)]`: `if (__cape_master_begin(e)) { ... __cape_master_end(); }`.
+/// Also the body of the outlined function of `parallel master`/`parallel masked` (whose
+/// `filter` this reads; the other clauses are the region's).
 pub fn lower_master(
     cx: &Context,
     out: &mut Out,
@@ -241,12 +244,11 @@ const ONE_RANK_STATE: &[(&str, &str)] = &[
 pub fn one_rank_state_warnings(cx: &Context) -> Vec<Diagnostic> {
     use crate::directive::DirectiveKind;
     let mut warnings = Vec::new();
-    for d in cx.directives.iter().filter(|d| {
-        matches!(
-            d.kind,
-            DirectiveKind::Single | DirectiveKind::Master | DirectiveKind::Masked
-        )
-    }) {
+    for d in cx
+        .directives
+        .iter()
+        .filter(|d| d.kind == DirectiveKind::Single || d.kind.is_master_block())
+    {
         let Ok(stmt) = cx.constructs().statement(cx, d) else {
             continue;
         };

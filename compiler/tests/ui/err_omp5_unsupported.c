@@ -22,8 +22,9 @@ int main(void)
         s += a[i];
 #pragma omp parallel default(firstprivate)
     a[0] = last;
-#pragma omp parallel master
-    s++;
+#pragma omp parallel master taskloop
+    for (int i = 0; i < 100; i++)
+        a[i]++;
     /* the `default` modifier is a plain reduction */
 #pragma omp parallel for reduction(default, + : s)
     for (int i = 0; i < 100; i++)

@@ -1,6 +1,6 @@
 // expect-runtime-error: write_unshared_memory.c:17 writes through the pointer `d` to
 /* A parallel loop writes through a pointer to memory the ranks do not share (an anonymous
- * mmap here; a library built without capecc or the program's argv strings likewise): every
+ * mmap here; a library built without capecc allocating likewise): every
  * rank would keep only its own iterations, so the run stops with one line that names the
  * region and the pointer. */
 #include <stdio.h>
