@@ -257,6 +257,19 @@ int cape_checkpoint_now(void);
 long long cape_checkpoint_regions(void);
 
 /*
+ `fopen`: a file that sequential code opens for writing only (`w`/`a`, no `+`) while several
+ ranks run is opened by rank 0 alone; the other ranks get a stream that writes nowhere, with
+ rank 0's result (collective).
+ */
+void *__cape_fopen(const char *path, const char *mode);
+
+/*
+ `fclose`: for a redirected stream in sequential code, every rank returns rank 0's result
+ once rank 0's close is complete.
+ */
+int __cape_fclose(void *f);
+
+/*
  `malloc` of the program: same address on every rank in sequential code.
  */
 void *__cape_malloc(size_t size);

@@ -4,7 +4,9 @@
 //! outside parallel regions. Inside them (as threads would all print) fd 2 is the real stderr
 //! and fd 1 a memfd whose bytes rank 0 prints at the next merge point (see `take_printed`).
 //! `CAPE_OUTPUT=all` leaves every rank's output visible. C stdio buffers are flushed before
-//! every switch so that text lands where it was written.
+//! every switch so that text lands where it was written. Files that sequential code opens
+//! for writing are rank 0's in the same way (ffi/files.rs, sys/streams.rs): what the other
+//! ranks write to them inside a region reaches rank 0 at the merge point (`take_written`).
 //!
 //! stdin: `mpirun` feeds it to rank 0 only. At the first stdin use rank 0 reads all of it
 //! and broadcasts it; every rank then gets a memfd with those bytes as fd 0. With
@@ -14,6 +16,7 @@ use crate::config::OutputMode;
 use crate::diag::eprint_line;
 use crate::sys::fd;
 use crate::sys::mpi::Comm;
+use crate::sys::streams;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The program reads stdin somewhere (`__cape_stdin_reader`, from a constructor).
@@ -37,6 +40,9 @@ pub struct Io {
     captured: i32,
     /// This rank's sequential output is hidden.
     hide_sequential: bool,
+    /// Only rank 0's output appears (not `CAPE_OUTPUT=all`): files opened for writing in
+    /// sequential code are rank 0's too.
+    files_by_rank0: bool,
     stdin_done: bool,
 }
 
@@ -64,6 +70,7 @@ impl Io {
             null,
             captured,
             hide_sequential,
+            files_by_rank0: mode == OutputMode::Rank0,
             stdin_done: false,
         };
         io.show(false);
@@ -75,11 +82,14 @@ impl Io {
     pub fn enter_region(&self) {
         crate::ft::output::direct();
         self.show(true);
+        // after the flush: what sequential code wrote to rank 0's files stays unwritten here
+        streams::set_capturing(true);
     }
 
     /// Region end: back to rank-0-only output.
     pub fn leave_region(&self) {
         self.show(false);
+        streams::set_capturing(false);
         crate::ft::output::piped();
     }
 
@@ -99,6 +109,28 @@ impl Io {
         }
         fd::flush_c_stdio();
         fd::write_all(1, bytes);
+    }
+
+    /// Whether files opened for writing in sequential code are rank 0's.
+    pub fn files_by_rank0(&self) -> bool {
+        self.files_by_rank0
+    }
+
+    /// What this rank wrote in the region since the last call to the files rank 0 writes
+    /// (ranks other than 0): (stream number, bytes), in the order written.
+    pub fn take_written(&self) -> Vec<(u32, Vec<u8>)> {
+        if !self.files_by_rank0 {
+            return Vec::new();
+        }
+        fd::flush_c_stdio();
+        streams::take_captured()
+    }
+
+    /// Rank 0 at a merge point: the other ranks' writes to its files, after its own.
+    pub fn write_for_others(&self, written: &[(u32, Vec<u8>)]) {
+        for (stream, bytes) in written {
+            streams::append(*stream, bytes);
+        }
     }
 
     /// A rank leaving abruptly (`exit()` inside a region): what it printed goes out now.

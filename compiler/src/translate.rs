@@ -56,6 +56,10 @@ const KERNEL_BUFFER_FUNCTIONS: &[&str] = &[
     "send", "recv", "sendto", "recvfrom", "sendmsg", "recvmsg",
 ];
 
+/// Library functions of files that sequential code writes: the runtime makes such a file rank
+/// 0's alone (the other ranks' writes inside regions are handed to it, as printed output is).
+const FILE_FUNCTIONS: &[&str] = &["fopen", "fclose"];
+
 /// Names whose use must first make stdin identical on every rank.
 const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];
 
@@ -455,7 +459,8 @@ fn rename_edits(program: &resolve::Program, lines: &LineMap, preprocessed: &str)
             reads_stdin = true;
         } else if (ARENA_FUNCTIONS.contains(&name)
             || INPUT_FUNCTIONS.contains(&name)
-            || KERNEL_BUFFER_FUNCTIONS.contains(&name))
+            || KERNEL_BUFFER_FUNCTIONS.contains(&name)
+            || FILE_FUNCTIONS.contains(&name))
             && !user_defines(name)
         {
             edits.push(Edit::replace(

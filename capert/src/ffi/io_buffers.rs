@@ -4,6 +4,9 @@
 //! be invalid, and the kernel does not fault on it as user code does (it fails with `EFAULT`,
 //! or `fwrite` writes a short record). The compiler renames these calls in user code to the
 //! functions here, which fetch the buffer's invalid pages first and then call the library.
+//! The mprotect tracker's write-protected pages fail the same way when the kernel writes
+//! them: the buffers of the reading calls (`fread`, `read`, `pread`, `readv`, `preadv`,
+//! `recv`, `recvfrom`, `recvmsg`) are also made writable (and recorded as written) first.
 //! Functions that read their buffer in user space first (`fputs`, `puts`, `printf`) need
 //! nothing: that read fetches the pages; so do `fgets`, `getline`, `scanf` (the library
 //! copies from its own buffer). Not wrapped: `sendmmsg`/`recvmmsg`, `mmap`ed file copies
@@ -12,10 +15,17 @@
 
 use super::guard;
 use crate::sys::invalid::validate_range;
+use crate::sys::signals::prepare_kernel_write;
 use libc::{c_int, c_void, size_t, FILE};
 
 // The header stays free of <stdio.h> and <sys/types.h>: `FILE *` is passed as `void *`,
 // `ssize_t` is `intptr_t` and `off_t` is `int64_t` (LP64 Linux, where they are the same).
+
+/// A buffer the kernel (or the library, from the kernel) writes: valid, then writable.
+fn validate_destination(addr: usize, len: usize) {
+    validate_range(addr, len);
+    prepare_kernel_write(addr, len);
+}
 
 /// `fwrite`, its buffer valid first.
 #[no_mangle]
@@ -41,7 +51,7 @@ pub extern "C" fn __cape_fread(
     f: *mut c_void,
 ) -> size_t {
     guard(|| {
-        validate_range(ptr as usize, size.saturating_mul(n));
+        validate_destination(ptr as usize, size.saturating_mul(n));
         // SAFETY: the program's own call, arguments unchanged (C's contract for fread).
         unsafe { libc::fread(ptr, size, n, f as *mut FILE) }
     })
@@ -62,7 +72,7 @@ pub extern "C" fn __cape_write(fd: c_int, buf: *const c_void, count: size_t) -> 
 #[no_mangle]
 pub extern "C" fn __cape_read(fd: c_int, buf: *mut c_void, count: size_t) -> isize {
     guard(|| {
-        validate_range(buf as usize, count);
+        validate_destination(buf as usize, count);
         // SAFETY: the program's own call, arguments unchanged (C's contract for read).
         unsafe { libc::read(fd, buf, count) }
     })
@@ -87,7 +97,7 @@ pub extern "C" fn __cape_pwrite(
 #[no_mangle]
 pub extern "C" fn __cape_pread(fd: c_int, buf: *mut c_void, count: size_t, offset: i64) -> isize {
     guard(|| {
-        validate_range(buf as usize, count);
+        validate_destination(buf as usize, count);
         // SAFETY: the program's own call, arguments unchanged (C's contract for pread).
         unsafe { libc::pread(fd, buf, count, offset) }
     })
@@ -96,8 +106,9 @@ pub extern "C" fn __cape_pread(fd: c_int, buf: *mut c_void, count: size_t, offse
 /// Most iovecs a call may pass (Linux's `IOV_MAX`: the kernel refuses more).
 const IOV_MAX: usize = 1024;
 
-/// Makes the `iovcnt` iovecs at `iov` and the buffers they name valid (the array first).
-fn validate_iovecs(iov: *const c_void, iovcnt: c_int) {
+/// Makes the `iovcnt` iovecs at `iov` and the buffers they name valid (the array first), the
+/// buffers also writable when the kernel fills them (`into`).
+fn validate_iovecs(iov: *const c_void, iovcnt: c_int, into: bool) {
     let n = usize::try_from(iovcnt).unwrap_or(0).min(IOV_MAX);
     if iov.is_null() || n == 0 {
         return;
@@ -107,7 +118,11 @@ fn validate_iovecs(iov: *const c_void, iovcnt: c_int) {
     // pages are valid now; only read.
     let iovs = unsafe { std::slice::from_raw_parts(iov as *const libc::iovec, n) };
     for v in iovs {
-        validate_range(v.iov_base as usize, v.iov_len);
+        if into {
+            validate_destination(v.iov_base as usize, v.iov_len);
+        } else {
+            validate_range(v.iov_base as usize, v.iov_len);
+        }
     }
 }
 
@@ -115,7 +130,7 @@ fn validate_iovecs(iov: *const c_void, iovcnt: c_int) {
 #[no_mangle]
 pub extern "C" fn __cape_writev(fd: c_int, iov: *const c_void, iovcnt: c_int) -> isize {
     guard(|| {
-        validate_iovecs(iov, iovcnt);
+        validate_iovecs(iov, iovcnt, false);
         // SAFETY: the program's own call, arguments unchanged (C's contract for writev).
         unsafe { libc::writev(fd, iov as *const libc::iovec, iovcnt) }
     })
@@ -125,7 +140,7 @@ pub extern "C" fn __cape_writev(fd: c_int, iov: *const c_void, iovcnt: c_int) ->
 #[no_mangle]
 pub extern "C" fn __cape_readv(fd: c_int, iov: *const c_void, iovcnt: c_int) -> isize {
     guard(|| {
-        validate_iovecs(iov, iovcnt);
+        validate_iovecs(iov, iovcnt, true);
         // SAFETY: the program's own call, arguments unchanged (C's contract for readv).
         unsafe { libc::readv(fd, iov as *const libc::iovec, iovcnt) }
     })
@@ -140,7 +155,7 @@ pub extern "C" fn __cape_pwritev(
     offset: i64,
 ) -> isize {
     guard(|| {
-        validate_iovecs(iov, iovcnt);
+        validate_iovecs(iov, iovcnt, false);
         // SAFETY: the program's own call, arguments unchanged (C's contract for pwritev).
         unsafe { libc::pwritev(fd, iov as *const libc::iovec, iovcnt, offset) }
     })
@@ -155,7 +170,7 @@ pub extern "C" fn __cape_preadv(
     offset: i64,
 ) -> isize {
     guard(|| {
-        validate_iovecs(iov, iovcnt);
+        validate_iovecs(iov, iovcnt, true);
         // SAFETY: the program's own call, arguments unchanged (C's contract for preadv).
         unsafe { libc::preadv(fd, iov as *const libc::iovec, iovcnt, offset) }
     })
@@ -175,7 +190,7 @@ pub extern "C" fn __cape_send(fd: c_int, buf: *const c_void, len: size_t, flags:
 #[no_mangle]
 pub extern "C" fn __cape_recv(fd: c_int, buf: *mut c_void, len: size_t, flags: c_int) -> isize {
     guard(|| {
-        validate_range(buf as usize, len);
+        validate_destination(buf as usize, len);
         // SAFETY: the program's own call, arguments unchanged (C's contract for recv).
         unsafe { libc::recv(fd, buf, len, flags) }
     })
@@ -212,11 +227,11 @@ pub extern "C" fn __cape_recvfrom(
     addrlen: *mut u32,
 ) -> isize {
     guard(|| {
-        validate_range(buf as usize, len);
-        validate_range(addrlen as usize, std::mem::size_of::<u32>());
+        validate_destination(buf as usize, len);
+        validate_destination(addrlen as usize, std::mem::size_of::<u32>());
         if !addr.is_null() && !addrlen.is_null() {
             // SAFETY: the program's socklen_t, valid now (C's contract for recvfrom).
-            validate_range(addr as usize, unsafe { *addrlen } as usize);
+            validate_destination(addr as usize, unsafe { *addrlen } as usize);
         }
         // SAFETY: the program's own call, arguments unchanged (C's contract for recvfrom).
         unsafe { libc::recvfrom(fd, buf, len, flags, addr as *mut libc::sockaddr, addrlen) }
@@ -224,26 +239,36 @@ pub extern "C" fn __cape_recvfrom(
 }
 
 /// Makes a `struct msghdr` and what it names valid: the header, the address, the iovec array
-/// and its buffers, the control buffer.
-fn validate_msghdr(msg: *const c_void) {
+/// and its buffers, the control buffer; what the kernel fills also writable (`into`).
+fn validate_msghdr(msg: *const c_void, into: bool) {
     if msg.is_null() {
         return;
     }
-    validate_range(msg as usize, std::mem::size_of::<libc::msghdr>());
+    let header = std::mem::size_of::<libc::msghdr>();
+    if into {
+        validate_destination(msg as usize, header);
+    } else {
+        validate_range(msg as usize, header);
+    }
     // SAFETY: the program's message header (C's contract for sendmsg/recvmsg), whose pages are
     // valid now; only read.
     let m = unsafe { &*(msg as *const libc::msghdr) };
-    validate_range(m.msg_name as usize, m.msg_namelen as usize);
     let iovcnt = c_int::try_from(m.msg_iovlen).unwrap_or(c_int::MAX);
-    validate_iovecs(m.msg_iov as *const c_void, iovcnt);
-    validate_range(m.msg_control as usize, m.msg_controllen);
+    validate_iovecs(m.msg_iov as *const c_void, iovcnt, into);
+    if into {
+        validate_destination(m.msg_name as usize, m.msg_namelen as usize);
+        validate_destination(m.msg_control as usize, m.msg_controllen);
+    } else {
+        validate_range(m.msg_name as usize, m.msg_namelen as usize);
+        validate_range(m.msg_control as usize, m.msg_controllen);
+    }
 }
 
 /// `sendmsg`, its header and buffers valid first (`msg` is a `const struct msghdr *`).
 #[no_mangle]
 pub extern "C" fn __cape_sendmsg(fd: c_int, msg: *const c_void, flags: c_int) -> isize {
     guard(|| {
-        validate_msghdr(msg);
+        validate_msghdr(msg, false);
         // SAFETY: the program's own call, arguments unchanged (C's contract for sendmsg).
         unsafe { libc::sendmsg(fd, msg as *const libc::msghdr, flags) }
     })
@@ -253,7 +278,7 @@ pub extern "C" fn __cape_sendmsg(fd: c_int, msg: *const c_void, flags: c_int) ->
 #[no_mangle]
 pub extern "C" fn __cape_recvmsg(fd: c_int, msg: *mut c_void, flags: c_int) -> isize {
     guard(|| {
-        validate_msghdr(msg);
+        validate_msghdr(msg, true);
         // SAFETY: the program's own call, arguments unchanged (C's contract for recvmsg).
         unsafe { libc::recvmsg(fd, msg as *mut libc::msghdr, flags) }
     })

@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod barrier;
 pub mod check;
 pub mod checkpoint;
+pub mod files;
 pub mod heap;
 pub mod inputs;
 pub mod io_buffers;

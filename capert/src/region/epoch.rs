@@ -205,6 +205,9 @@ pub(super) fn merge_point(
     if !printed.is_empty() {
         r.records.push(Record::Output(printed));
     }
+    for (stream, bytes) in rt.io.take_written() {
+        r.records.push(Record::FileOutput { stream, bytes });
+    }
     if crate::region_heap::take_epoch_use() {
         r.records.push(Record::HeapUse);
     }
@@ -316,6 +319,7 @@ pub(super) fn merge_point(
     track_new_memory(rt, r.sp)?;
     if rt.rank == 0 {
         rt.io.print_for_others(&applied.printed);
+        rt.io.write_for_others(&applied.written);
     }
     if !applied.captured.is_empty() {
         // every rank of the team saw the same records, so every one of them gets here

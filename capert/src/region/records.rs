@@ -21,6 +21,7 @@ const KIND_OUTPUT: u8 = 2;
 const KIND_HEAP_USE: u8 = 3;
 const KIND_SECTION: u8 = 4;
 const KIND_STORE: u8 = 5;
+const KIND_FILE_OUTPUT: u8 = 6;
 
 /// One record of an epoch, in program order on its rank.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +38,9 @@ pub(super) enum Record {
     Capture { target: usize },
     /// What a rank other than 0 printed in the epoch; rank 0 prints it in rank order.
     Output(Vec<u8>),
+    /// What a rank other than 0 wrote in the epoch to file `stream` (a number of
+    /// sys/streams.rs); rank 0 writes it in rank order.
+    FileOutput { stream: u32, bytes: Vec<u8> },
     /// The rank changed the arena allocator in the epoch (at most one rank may).
     HeapUse,
     /// A variable the rank updated and also stored to plainly in the epoch
@@ -153,6 +157,11 @@ impl Record {
                 out.push(KIND_OUTPUT);
                 bytes(out, printed);
             }
+            Record::FileOutput { stream, bytes: b } => {
+                out.push(KIND_FILE_OUTPUT);
+                word(out, *stream as usize);
+                bytes(out, b);
+            }
             Record::HeapUse => out.push(KIND_HEAP_USE),
             Record::Store {
                 target,
@@ -212,6 +221,12 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
             })(),
             KIND_CAPTURE => word(&mut block).map(|target| Record::Capture { target }),
             KIND_OUTPUT => bytes(&mut block).map(Record::Output),
+            KIND_FILE_OUTPUT => (|| {
+                Some(Record::FileOutput {
+                    stream: u32::try_from(word(&mut block)?).ok()?,
+                    bytes: bytes(&mut block)?,
+                })
+            })(),
             KIND_HEAP_USE => Some(Record::HeapUse),
             KIND_STORE => (|| {
                 Some(Record::Store {
@@ -263,6 +278,8 @@ pub(super) struct Applied {
     pub captured: Vec<usize>,
     /// Output of the other ranks, in rank order.
     pub printed: Vec<u8>,
+    /// The other ranks' writes to rank 0's files, in rank order: (stream number, bytes).
+    pub written: Vec<(u32, Vec<u8>)>,
     /// Ranks that changed the arena allocator.
     pub heap_users: Vec<u64>,
     /// Cross-rank lock slots held in the epoch (sorted, once each).
@@ -292,6 +309,7 @@ pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied 
                 }
                 Record::Capture { target } => applied.captured.push(target),
                 Record::Output(printed) => applied.printed.extend_from_slice(&printed),
+                Record::FileOutput { stream, bytes } => applied.written.push((stream, bytes)),
                 Record::HeapUse => heap_used = true,
                 Record::Section { slot, seq, runs } => sections.push((slot, seq, runs)),
             }

@@ -23,4 +23,5 @@ pub mod region_call;
 pub mod signals;
 pub mod simd;
 pub mod stack;
+pub mod streams;
 pub mod uffd;

@@ -9,7 +9,9 @@
 
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering,
+};
 use std::sync::Once;
 
 use super::mprotect::PAGE_SIZE;
@@ -221,6 +223,32 @@ pub fn disarm() {
 /// Is a region armed (write faults in published ranges recorded)?
 pub fn armed() -> bool {
     ARMED.load(Ordering::SeqCst)
+}
+
+/// Makes the pages of `[addr, addr + len)` that lie in tracked ranges writable before the
+/// kernel writes them (`read`, `pread`, `recv` ...): the kernel does not fault on a
+/// write-protected page as user code does, it fails with `EFAULT`. Each such page takes one
+/// store-like access here, which faults (and is recorded) only where the page is protected.
+/// `addr .. addr + len` must be memory the program hands the kernel to write.
+pub fn prepare_kernel_write(addr: usize, len: usize) {
+    if len == 0 || addr == 0 || !ARMED.load(Ordering::Acquire) {
+        return;
+    }
+    let end = addr.saturating_add(len);
+    let mut p = addr;
+    while p < end {
+        if TRACKED.find(p).is_some() {
+            // SAFETY: `p` lies in the buffer the program gives the kernel to write (the
+            // caller's contract), so it is mapped and the program may write it. A
+            // compare-exchange of the byte with its own value changes nothing, even beside
+            // another thread's store, but is a write access: on a protected page it faults
+            // into `on_sigsegv`, which records and unprotects the page.
+            let byte = unsafe { &*(p as *const AtomicU8) };
+            let value = byte.load(Ordering::Relaxed);
+            let _ = byte.compare_exchange(value, value, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        p = (p & !(PAGE_SIZE - 1)) + PAGE_SIZE;
+    }
 }
 
 /// errno of a per-page unprotect that failed during the region, if any.

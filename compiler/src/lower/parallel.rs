@@ -41,6 +41,7 @@ pub fn lower(
     };
     let stmt_span = super::body_span(cx, d, stmt);
 
+    errors.extend(super::wait_loop::volatile_spins(cx, stmt_span));
     let mut clauses = region_clauses(cx, d, function, env, &mut errors);
     if d.kind.is_target() {
         // a target region's own copies of the scalars it writes: one per thread here

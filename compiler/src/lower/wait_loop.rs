@@ -8,9 +8,10 @@
 
 use lang_c::ast::Statement;
 
-use super::{contains, span_of, spelled, uses_in, Context, Env};
-use crate::diag::Span;
-use crate::directive::Directive;
+use super::common::modification_of;
+use super::{contains, in_span, span_of, spelled, uses_in, Context, Env};
+use crate::diag::{Diagnostic, Span};
+use crate::directive::{ClauseKind, Directive, DirectiveKind};
 use crate::resolve::{Binding, TypeClass, VarId};
 
 /// The call that a `flush` inside a loop becomes (an `atomic read` gets it too), or `None`
@@ -126,4 +127,86 @@ fn c_string(text: &str) -> String {
         }
     }
     out
+}
+
+/// The loops of the region at `region` that wait on a `volatile` shared variable with neither a
+/// `flush` nor an `atomic read` in them (`while (!flag) ;`): the thread that sets the flag is
+/// another process here, whose store reaches this one only at a merge point, and no call in
+/// the loop lets capecc see the wait (as the flush's `__cape_wait_check` does), so the loop
+/// would spin forever. Each is an error that names the flush which makes it a wait capecc runs.
+pub fn volatile_spins(cx: &Context, region: Span) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for item in in_span(&cx.program.items, region, |i| i.span.start) {
+        let Some(statement) = item.statement else {
+            continue;
+        };
+        let condition = match &statement.node {
+            Statement::While(w) => span_of(w.node.expression.span),
+            Statement::DoWhile(w) => span_of(w.node.expression.span),
+            Statement::For(f) => match &f.node.condition {
+                Some(c) => span_of(c.span),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let loop_span = span_of(statement.span);
+        if !contains(region, loop_span) {
+            continue;
+        }
+        let read = uses_in(cx, condition);
+        let volatile = read.iter().find_map(|u| match u.binding {
+            Binding::Var(v) if is_volatile_shared(cx, v, region) => Some((u, v)),
+            _ => None,
+        });
+        let Some((waited, v)) = volatile else {
+            continue;
+        };
+        // the loop changes what it tests (a counter): not a wait
+        let changes = read.iter().any(
+            |u| matches!(u.binding, Binding::Var(w) if modification_of(cx, statement, w).is_some()),
+        );
+        let spins = cx.directives.iter().any(|d| {
+            contains(loop_span, d.span)
+                && (d.kind == DirectiveKind::Flush
+                    || (d.kind == DirectiveKind::Atomic
+                        && d.clauses.iter().any(|c| c.kind == ClauseKind::Read)))
+        });
+        if changes || spins {
+            continue;
+        }
+        let name = &cx.program.vars[v].name;
+        errors.push(
+            Diagnostic::error(format!(
+                "this loop waits on the `volatile` variable `{name}` without a `flush`"
+            ))
+            .with_primary(
+                waited.span,
+                format!("the loop waits for another thread to change `{name}`"),
+            )
+            .with_secondary(loop_span, "this loop would never end under capecc")
+            .with_note(
+                "capecc runs the threads of a region as processes: another thread's store to \
+                 a shared variable reaches this one only at a barrier, even when it is `volatile`",
+            )
+            .with_note(format!(
+                "help: put `#pragma omp flush({name})` in the loop (or read `{name}` with \
+                 `#pragma omp atomic read`): capecc then runs the region's threads in turns, \
+                 and the wait ends"
+            )),
+        );
+    }
+    errors
+}
+
+/// A `volatile` variable declared outside the region (shared with its threads).
+fn is_volatile_shared(cx: &Context, v: VarId, region: Span) -> bool {
+    let var = &cx.program.vars[v];
+    var.class != TypeClass::Function
+        && !var.thread_local
+        && !contains(region, var.ident_span)
+        && var
+            .type_specifiers
+            .iter()
+            .chain([&var.declarator])
+            .any(|s| cx.text(*s).contains("volatile"))
 }

@@ -29,7 +29,7 @@ struct __cape_data_1 {
 static void __cape_fn_1(void *__cape_arg);
 int __cape_user_main(void)
 {
-    FILE *f = fopen("grid.bin", "w+b");
+    FILE *f = __cape_fopen("grid.bin", "w+b");
     {
         /* capecc: #pragma omp parallel for at kernel_buffers.c:12 */
         __cape_region_objects("parallel for at kernel_buffers.c:12", (const struct __cape_object *)0, 0);
@@ -51,7 +51,7 @@ int __cape_user_main(void)
     ssize_t pw = __cape_pwrite(fileno(f), grid, 8, 0);
     ssize_t pr = __cape_pread(fileno(f), grid, 8, 0);
     puts("done");
-    fclose(f);
+    __cape_fclose(f);
     return (int)(n + w + r + pw + pr) == 0;
 }
 #pragma GCC diagnostic pop

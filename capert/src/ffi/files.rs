@@ -1,0 +1,145 @@
+//! `fopen` and `fclose` of the program (the compiler renames them in user code). A file that
+//! sequential code opens for writing only (`w`, `a`, `x` modes without `+`) while several ranks
+//! run is written by rank 0 alone: the other ranks get a stream that writes nowhere
+//! (sys/streams.rs), so that no rank truncates or overwrites what rank 0 wrote, and what they
+//! write to it inside a parallel region reaches rank 0 at the merge point (as printed output
+//! does). Such an `fopen` and its `fclose` in sequential code are collective: every rank
+//! returns rank 0's result, and no rank goes on before rank 0 closed the file (a rank that
+//! reads it back then reads all of it). Other modes, and opens inside regions, are the C
+//! library's (each thread of a region is a rank: its file is its own).
+
+use super::guard;
+use crate::region::with_state;
+use crate::sys::streams;
+use libc::{c_char, c_int, c_void, FILE};
+use std::ffi::CStr;
+
+/// Whether `mode` only writes: `w` or `a` first, no `+` (`b`, `x`, `e`, `m`, `c` allowed).
+fn writes_only(mode: &CStr) -> bool {
+    let m = mode.to_bytes();
+    matches!(m.first(), Some(b'w' | b'a')) && !m.contains(&b'+')
+}
+
+/// The world communicator's size and this rank, when files are redirected now: several
+/// ranks, rank 0's output only (not `CAPE_OUTPUT=all`), sequential code.
+fn redirecting() -> Option<usize> {
+    if crate::arena::in_active_region() {
+        return None;
+    }
+    with_state(|s| {
+        let rt = s.rt.as_ref()?;
+        (rt.size > 1 && rt.io.files_by_rank0()).then_some(rt.rank)
+    })
+}
+
+/// Rank 0's 16-byte answer on every rank: (result or errno, a size).
+fn share(mine: (i64, i64)) -> (i64, i64) {
+    let mut msg = Vec::with_capacity(16);
+    msg.extend_from_slice(&mine.0.to_le_bytes());
+    msg.extend_from_slice(&mine.1.to_le_bytes());
+    with_state(|s| {
+        if let Some(comm) = s.rt.as_ref().and_then(|rt| rt.comm.as_ref()) {
+            comm.broadcast_from_root(&mut msg);
+        }
+    });
+    let word = |at: usize| {
+        msg.get(at..at + 8)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, i64::from_le_bytes)
+    };
+    (word(0), word(8))
+}
+
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+fn set_errno(value: i32) {
+    // SAFETY: __errno_location returns this thread's errno slot; always valid.
+    unsafe { *libc::__errno_location() = value };
+}
+
+/// `fopen`: a file that sequential code opens for writing only (`w`/`a`, no `+`) while several
+/// ranks run is opened by rank 0 alone; the other ranks get a stream that writes nowhere, with
+/// rank 0's result (collective).
+#[no_mangle]
+pub extern "C" fn __cape_fopen(path: *const c_char, mode: *const c_char) -> *mut c_void {
+    guard(|| {
+        // SAFETY: the program's own call, arguments unchanged (C's contract for fopen).
+        let plain = || unsafe { libc::fopen(path, mode) } as *mut c_void;
+        if path.is_null() || mode.is_null() {
+            return plain();
+        }
+        // SAFETY: `mode` is the program's NUL-terminated string (C's contract for fopen).
+        let mode_text = unsafe { CStr::from_ptr(mode) };
+        if !writes_only(mode_text) {
+            return plain();
+        }
+        let Some(rank) = redirecting() else {
+            return plain();
+        };
+        let id = streams::next_number();
+        if rank == 0 {
+            let file = plain() as *mut FILE;
+            let answer = if file.is_null() {
+                (-i64::from(errno().max(1)), 0)
+            } else {
+                streams::register(file, id);
+                (0, file_size(file))
+            };
+            let _ = share(answer);
+            if file.is_null() {
+                set_errno(i32::try_from(-answer.0).unwrap_or(libc::EIO));
+            }
+            return file as *mut c_void;
+        }
+        let (result, size) = share((0, 0));
+        if result < 0 {
+            set_errno(i32::try_from(-result).unwrap_or(libc::EIO));
+            return std::ptr::null_mut();
+        }
+        streams::open_sink(id, mode_text, size) as *mut c_void
+    })
+}
+
+/// The size of the file open as `file` (0 when unknown): where an appending stream starts.
+fn file_size(file: *mut FILE) -> i64 {
+    // SAFETY: a stream fopen just returned; fstat only writes the zeroed buffer.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(libc::fileno(file), &mut st) == 0 {
+            st.st_size
+        } else {
+            0
+        }
+    }
+}
+
+/// `fclose`: for a redirected stream in sequential code, every rank returns rank 0's result
+/// once rank 0's close is complete.
+#[no_mangle]
+pub extern "C" fn __cape_fclose(f: *mut c_void) -> c_int {
+    guard(|| {
+        let file = f as *mut FILE;
+        let redirected = !file.is_null() && streams::unregister(file).is_some();
+        // SAFETY: the program's own call, argument unchanged (C's contract for fclose).
+        let rc = unsafe { libc::fclose(file) };
+        if !redirected {
+            return rc;
+        }
+        let Some(rank) = redirecting() else {
+            return rc;
+        };
+        let mine = if rc == 0 {
+            0
+        } else {
+            -i64::from(errno().max(1))
+        };
+        let (result, _) = share((if rank == 0 { mine } else { 0 }, 0));
+        if result < 0 {
+            set_errno(i32::try_from(-result).unwrap_or(libc::EIO));
+            return libc::EOF;
+        }
+        0
+    })
+}
