@@ -112,7 +112,7 @@ static void __cape_fn_1(void *__cape_arg)
         __cape_master_end();
     }
 
-    __cape_reduce(__cape_d->sum, &sum, sizeof sum, __cape_combine_2_sum);
+    __cape_reduce((void *)__cape_d->sum, (const void *)&sum, sizeof sum, __cape_combine_2_sum);
 }
 
 /* capecc: #pragma omp parallel masked at parallel_master.c:14 */

@@ -62,7 +62,7 @@ struct __cape_data_2 {
 static void __cape_fn_2(void *__cape_arg);
 int __cape_user_main(void)
 {
-    FILE *fp = fopen("input.txt", "r");
+    FILE *fp = __cape_fopen("input.txt", "r");
     char text[] = "a b c";
     srand(1234);
     {
