@@ -39,7 +39,10 @@ pub fn lower(
     let data = data_clauses(
         cx,
         d,
-        &|k| matches!(k, ClauseKind::Private | ClauseKind::Firstprivate),
+        &|k| {
+            matches!(k, ClauseKind::Private | ClauseKind::Firstprivate)
+                || (k == ClauseKind::Lastprivate && d.kind != DirectiveKind::Task)
+        },
         &mut errors,
     );
     if !errors.is_empty() {
@@ -103,6 +106,27 @@ pub fn lower(
     let grainsize = clause_value(ClauseKind::Grainsize);
     let num_tasks = clause_value(ClauseKind::NumTasks);
     let nogroup = d.clauses.iter().any(|c| c.kind == ClauseKind::Nogroup);
+    // every task starts from the originals' values; the task of the last iteration copies its
+    // lastprivate values back (a copy per task, not one the rank's tasks share)
+    let name = |v: VarId| cx.program.vars[v].name.clone();
+    let mut task_copies = String::new();
+    let mut lastprivates = String::new();
+    for &(v, sharing) in &copies {
+        if matches!(sharing, Sharing::Firstprivate | Sharing::FirstLastprivate) {
+            task_copies.push_str(&one(render(
+                CONSTRUCTS,
+                "taskloop_firstprivate",
+                &[("var", &name(v))],
+            ))?);
+        }
+        if matches!(sharing, Sharing::Lastprivate | Sharing::FirstLastprivate) {
+            lastprivates.push_str(&one(render(
+                CONSTRUCTS,
+                "taskloop_lastprivate",
+                &[("var", &name(v))],
+            ))?);
+        }
+    }
     let block = super::block::inline_block_with(
         cx,
         out,
@@ -124,6 +148,8 @@ pub fn lower(
                     ("body", &body),
                     ("grainsize", &value(grainsize)),
                     ("num_tasks", &value(num_tasks)),
+                    ("task_copies", &task_copies),
+                    ("lastprivates", &lastprivates),
                 ],
             )
             .unwrap_or_default()
