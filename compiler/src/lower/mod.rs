@@ -25,6 +25,7 @@ pub mod read_only;
 pub mod reduction;
 pub mod single;
 pub mod task;
+pub mod task_pointers;
 pub mod task_recursion;
 pub mod thread_local;
 pub mod wait_loop;
