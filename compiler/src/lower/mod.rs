@@ -21,6 +21,7 @@ pub mod objects;
 pub mod ordered;
 pub mod parallel;
 pub mod placement;
+pub mod private_address;
 pub mod read_only;
 pub mod reduction;
 pub mod single;

@@ -254,7 +254,7 @@ pub(super) fn shared_in_task(cx: &Context, d: &Directive, v: VarId) -> bool {
 }
 
 /// Whether `v` is the loop variable of loop construct `e`.
-fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
+pub(super) fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
     if !e.kind.is_loop()
         && !matches!(
             e.kind,

@@ -11,7 +11,7 @@
 //! in its function gives it (its address must not be taken); a parameter what every call of
 //! its function in the file passes (the function's address must not be taken); a pointer
 //! loaded from merged memory is merged, since a store of a region-private address into shared
-//! memory is wrong under CAPE anyway (each rank would read its own copy of the variable).
+//! memory is refused where it is direct (private_address.rs) and wrong under CAPE anyway.
 //! Anything else (a call's result, an integer cast to a pointer) is not followed.
 
 use std::cell::{OnceCell, RefCell};
