@@ -50,13 +50,22 @@ __cape_task_spawn_point();
             if (__cape_tl_mine)
                 __cape_task_end();
             __cape_tl_mine = __cape_task_begin(0);
+            if (__cape_tl_mine) {
+{{task_copies}}            }
         }
         if (__cape_tl_mine)
 {{body}}
     }
-    if (__cape_tl_mine)
-        __cape_task_end();
+    /* the task that ran the last iteration (only it) gives the lastprivate values */
+    if (__cape_tl_mine) {
+{{lastprivates}}        __cape_task_end();
+    }
 }
+/*@ taskloop_firstprivate */
+                __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
+/*@ taskloop_lastprivate */
+        __CAPE_CLAUSE_COPY(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
+        __cape_task_result(__cape_orig_{{var}}, sizeof {{var}});
 /*@ taskwait */
 __cape_taskwait();
 /*@ copyprivate */

@@ -16,7 +16,8 @@ use crate::resolve::{Binding, VarId};
 use crate::template::{render, CONSTRUCTS};
 
 /// `{ copies; body }`: `copies` are private (uninitialised) or firstprivate (copied from the
-/// original when the block starts); the body's other variables are the originals.
+/// original when the block starts); the body's other variables are the originals. The
+/// original of a lastprivate copy is reachable as `__cape_orig_<name>` in the body.
 pub fn inline_block(
     cx: &Context,
     out: &mut Out,
@@ -52,12 +53,18 @@ pub fn inline_block_with(
         let name = cx.program.vars[v].name.clone();
         let of = spelled(cx, env, v);
         body_env.remove(&v);
-        if sharing == Sharing::Firstprivate {
+        // a lastprivate copy (taskloop) is copied back through the original's address
+        if matches!(
+            sharing,
+            Sharing::Firstprivate | Sharing::Lastprivate | Sharing::FirstLastprivate
+        ) {
             originals.push_str(&one(render(
                 CONSTRUCTS,
                 "original",
                 &[("of", &of), ("var", &name)],
             ))?);
+        }
+        if matches!(sharing, Sharing::Firstprivate | Sharing::FirstLastprivate) {
             privates.push_str(&one(render(
                 CONSTRUCTS,
                 "firstprivate",

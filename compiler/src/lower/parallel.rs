@@ -55,6 +55,7 @@ pub fn lower(
     let (predetermined, loop_var) =
         predetermined_private(cx, d, stmt, &clauses.sharing, &mut errors);
     let (wanted, captured) = capture_set(cx, d, stmt_span, &clauses, &predetermined, &mut errors);
+    errors.extend(super::private_address::check(cx, d, stmt));
     if !errors.is_empty() {
         return Err(errors);
     }

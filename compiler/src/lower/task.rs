@@ -39,7 +39,10 @@ pub fn lower(
     let data = data_clauses(
         cx,
         d,
-        &|k| matches!(k, ClauseKind::Private | ClauseKind::Firstprivate),
+        &|k| {
+            matches!(k, ClauseKind::Private | ClauseKind::Firstprivate)
+                || (k == ClauseKind::Lastprivate && d.kind != DirectiveKind::Task)
+        },
         &mut errors,
     );
     if !errors.is_empty() {
@@ -103,6 +106,27 @@ pub fn lower(
     let grainsize = clause_value(ClauseKind::Grainsize);
     let num_tasks = clause_value(ClauseKind::NumTasks);
     let nogroup = d.clauses.iter().any(|c| c.kind == ClauseKind::Nogroup);
+    // every task starts from the originals' values; the task of the last iteration copies its
+    // lastprivate values back (a copy per task, not one the rank's tasks share)
+    let name = |v: VarId| cx.program.vars[v].name.clone();
+    let mut task_copies = String::new();
+    let mut lastprivates = String::new();
+    for &(v, sharing) in &copies {
+        if matches!(sharing, Sharing::Firstprivate | Sharing::FirstLastprivate) {
+            task_copies.push_str(&one(render(
+                CONSTRUCTS,
+                "taskloop_firstprivate",
+                &[("var", &name(v))],
+            ))?);
+        }
+        if matches!(sharing, Sharing::Lastprivate | Sharing::FirstLastprivate) {
+            lastprivates.push_str(&one(render(
+                CONSTRUCTS,
+                "taskloop_lastprivate",
+                &[("var", &name(v))],
+            ))?);
+        }
+    }
     let block = super::block::inline_block_with(
         cx,
         out,
@@ -124,6 +148,8 @@ pub fn lower(
                     ("body", &body),
                     ("grainsize", &value(grainsize)),
                     ("num_tasks", &value(num_tasks)),
+                    ("task_copies", &task_copies),
+                    ("lastprivates", &lastprivates),
                 ],
             )
             .unwrap_or_default()
@@ -206,8 +232,29 @@ pub(super) fn shared_in_context(cx: &Context, d: &Directive, v: VarId) -> bool {
     false
 }
 
+/// Whether task `d` uses local `v` as the original: named `shared`, or shared by default.
+pub(super) fn shared_in_task(cx: &Context, d: &Directive, v: VarId) -> bool {
+    let named = |kind: ClauseKind| {
+        d.clauses
+            .iter()
+            .any(|c| c.kind == kind && clause_vars(cx, d, c.span).iter().any(|&(_, o)| o == v))
+    };
+    if named(ClauseKind::Shared) {
+        return true;
+    }
+    let privatised = d
+        .clauses
+        .iter()
+        .filter(|c| c.kind != ClauseKind::Shared)
+        .any(|c| clause_vars(cx, d, c.span).iter().any(|&(_, o)| o == v));
+    let default_shared = d.clauses.iter().any(|c| {
+        c.kind == ClauseKind::Default && matches!(c.args, ClauseArgs::Default(DefaultKind::Shared))
+    });
+    !privatised && (default_shared || shared_in_context(cx, d, v))
+}
+
 /// Whether `v` is the loop variable of loop construct `e`.
-fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
+pub(super) fn is_loop_variable(cx: &Context, e: &Directive, v: VarId) -> bool {
     if !e.kind.is_loop()
         && !matches!(
             e.kind,
@@ -418,36 +465,42 @@ pub fn spreads_tasks(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> boo
     let Some(region) = region.or(function_body) else {
         return false;
     };
-    tasks.iter().all(|&(task, span)| {
-        let named_shared: Vec<VarId> = task
-            .clauses
-            .iter()
-            .filter(|c| c.kind == ClauseKind::Shared)
-            .flat_map(|c| clause_vars(cx, task, c.span))
-            .map(|(_, v)| v)
-            .collect();
-        uses_in(cx, span).iter().all(|u| {
-            let Binding::Var(v) = u.binding else {
-                return true;
-            };
-            let var = &cx.program.vars[v];
-            let region_local = matches!(var.storage, Storage::Auto | Storage::Param)
-                && contains(region, var.ident_span)
-                && !contains(span, var.ident_span);
-            if !region_local {
-                return true;
-            }
-            let scalar = matches!(
-                var.class,
-                TypeClass::Integer | TypeClass::Floating | TypeClass::Pointer
-            );
-            let Ok(task_stmt) = cx.constructs().statement(cx, task) else {
-                return false;
-            };
-            scalar
-                && !named_shared.contains(&v)
-                && modification_of(cx, task_stmt, v).is_none()
-                && !address_taken_in(cx, v, span)
+    // pointers the tasks write through must point into merged memory (task_pointers.rs)
+    let origins = super::task_pointers::Origins::new(cx);
+    let pointers_merged = tasks
+        .iter()
+        .all(|&(task, span)| origins.span_merged(span, &|v| shared_in_task(cx, task, v)));
+    pointers_merged
+        && tasks.iter().all(|&(task, span)| {
+            let named_shared: Vec<VarId> = task
+                .clauses
+                .iter()
+                .filter(|c| c.kind == ClauseKind::Shared)
+                .flat_map(|c| clause_vars(cx, task, c.span))
+                .map(|(_, v)| v)
+                .collect();
+            uses_in(cx, span).iter().all(|u| {
+                let Binding::Var(v) = u.binding else {
+                    return true;
+                };
+                let var = &cx.program.vars[v];
+                let region_local = matches!(var.storage, Storage::Auto | Storage::Param)
+                    && contains(region, var.ident_span)
+                    && !contains(span, var.ident_span);
+                if !region_local {
+                    return true;
+                }
+                let scalar = matches!(
+                    var.class,
+                    TypeClass::Integer | TypeClass::Floating | TypeClass::Pointer
+                );
+                let Ok(task_stmt) = cx.constructs().statement(cx, task) else {
+                    return false;
+                };
+                scalar
+                    && !named_shared.contains(&v)
+                    && modification_of(cx, task_stmt, v).is_none()
+                    && !address_taken_in(cx, v, span)
+            })
         })
-    })
 }

@@ -135,6 +135,14 @@ fn generating_function(
     if !scalar_results {
         return false;
     }
+    // what the tasks write through pointers (parameters, locals) must be merged memory
+    let origins = super::task_pointers::Origins::new(cx);
+    let pointers_merged = tasks
+        .iter()
+        .all(|&(d, _, span)| origins.span_merged(span, &|v| super::task::shared_in_task(cx, d, v)));
+    if !pointers_merged {
+        return false;
+    }
     let spans: Vec<Span> = tasks.iter().map(|(_, _, s)| *s).collect();
     visiting.push(f);
     let fine = calls_in_body(&spans)

@@ -154,6 +154,8 @@ pub struct Program<'a> {
     pub uses: Vec<Use>,
     pub items: Vec<Item<'a>>,
     pub functions: Vec<Function>,
+    /// the body of each function of `functions`, same index
+    pub function_bodies: Vec<&'a Node<Statement>>,
     /// declarator identifiers of functions (definitions and prototypes), for renaming `main`
     pub function_names: Vec<(String, Span)>,
     /// the shapes of struct and union members by name; `None` when members of that name differ

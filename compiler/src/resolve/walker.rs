@@ -142,6 +142,7 @@ impl<'a> Walker<'a> {
             returns_void,
             is_system: is_system(f.span.start),
         });
+        self.program.function_bodies.push(&def.statement);
         self.function = Some(index);
         self.push_scope(def.statement.span.end);
         self.parents.push(span_of(def.statement.span));
