@@ -13,9 +13,9 @@ use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
 use super::data_sharing::is_threadprivate;
-use super::{clause_vars, contains, span_of, Context};
+use super::{contains, span_of, Context};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{ClauseKind, Directive};
+use crate::directive::Directive;
 use crate::resolve::{Binding, Storage, TypeClass, VarId};
 
 /// The stores of region `d` (statement `stmt`) that put the address of one of its private
@@ -163,17 +163,9 @@ fn shared_at(cx: &Context, d: &Directive, region: Span, at: usize, v: VarId) -> 
         .min_by_key(|(_, s)| s.end - s.start)
         .map_or((d, region), |(i, s)| (i, s));
     let (e, statement) = innermost;
-    let privatised = e.clauses.iter().any(|c| {
-        matches!(
-            c.kind,
-            ClauseKind::Private
-                | ClauseKind::Firstprivate
-                | ClauseKind::Lastprivate
-                | ClauseKind::Reduction
-                | ClauseKind::Linear
-        ) && clause_vars(cx, e, c.span).iter().any(|&(_, o)| o == v)
-    });
-    if privatised || super::task::is_loop_variable(cx, e, v) || contains(statement, var.ident_span)
+    if super::task::privatises(cx, e, v)
+        || super::task::is_loop_variable(cx, e, v)
+        || contains(statement, var.ident_span)
     {
         return false;
     }

@@ -39,6 +39,11 @@ const ALLOCATORS: &[&str] = &[
 
 /// Errors for the stores of the region that put a block allocated in it into shared memory.
 pub fn check(cx: &Context, region: &RegionView) -> Vec<Diagnostic> {
+    // the block of `parallel master`/`masked` runs on one thread, allocating from the shared
+    // heap like a `master` block inside a region
+    if region.directive.kind.is_master_block() {
+        return Vec::new();
+    }
     let mut walk = Walk::default();
     walk.visit_statement(&region.stmt.node, &region.stmt.span);
     // constructs whose allocations come from the shared heap, or that are checked on their own
