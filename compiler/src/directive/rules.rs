@@ -218,6 +218,15 @@ impl ClauseKind {
         )
     }
 
+    /// Data-sharing clauses that give each thread its own copy of their variables.
+    pub fn gives_private_copy(self) -> bool {
+        use ClauseKind::*;
+        matches!(
+            self,
+            Private | Firstprivate | Lastprivate | Reduction | Linear
+        )
+    }
+
     /// Clauses that may appear at most once on a directive. `if` is handled apart: once per
     /// directive-name modifier.
     pub fn is_unique(self) -> bool {

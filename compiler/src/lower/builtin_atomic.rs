@@ -11,7 +11,6 @@ use lang_c::span::Node;
 use super::atomic::{update_of_expression, Update};
 use super::{contains, emit_span, span_of, statement_span, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::ClauseKind;
 use crate::resolve::{Binding, VarId};
 use crate::template::{render, CONSTRUCTS};
 
@@ -205,16 +204,7 @@ pub fn check_regions(cx: &Context) -> Vec<Diagnostic> {
             let private: Vec<VarId> = d
                 .clauses
                 .iter()
-                .filter(|c| {
-                    matches!(
-                        c.kind,
-                        ClauseKind::Private
-                            | ClauseKind::Firstprivate
-                            | ClauseKind::Lastprivate
-                            | ClauseKind::Reduction
-                            | ClauseKind::Linear
-                    )
-                })
+                .filter(|c| c.kind.gives_private_copy())
                 .flat_map(|c| super::clause_vars(cx, d, c.span))
                 .map(|(_, v)| v)
                 .collect();

@@ -273,6 +273,14 @@ pub fn uses_in<'p>(cx: &'p Context, span: Span) -> &'p [Use] {
     in_span(&cx.program.uses, span, |u| u.span.start)
 }
 
+/// The variable an identifier at exactly `at` names (none for functions, enumerators, types).
+pub fn var_at(cx: &Context, at: Span) -> Option<VarId> {
+    match uses_in(cx, at).iter().find(|u| u.span == at)?.binding {
+        crate::resolve::Binding::Var(v) => Some(v),
+        _ => None,
+    }
+}
+
 /// The spelling of variable `v` under `env`.
 pub fn spelled(cx: &Context, env: &Env, v: VarId) -> String {
     env.get(&v).cloned().unwrap_or_else(|| {

@@ -16,7 +16,7 @@ use super::data_sharing::is_threadprivate;
 use super::{contains, span_of, Context};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::Directive;
-use crate::resolve::{Binding, Storage, TypeClass, VarId};
+use crate::resolve::{Storage, TypeClass, VarId};
 
 /// The stores of region `d` (statement `stmt`) that put the address of one of its private
 /// variables into a shared one.
@@ -91,13 +91,7 @@ fn var_of(cx: &Context, e: &Node<Expression>) -> Option<VarId> {
     let Expression::Identifier(i) = &e.node else {
         return None;
     };
-    let at = span_of(i.span);
-    let uses = &cx.program.uses;
-    let k = uses.partition_point(|u| u.span.start < at.start);
-    match uses.get(k).filter(|u| u.span == at)?.binding {
-        Binding::Var(v) => Some(v),
-        _ => None,
-    }
+    super::var_at(cx, span_of(i.span))
 }
 
 /// The variable whose own bytes lvalue `e` designates, without following a pointer

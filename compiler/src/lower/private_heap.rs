@@ -304,13 +304,7 @@ impl<'c, 'p, 'a> Facts<'c, 'p, 'a> {
     }
 
     fn var_at(&self, at: Span) -> Option<VarId> {
-        uses_in(self.cx, at)
-            .iter()
-            .find(|u| u.span == at)
-            .and_then(|u| match u.binding {
-                Binding::Var(v) => Some(v),
-                _ => None,
-            })
+        super::var_at(self.cx, at)
     }
 
     /// The variable a declarator inside the region declares.

@@ -190,14 +190,7 @@ fn implicit_firstprivates(
 /// Whether a data-sharing clause of `e` gives `v` a private copy in the construct.
 pub(super) fn privatises(cx: &Context, e: &Directive, v: VarId) -> bool {
     e.clauses.iter().any(|c| {
-        matches!(
-            c.kind,
-            ClauseKind::Private
-                | ClauseKind::Firstprivate
-                | ClauseKind::Lastprivate
-                | ClauseKind::Reduction
-                | ClauseKind::Linear
-        ) && clause_vars(cx, e, c.span).iter().any(|&(_, o)| o == v)
+        c.kind.gives_private_copy() && clause_vars(cx, e, c.span).iter().any(|&(_, o)| o == v)
     })
 }
 

@@ -23,10 +23,10 @@ use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
 use super::data_sharing::{is_threadprivate, Sharing};
-use super::{contains, uses_in, Context};
+use super::{contains, Context};
 use crate::diag::Span;
 use crate::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp};
-use crate::resolve::{derivation_steps, Binding, Step, Storage, VarId};
+use crate::resolve::{derivation_steps, Step, Storage, VarId};
 
 /// Where a region may write shared memory besides the encountering function's stack.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -474,14 +474,7 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
     }
 
     fn var(&self, i: &Node<Identifier>) -> Option<VarId> {
-        let at = Span::new(i.span.start, i.span.end);
-        uses_in(self.cx, at)
-            .iter()
-            .find(|u| u.span == at)
-            .and_then(|u| match u.binding {
-                Binding::Var(v) => Some(v),
-                _ => None,
-            })
+        super::var_at(self.cx, Span::new(i.span.start, i.span.end))
     }
 
     /// Declared inside the region as an automatic variable, or made private by a clause.
