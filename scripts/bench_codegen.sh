@@ -33,6 +33,9 @@
 #              BASELINE (optional: a directory with an earlier capecc and libcapert.a, timed
 #              as a fourth build, interleaved with the others),
 #              BENCH_LAYOUTS (default 1: each build as linked; see above),
+#              BENCH_METRIC (default seconds; `cycles`: the kernel thread's user-mode cycles,
+#              in billions, instead of its time: they leave out the time other processes of
+#              a busy machine take from it, not what shares the physical core on the host),
 #              BENCH_LOCK (optional: a lock file; each kernel's runs hold it exclusively,
 #              with `flock -x`, so that a shared machine's builds wait between kernels; the
 #              builds are made before, outside it)
@@ -45,6 +48,11 @@ source scripts/env.sh
 CAPECC=${CAPECC:-$ROOT/target/release/capecc}
 REPS=${BENCH_REPS:-9}
 LAYOUTS=${BENCH_LAYOUTS:-1}
+case ${BENCH_METRIC:=seconds} in
+seconds) key=kernel_seconds scale=1 unit=s ;;
+cycles) key=kernel_cycles scale=1e-9 unit=Gcycles ;;
+*) echo "bench_codegen.sh: BENCH_METRIC is seconds or cycles, not $BENCH_METRIC" >&2; exit 2 ;;
+esac
 # kernel -> "source scale arguments" (scale: factor on the size macros; - for the examples)
 declare -A spec=(
     [matmul]="examples/matmul.c - 1100"
@@ -133,11 +141,11 @@ layout0() { tr ' ' '\n' <<<"$1" | grep . | awk -v l="$LAYOUTS" '(NR - 1) % l == 
 # the fastest and the slowest of a list of times
 range() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo, hi }'; }
 
-echo "load before the run: $(uptime); $REPS repetitions of $LAYOUTS layout(s) per build" >&2
-head="| kernel | gcc -O2 (s) | gcc -fopenmp, 1 thread (s) | capecc, P = 1 (s) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max (s) | gcc -fopenmp min-max (s) | capecc / gcc -fopenmp, fastest runs | capecc / gcc -fopenmp, 95 % interval | load |"
+echo "load before the run: $(uptime); $REPS repetitions of $LAYOUTS layout(s) per build; kernel $BENCH_METRIC" >&2
+head="| kernel | gcc -O2 ($unit) | gcc -fopenmp, 1 thread ($unit) | capecc, P = 1 ($unit) | capecc / gcc -O2 | capecc / gcc -fopenmp | capecc min-max ($unit) | gcc -fopenmp min-max ($unit) | capecc / gcc -fopenmp, fastest runs | capecc / gcc -fopenmp, 95 % interval | load |"
 rule="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 BENCH_LOCK=${BENCH_LOCK:-}
-[ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 (s) |"; rule+="---:|"; }
+[ -z "$BASELINE" ] || { head+=" baseline capecc, P = 1 ($unit) |"; rule+="---:|"; }
 # with several layouts, also the two ratios of layout 0 alone (the builds as linked by default)
 [ "$LAYOUTS" -eq 1 ] || {
     head+=" capecc / gcc -O2, layout 0 | capecc / gcc -fopenmp, layout 0 |"
@@ -171,8 +179,11 @@ for k in "${kernels[@]}"; do
                     echo "bench_codegen.sh: $k ($b, layout $m) printed another answer than the sequential build" >&2
                     exit 1
                 fi
-                t=$(awk '$1 == "kernel_seconds" { print $2 }' "$exe.err")
-                [ -n "$t" ] || { echo "bench_codegen.sh: $k ($b, layout $m) printed no kernel time" >&2; exit 1; }
+                t=$(awk -v key="$key" -v s="$scale" '$1 == key { printf "%.6f\n", $2 * s }' "$exe.err")
+                [ -n "$t" ] || {
+                    echo "bench_codegen.sh: $k ($b, layout $m) printed no $key (for cycles, perf_event_open must be allowed: kernel.perf_event_paranoid <= 2)" >&2
+                    exit 1
+                }
                 times[$b]+="$t "
             done
         done

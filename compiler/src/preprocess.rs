@@ -206,27 +206,14 @@ impl LineMap {
             }
             let depth = stack.len();
 
-            // `<built-in>` / `<command-line>` blocks: drop until the main file comes back at depth 1.
-            if depth == 1 && is_builtin {
-                if dropping.is_none() {
-                    dropping = Some((start, 0));
-                }
-                continue;
-            }
-            if let Some((from, 0)) = dropping {
-                if depth == 1 && marker.file == main {
-                    edits.push(Edit::replace(Span::new(from, start), String::new()));
-                    dropping = None;
-                } else {
-                    continue;
-                }
-            }
-            // Collapsing: a system header entered from a user file.
-            if collapse_system_headers {
-                if let Some((from, ends_at)) = dropping {
-                    if marker.returns && depth == ends_at {
-                        let include = self.include_line(marker, &collapsed, read_source);
-                        let mut text = include;
+            // Collapsing: the end of a system header entered from a user file (or from
+            // `-include`, whose `<command-line>` block is dropped again after it).
+            if let Some((from, ends_at)) = dropping.filter(|&(_, at)| at > 0) {
+                if marker.returns && depth == ends_at {
+                    let mut text = self.include_line(marker, &collapsed, read_source);
+                    if is_builtin {
+                        dropping = Some((end, 0));
+                    } else {
                         if line_markers {
                             text.push_str(&format!(
                                 "#line {} \"{}\"\n",
@@ -234,11 +221,31 @@ impl LineMap {
                                 escape_file(&marker.file)
                             ));
                         }
-                        edits.push(Edit::replace(Span::new(from, end), text));
                         dropping = None;
                     }
+                    edits.push(Edit::replace(Span::new(from, end), text));
+                }
+                continue;
+            }
+            // `<built-in>` / `<command-line>` blocks: drop until the main file comes back at
+            // depth 1, except the files of `-include`: their text stays where the option put
+            // it, translated like the main file's (the backend is not given `-include` again).
+            if depth == 1 && is_builtin {
+                if dropping.is_none() {
+                    dropping = Some((start, 0));
+                }
+                continue;
+            }
+            if let Some((from, 0)) = dropping {
+                let forced_include = depth == 2 && marker.enters && !is_predefines(&marker.file);
+                if (depth == 1 && marker.file == main) || forced_include {
+                    edits.push(Edit::replace(Span::new(from, start), String::new()));
+                    dropping = None;
+                } else {
                     continue;
                 }
+            }
+            if collapse_system_headers {
                 let parent_is_user = depth >= 2 && stack.get(depth - 2).is_some_and(|p| !p.1);
                 let collapsible = marker.system || is_runtime_header(&marker.file);
                 if marker.enters && parent_is_user && collapsible {
@@ -293,6 +300,11 @@ impl LineMap {
             None => format!("#include \"{}\"\n", escape_file(header)),
         }
     }
+}
+
+/// The header gcc includes before every file by itself (not by `-include`).
+fn is_predefines(file: &str) -> bool {
+    file.rsplit('/').next() == Some("stdc-predef.h")
 }
 
 /// Our own headers (`omp.h`, `capert.h`) are re-included like system headers.

@@ -92,7 +92,8 @@ impl Driver {
 
     /// `cc -c` (or `-S`) of translated C, then the section renaming for objects. The user's
     /// preprocessor options are given again: translated C re-includes system headers, and the
-    /// `-D`/`-include` blocks of the first preprocessing are not copied into it.
+    /// `-D` block of the first preprocessing is not copied into it. `-include` is not: the
+    /// translated C holds the translated text of those files.
     pub(super) fn compile_translated(
         &self,
         source: &Path,
@@ -117,7 +118,7 @@ impl Driver {
         if self.backend_accepts(ALIGN_LOOPS) {
             argv.push(ALIGN_LOOPS.to_string());
         }
-        argv.extend(self.plan.cpp_args.iter().cloned());
+        argv.extend(without_forced_includes(&self.plan.cpp_args));
         argv.extend(self.plan.common_args.iter().cloned());
         argv.extend(self.plan.compile_args.iter().cloned());
         if let Some(input) = deps_for {
@@ -242,4 +243,18 @@ impl Driver {
         }
         Ok(())
     }
+}
+
+/// The preprocessor options without `-include FILE`, whose text the translated C already holds.
+fn without_forced_includes(cpp_args: &[String]) -> Vec<String> {
+    let mut kept = Vec::with_capacity(cpp_args.len());
+    let mut args = cpp_args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "-include" {
+            args.next();
+        } else {
+            kept.push(arg.clone());
+        }
+    }
+    kept
 }
