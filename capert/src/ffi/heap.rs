@@ -10,6 +10,7 @@ use crate::runtime;
 use crate::sys::heap::Heap;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const MIN_ALIGN: usize = 16;
 
@@ -60,9 +61,24 @@ fn arena_alloc(size: usize, align: usize) -> *mut c_void {
             crate::objects::note_block(p.as_ptr() as usize, size);
             p.as_ptr().cast()
         }
-        Some(Err(e)) => runtime::fatal(&e),
+        Some(Err(e)) => allocation_failed(&e),
         None => std::ptr::null_mut(),
     }
+}
+
+/// An allocation the arena cannot make: NULL with `ENOMEM`, as the C library's `malloc` gives
+/// (a program may try a smaller size; every rank of sequential code fails alike, the arena
+/// being the same on all). Rank 0 says once why, as most programs do not look.
+fn allocation_failed(why: &str) -> *mut c_void {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    let rank = with_state(|s| s.rt.as_ref().map_or(0, |rt| rt.rank));
+    if rank == 0 && !WARNED.swap(true, Ordering::Relaxed) {
+        crate::diag::eprint_line(&format!(
+            "capert: warning: {why}; the allocation returns NULL"
+        ));
+    }
+    set_errno(libc::ENOMEM);
+    std::ptr::null_mut()
 }
 
 fn alloc_aligned(size: usize, align: usize) -> *mut c_void {
@@ -134,8 +150,11 @@ pub extern "C" fn __cape_calloc(count: usize, size: usize) -> *mut c_void {
         match allocator() {
             Owner::Arena => {
                 let p = arena_alloc(total, MIN_ALIGN);
-                // SAFETY: the block has at least `total` bytes (freed arena memory is not zero).
-                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, total) };
+                if !p.is_null() {
+                    // SAFETY: the block has at least `total` bytes (freed arena memory is not
+                    // zero).
+                    unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, total) };
+                }
                 p
             }
             // SAFETY: plain libc calloc.
@@ -159,7 +178,8 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
         }
         if crate::region::lock::in_section_heap(ptr as usize) {
             runtime::fatal(
-                "`realloc` of a block allocated inside a critical section: such blocks cannot                  move; allocate a new block and copy instead",
+                "`realloc` of a block allocated inside a critical section: such blocks cannot \
+                 move; allocate a new block and copy instead",
             );
         }
         if !in_arena(ptr) {
@@ -226,7 +246,7 @@ pub extern "C" fn __cape_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
         });
         match result {
             Some(Ok(p)) => p.as_ptr().cast(),
-            Some(Err(msg)) => runtime::fatal(&msg),
+            Some(Err(msg)) => allocation_failed(&msg),
             None => std::ptr::null_mut(),
         }
     })
