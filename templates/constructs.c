@@ -283,7 +283,16 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_STMT_ADD *__cape_a = (__typeof__(*__cape_a))(*__cape_a + __cape_b);
 #define __CAPE_STMT_SUB *__cape_a = (__typeof__(*__cape_a))(*__cape_a - __cape_b);
 #define __CAPE_STMT_MUL *__cape_a = (__typeof__(*__cape_a))(*__cape_a * __cape_b);
-#define __CAPE_STMT_DIV *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
+/* an integer division that traps: by zero, or of its type's minimum by -1. The runtime's replay
+   of a rank's updates (to tell its plain stores) may meet one the program never made:
+   `__cape_combine_undefined()` is 1 there, and the combiner leaves x */
+#define __CAPE_DIV_TRAPS(a, b) (__extension__ _Generic((a) / (b), float: 0, double: 0, \
+    long double: 0, default: (b) == 0) || __extension__ _Generic((a) / (b), \
+    int: (b) == -1 && (a) == -__INT_MAX__ - 1, long: (b) == -1 && (a) == -__LONG_MAX__ - 1L, \
+    long long: (b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL, default: 0))
+#define __CAPE_STMT_DIV if (__CAPE_DIV_TRAPS(*__cape_a, __cape_b) && __cape_combine_undefined()) \
+    return; \
+    *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
 #define __CAPE_STMT_MAX if (__cape_b > *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_MIN if (__cape_b < *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_AND *__cape_a = (__typeof__(*__cape_a))(*__cape_a & __cape_b);

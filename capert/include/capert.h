@@ -181,6 +181,15 @@ long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delt
 int __cape_atomic_direct(void);
 
 /*
+ Called by an update's combiner (templates/constructs.c) before an operation that would
+ trap: an integer division by zero, or of its type's minimum by -1. 1 while the runtime
+ replays the rank's updates to tell its plain stores (`region/plain_writes.rs`) from values
+ the program may never have had: the combiner then leaves the variable, which merges as the
+ rank's store. 0 elsewhere: the combiner makes the operation, as the program would.
+ */
+int __cape_combine_undefined(void);
+
+/*
  A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
  `combine(addr, operand)` is applied now; inside a parallel region, at the next merge point
  the updated bytes are excluded from the diff and every rank applies every rank's logged
