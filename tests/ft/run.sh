@@ -18,7 +18,7 @@
 #   --seed S   seed of the random delays and ranks (default: random; printed)
 #   --keep     keep tests/out/ft on success
 # Environment: CAPECC (default $CARGO_TARGET_DIR or target, then release/capecc), CAPERUN (default: beside capecc),
-# FT_TIMEOUT seconds per run (default 60), FT_OUT (default tests/out/ft), MPIRUN (default mpirun).
+# FT_TIMEOUT seconds per run (default 180), FT_OUT (default tests/out/ft), MPIRUN (default mpirun).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,7 +27,7 @@ source "$ROOT/scripts/env.sh"
 CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
 CAPERUN=${CAPERUN:-$(dirname "$CAPECC")/caperun}
 MPIRUN=${MPIRUN:-mpirun}
-TIMEOUT=${FT_TIMEOUT:-60}
+TIMEOUT=${FT_TIMEOUT:-180}
 OUT=${FT_OUT:-$ROOT/tests/out/ft}
 SRC=$ROOT/tests/ft/progs/ftjacobi.c
 unset OMP_NUM_THREADS CAPE_CHECKPOINT CAPE_RESTART CAPE_CHECKPOINT_EVERY CAPE_OUTPUT
@@ -84,6 +84,7 @@ done
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd) # absolute: some runs start in a directory of their own
 # the user's key that authenticates the logs: private to these runs, outside every log directory
 export CAPE_KEY_FILE=$OUT/user.key
 # Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`, no compaction);
@@ -265,15 +266,20 @@ for k in $(seq "$kills"); do
 done
 
 # --- 3. restart on P = 1 2 3 4 and on 1x2, 2x2 (R ranks of T threads) from a log written at P = 4
-# The job dies midway (a rank killed after iteration 150 was printed: early enough that the
-# kill lands before the end when the logged lazy merge runs the regions fast); its output so
-# far followed by the restart's must be the reference.
+# The job dies midway: run in a directory holding `ftjacobi.stall`, it waits after iteration
+# 150 (line 3 of its output) until the file goes, so the kill of a rank always lands there,
+# once the log holds those 150 regions, however fast or slow the machine; its output so far
+# followed by the restart's must be the reference. The restarts run elsewhere (no stall).
 d=$OUT/migrate
 bin=$(fresh_binary "$d" "ftm$$")
-CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1" &
+touch "$d/ftjacobi.stall"
+(cd "$d" && CAPE_CHECKPOINT=$d/ck exec timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1") &
 job=$!
 victim=""
-wait_lines "$d/out1" 3 && victim=$(kill_random_rank "$(basename "$bin")")
+wait_lines "$d/out1" 3 && wait_regions "$d/ck/cape.log" 150 &&
+    victim=$(kill_random_rank "$(basename "$bin")")
+# the ranks left wait for the dead one in the next region (or, with no kill, the job ends)
+rm -f "$d/ftjacobi.stall"
 wait $job
 base_ok=0
 if [ -z "$victim" ]; then
