@@ -172,6 +172,13 @@ extern "C" {
 long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
 
 /*
+ `atomic capture` at `at` (`file:line`) of a 128-bit variable met an operand outside the
+ range of `long long`, the width of the shared counter `__cape_atomic_fetch_add` adds
+ deltas in: the captured value would be wrong, so the job stops.
+ */
+void __cape_atomic_capture_range(const char *at);
+
+/*
  Whether a mergeable update may be made as one atomic instruction by the caller, with no
  call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several
  threads that this rank runs alone (the world is one rank: nothing is merged, the update is
