@@ -134,6 +134,9 @@ __attribute__((constructor)) static void __cape_tp_init_{{id}}(void)
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wunknown-warning-option"
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wbool-compare"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wparentheses"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wbool-operation"
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -295,9 +298,9 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
    `__cape_combine_undefined()` is 1 there, and the combiner leaves x */
 #define __CAPE_DIV_TRAPS(a, b) (__extension__ _Generic((a) / (b), float: 0, double: 0, \
     long double: 0, default: (b) == 0) || __extension__ _Generic((a) / (b), \
-    int: (b) == -1 && (a) == -__INT_MAX__ - 1, long: (b) == -1 && (a) == -__LONG_MAX__ - 1L, \
-    long long: (b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL, \
-    __int128: (b) == -1 && (a) == (__int128)((unsigned __int128)1 << 127), default: 0))
+    int: ((b) == -1 && (a) == -__INT_MAX__ - 1), long: ((b) == -1 && (a) == -__LONG_MAX__ - 1L), \
+    long long: ((b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL), \
+    __int128: ((b) == -1 && (a) == (__int128)((unsigned __int128)1 << 127)), default: 0))
 #define __CAPE_STMT_DIV if (__CAPE_DIV_TRAPS(*__cape_a, __cape_b) && __cape_combine_undefined()) \
     return; \
     *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
