@@ -266,20 +266,20 @@ for k in $(seq "$kills"); do
 done
 
 # --- 3. restart on P = 1 2 3 4 and on 1x2, 2x2 (R ranks of T threads) from a log written at P = 4
-# The job dies midway: run in a directory holding `ftjacobi.stall`, it waits after iteration
-# 150 (line 3 of its output) until the file goes, so the kill of a rank always lands there,
+# The job dies midway: run in a directory holding `ftjacobi.stall.150`, it waits after
+# iteration 150 (line 3 of its output) until the file goes, so the kill of a rank always lands there,
 # once the log holds those 150 regions, however fast or slow the machine; its output so far
 # followed by the restart's must be the reference. The restarts run elsewhere (no stall).
 d=$OUT/migrate
 bin=$(fresh_binary "$d" "ftm$$")
-touch "$d/ftjacobi.stall"
+touch "$d/ftjacobi.stall.150"
 (cd "$d" && CAPE_CHECKPOINT=$d/ck exec timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1") &
 job=$!
 victim=""
 wait_lines "$d/out1" 3 && wait_regions "$d/ck/cape.log" 150 &&
     victim=$(kill_random_rank "$(basename "$bin")")
 # the ranks left wait for the dead one in the next region (or, with no kill, the job ends)
-rm -f "$d/ftjacobi.stall"
+rm -f "$d/ftjacobi.stall.150"
 wait $job
 base_ok=0
 if [ -z "$victim" ]; then
@@ -711,10 +711,16 @@ else
     else
         pass "auto merge under caperun" "P=4, $sweeps regions, $notices notices"
     fi
-    CAPE_MERGE=auto timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill" &
+    # the first attempt waits after iteration 2000 (`ftjacobi.stall.2000` in its working
+    # directory) until a rank is killed, so the kill cannot come after the end; the file goes
+    # at once, before the relaunch replays that far
+    mkdir -p "$d/kill-cwd"
+    touch "$d/kill-cwd/ftjacobi.stall.2000"
+    (cd "$d/kill-cwd" && CAPE_MERGE=auto exec timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill") &
     job=$!
     victim=""
     wait_lines "$d/out-kill" 40 && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    rm -f "$d/kill-cwd/ftjacobi.stall.2000"
     wait $job
     rc=$?
     if [ -z "$victim" ]; then

@@ -6,8 +6,9 @@
  * end. Built with -DWITH_CAPE (capecc only) and `checkpoint-at` = K > 0, after iteration K
  * it calls cape_checkpoint_now() and prints its result to stderr.
  * Built with -DOTHER_PROGRAM it computes the same but is another executable.
- * While a file `ftjacobi.stall` exists in the working directory, the run waits after
- * iteration 150 (the test of a kill midway: the kill cannot come after the end). */
+ * While a file `ftjacobi.stall.K` exists in the working directory, the run waits after
+ * iteration K, a multiple of 50 (the tests of a kill midway: the kill cannot come after the
+ * end). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -75,9 +76,12 @@ int main(int argc, char **argv)
         }
 #endif
         fflush(stdout);
-        if (it == 150)
-            while (access("ftjacobi.stall", F_OK) == 0)
+        if (it % 50 == 0) {
+            char stall[32];
+            snprintf(stall, sizeof stall, "ftjacobi.stall.%d", it);
+            while (access(stall, F_OK) == 0)
                 usleep(10000);
+        }
     }
     printf("final: %d iterations, checksum %.12e change %.6e\n", iterations, checksum(grid[cur]),
            change);
