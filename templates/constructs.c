@@ -40,13 +40,18 @@ __cape_task_spawn_point();
     __cape_task_result(&{{var}}, sizeof {{var}});
 /*@ taskloop */
 {
-    unsigned long long __cape_tl_total = 0, __cape_tl_n = 0, __cape_tl_grain;
+    /* the tasks as libgomp makes them: the first total % tasks take one iteration more */
+    unsigned long long __cape_tl_total = 0, __cape_tl_n = 0, __cape_tl_next = 0, __cape_tl_k = 0;
+    unsigned long long __cape_tl_tasks, __cape_tl_size, __cape_tl_more;
     int __cape_tl_mine = 0;
     {{header}}
         __cape_tl_total++;
-    __cape_tl_grain = __cape_taskloop_grain(__cape_tl_total, {{grainsize}}, {{num_tasks}});
+    __cape_tl_tasks = __cape_taskloop_tasks(__cape_tl_total, {{grainsize}}, {{num_tasks}});
+    __cape_tl_size = __cape_tl_tasks ? __cape_tl_total / __cape_tl_tasks : 0;
+    __cape_tl_more = __cape_tl_tasks ? __cape_tl_total % __cape_tl_tasks : 0;
     {{header}} {
-        if (__cape_tl_n++ % __cape_tl_grain == 0) {
+        if (__cape_tl_n++ == __cape_tl_next) {
+            __cape_tl_next += __cape_tl_size + (__cape_tl_k++ < __cape_tl_more);
             if (__cape_tl_mine)
                 __cape_task_end();
             __cape_tl_mine = __cape_task_begin(0);

@@ -174,7 +174,8 @@ long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delt
 /*
  `atomic capture` at `at` (`file:line`) of a 128-bit variable met an operand outside the
  range of `long long`, the width of the shared counter `__cape_atomic_fetch_add` adds
- deltas in: the captured value would be wrong, so the job stops.
+ deltas in: the captured value would be wrong, so the job stops (one line, from rank 0
+ when it meets it too).
  */
 void __cape_atomic_capture_range(const char *at);
 
@@ -677,6 +678,14 @@ void __cape_taskwait(void);
  nothing otherwise.
  */
 void __cape_task_spawn_point(void);
+
+/*
+ The number of tasks of a `taskloop` of `total` iterations (of its collapsed loops), as
+ libgomp makes them: `total / grainsize` (at least 1) with `grainsize` > 0, else
+ `num_tasks` if given (> 0), else the team size, never more than `total`. The translated
+ code gives the first `total % tasks` tasks one iteration more than the others.
+ */
+uint64_t __cape_taskloop_tasks(uint64_t total, int64_t grainsize, int64_t num_tasks);
 
 /*
  A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by
