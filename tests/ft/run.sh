@@ -134,10 +134,10 @@ wait_ranks() {
     return 1
 }
 
-# waits until FILE has at least N lines (at most 30 s)
+# waits until FILE has at least N lines (at most SECONDS, default 30 s)
 wait_lines() {
     local i
-    for i in $(seq 300); do
+    for i in $(seq $((${3:-30} * 10))); do
         [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
         sleep 0.1
     done
@@ -276,7 +276,8 @@ touch "$d/ftjacobi.stall.150"
 (cd "$d" && CAPE_CHECKPOINT=$d/ck exec timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1") &
 job=$!
 victim=""
-wait_lines "$d/out1" 3 && wait_regions "$d/ck/cape.log" 150 &&
+# (the job cannot end before the kill: the waits may be long on a loaded machine)
+wait_lines "$d/out1" 3 $((TIMEOUT - 30)) && wait_regions "$d/ck/cape.log" 150 &&
     victim=$(kill_random_rank "$(basename "$bin")")
 # the ranks left wait for the dead one in the next region (or, with no kill, the job ends)
 rm -f "$d/ftjacobi.stall.150"
@@ -719,7 +720,7 @@ else
     (cd "$d/kill-cwd" && CAPE_MERGE=auto exec timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill") &
     job=$!
     victim=""
-    wait_lines "$d/out-kill" 40 && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    wait_lines "$d/out-kill" 40 $((TIMEOUT - 30)) && victim=$(kill_random_rank "$(basename "$auto_bin")")
     rm -f "$d/kill-cwd/ftjacobi.stall.2000"
     wait $job
     rc=$?
