@@ -172,6 +172,14 @@ extern "C" {
 long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delta);
 
 /*
+ `atomic capture` at `at` (`file:line`) of a 128-bit variable met an operand outside the
+ range of `long long`, the width of the shared counter `__cape_atomic_fetch_add` adds
+ deltas in: the captured value would be wrong, so the job stops (one line, from rank 0
+ when it meets it too).
+ */
+void __cape_atomic_capture_range(const char *at);
+
+/*
  Whether a mergeable update may be made as one atomic instruction by the caller, with no
  call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several
  threads that this rank runs alone (the world is one rank: nothing is merged, the update is
@@ -179,6 +187,15 @@ long long __cape_atomic_fetch_add(void *x, size_t size, void *x0, long long delt
  between ranks or is made under the runtime's locks.
  */
 int __cape_atomic_direct(void);
+
+/*
+ Called by an update's combiner (templates/constructs.c) before an operation that would
+ trap: an integer division by zero, or of its type's minimum by -1. 1 while the runtime
+ replays the rank's updates to tell its plain stores (`region/plain_writes.rs`) from values
+ the program may never have had: the combiner then leaves the variable, which merges as the
+ rank's store. 0 elsewhere: the combiner makes the operation, as the program would.
+ */
+int __cape_combine_undefined(void);
 
 /*
  A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):
@@ -661,6 +678,14 @@ void __cape_taskwait(void);
  nothing otherwise.
  */
 void __cape_task_spawn_point(void);
+
+/*
+ The number of tasks of a `taskloop` of `total` iterations (of its collapsed loops), as
+ libgomp makes them: `total / grainsize` (at least 1) with `grainsize` > 0, else
+ `num_tasks` if given (> 0), else the team size, never more than `total`. The translated
+ code gives the first `total % tasks` tasks one iteration more than the others.
+ */
+uint64_t __cape_taskloop_tasks(uint64_t total, int64_t grainsize, int64_t num_tasks);
 
 /*
  A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by

@@ -18,7 +18,7 @@
 #   --seed S   seed of the random delays and ranks (default: random; printed)
 #   --keep     keep tests/out/ft on success
 # Environment: CAPECC (default $CARGO_TARGET_DIR or target, then release/capecc), CAPERUN (default: beside capecc),
-# FT_TIMEOUT seconds per run (default 60), FT_OUT (default tests/out/ft), MPIRUN (default mpirun).
+# FT_TIMEOUT seconds per run (default 180), FT_OUT (default tests/out/ft), MPIRUN (default mpirun).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,7 +27,7 @@ source "$ROOT/scripts/env.sh"
 CAPECC=${CAPECC:-${CARGO_TARGET_DIR:-$ROOT/target}/release/capecc}
 CAPERUN=${CAPERUN:-$(dirname "$CAPECC")/caperun}
 MPIRUN=${MPIRUN:-mpirun}
-TIMEOUT=${FT_TIMEOUT:-60}
+TIMEOUT=${FT_TIMEOUT:-180}
 OUT=${FT_OUT:-$ROOT/tests/out/ft}
 SRC=$ROOT/tests/ft/progs/ftjacobi.c
 unset OMP_NUM_THREADS CAPE_CHECKPOINT CAPE_RESTART CAPE_CHECKPOINT_EVERY CAPE_OUTPUT
@@ -84,6 +84,7 @@ done
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd) # absolute: some runs start in a directory of their own
 # the user's key that authenticates the logs: private to these runs, outside every log directory
 export CAPE_KEY_FILE=$OUT/user.key
 # Most checks are of the log of every region (`CAPE_CHECKPOINT_EVERY=1`, no compaction);
@@ -133,10 +134,10 @@ wait_ranks() {
     return 1
 }
 
-# waits until FILE has at least N lines (at most 30 s)
+# waits until FILE has at least N lines (at most SECONDS, default 30 s)
 wait_lines() {
     local i
-    for i in $(seq 300); do
+    for i in $(seq $((${3:-30} * 10))); do
         [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ] && return 0
         sleep 0.1
     done
@@ -265,15 +266,21 @@ for k in $(seq "$kills"); do
 done
 
 # --- 3. restart on P = 1 2 3 4 and on 1x2, 2x2 (R ranks of T threads) from a log written at P = 4
-# The job dies midway (a rank killed after iteration 150 was printed: early enough that the
-# kill lands before the end when the logged lazy merge runs the regions fast); its output so
-# far followed by the restart's must be the reference.
+# The job dies midway: run in a directory holding `ftjacobi.stall.150`, it waits after
+# iteration 150 (line 3 of its output) until the file goes, so the kill of a rank always lands there,
+# once the log holds those 150 regions, however fast or slow the machine; its output so far
+# followed by the restart's must be the reference. The restarts run elsewhere (no stall).
 d=$OUT/migrate
 bin=$(fresh_binary "$d" "ftm$$")
-CAPE_CHECKPOINT=$d/ck timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1" &
+touch "$d/ftjacobi.stall.150"
+(cd "$d" && CAPE_CHECKPOINT=$d/ck exec timeout -k 5 "$TIMEOUT" "${mpirun[@]}" -np 4 "$bin" <"$INPUT" >"$d/out1" 2>"$d/err1") &
 job=$!
 victim=""
-wait_lines "$d/out1" 3 && victim=$(kill_random_rank "$(basename "$bin")")
+# (the job cannot end before the kill: the waits may be long on a loaded machine)
+wait_lines "$d/out1" 3 $((TIMEOUT - 30)) && wait_regions "$d/ck/cape.log" 150 &&
+    victim=$(kill_random_rank "$(basename "$bin")")
+# the ranks left wait for the dead one in the next region (or, with no kill, the job ends)
+rm -f "$d/ftjacobi.stall.150"
 wait $job
 base_ok=0
 if [ -z "$victim" ]; then
@@ -705,10 +712,16 @@ else
     else
         pass "auto merge under caperun" "P=4, $sweeps regions, $notices notices"
     fi
-    CAPE_MERGE=auto timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill" &
+    # the first attempt waits after iteration 2000 (`ftjacobi.stall.2000` in its working
+    # directory) until a rank is killed, so the kill cannot come after the end; the file goes
+    # at once, before the relaunch replays that far
+    mkdir -p "$d/kill-cwd"
+    touch "$d/kill-cwd/ftjacobi.stall.2000"
+    (cd "$d/kill-cwd" && CAPE_MERGE=auto exec timeout -k 5 "$TIMEOUT" "$CAPERUN" -np 4 --checkpoint "$d/ck-kill" "$auto_bin" 4000 <"$INPUT" >"$d/out-kill" 2>"$d/err-kill") &
     job=$!
     victim=""
-    wait_lines "$d/out-kill" 40 && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    wait_lines "$d/out-kill" 40 $((TIMEOUT - 30)) && victim=$(kill_random_rank "$(basename "$auto_bin")")
+    rm -f "$d/kill-cwd/ftjacobi.stall.2000"
     wait $job
     rc=$?
     if [ -z "$victim" ]; then

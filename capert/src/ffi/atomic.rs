@@ -43,6 +43,34 @@ pub extern "C" fn __cape_atomic_fetch_add(
     })
 }
 
+/// `atomic capture` at `at` (`file:line`) of a 128-bit variable met an operand outside the
+/// range of `long long`, the width of the shared counter `__cape_atomic_fetch_add` adds
+/// deltas in: the captured value would be wrong, so the job stops (one line, from rank 0
+/// when it meets it too).
+#[no_mangle]
+pub extern "C" fn __cape_atomic_capture_range(at: *const std::ffi::c_char) {
+    guard(|| {
+        let at = if at.is_null() {
+            "?".into()
+        } else {
+            // SAFETY: by the ABI contract `at` is a NUL-terminated string literal.
+            unsafe { std::ffi::CStr::from_ptr(at) }.to_string_lossy()
+        };
+        // every rank that meets it stops; rank 0 says it once
+        let rank = region::try_with_state(|s| s.rt.as_ref().map(|rt| rt.rank))
+            .flatten()
+            .unwrap_or(0);
+        runtime::fatal_at_merge(
+            rank,
+            &format!(
+                "`atomic capture` at {at}: an operand of a 128-bit variable outside the range of \
+             `long long`; CAPE takes captured values from a 64-bit counter shared by the ranks. \
+             Keep such operands within `long long`"
+            ),
+        )
+    })
+}
+
 /// Whether a mergeable update may be made as one atomic instruction by the caller, with no
 /// call of `__cape_atomic_update`: 1 while the calling thread runs in a team of several
 /// threads that this rank runs alone (the world is one rank: nothing is merged, the update is
@@ -51,6 +79,16 @@ pub extern "C" fn __cape_atomic_fetch_add(
 #[no_mangle]
 pub extern "C" fn __cape_atomic_direct() -> c_int {
     guard(|| c_int::from(region::threads::atomic_direct()))
+}
+
+/// Called by an update's combiner (templates/constructs.c) before an operation that would
+/// trap: an integer division by zero, or of its type's minimum by -1. 1 while the runtime
+/// replays the rank's updates to tell its plain stores (`region/plain_writes.rs`) from values
+/// the program may never have had: the combiner then leaves the variable, which merges as the
+/// rank's store. 0 elsewhere: the combiner makes the operation, as the program would.
+#[no_mangle]
+pub extern "C" fn __cape_combine_undefined() -> c_int {
+    guard(|| c_int::from(region::plain_writes::undefined_in_replay()))
 }
 
 /// A mergeable update (`#pragma omp atomic`, the update forms inside `critical`):

@@ -110,6 +110,28 @@ pub extern "C" fn __cape_task_spawn_point() {
     })
 }
 
+/// The number of tasks of a `taskloop` of `total` iterations (of its collapsed loops), as
+/// libgomp makes them: `total / grainsize` (at least 1) with `grainsize` > 0, else
+/// `num_tasks` if given (> 0), else the team size, never more than `total`. The translated
+/// code gives the first `total % tasks` tasks one iteration more than the others.
+#[no_mangle]
+pub extern "C" fn __cape_taskloop_tasks(total: u64, grainsize: i64, num_tasks: i64) -> u64 {
+    guard(|| {
+        if total == 0 {
+            return 0;
+        }
+        if grainsize > 0 {
+            return (total / grainsize as u64).max(1);
+        }
+        let tasks = if num_tasks > 0 {
+            num_tasks as u64
+        } else {
+            with_state(|s| s.team.omp_num_threads()).max(1) as u64
+        };
+        tasks.min(total)
+    })
+}
+
 /// A `taskloop`'s iterations per task: `grainsize` if given (> 0), else `total` divided by
 /// `num_tasks` if given, else by the team size.
 #[no_mangle]

@@ -28,7 +28,7 @@ mod epoch;
 mod lazy_point;
 pub mod lock;
 mod memory;
-mod plain_writes;
+pub mod plain_writes;
 #[cfg(test)]
 mod protocol_tests;
 mod rank_locks;

@@ -126,6 +126,14 @@ impl EpochRecords {
         self.push(Record::Store { target, bytes });
     }
 
+    /// Appends the store of `bytes` at `target` to the section record at `at` (`plain_writes.rs`):
+    /// the join writes it after that section's own stores.
+    pub fn store_in_section(&mut self, at: usize, target: usize, bytes: Vec<u8>) {
+        if let Some(Record::Section { runs, .. }) = self.list.get_mut(at) {
+            runs.push((target, bytes));
+        }
+    }
+
     pub fn as_slice(&self) -> &[Record] {
         &self.list
     }

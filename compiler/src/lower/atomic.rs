@@ -628,7 +628,7 @@ fn lower_capture(
             (
                 "plus_delta",
                 if c.new_value {
-                    " + (unsigned long long)__cape_delta"
+                    " + (unsigned __int128)__cape_delta"
                 } else {
                     ""
                 },

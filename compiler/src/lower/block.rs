@@ -125,7 +125,7 @@ pub fn loop_variables(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Ve
 }
 
 /// The number of loops `collapse` associates with `d` (1 without the clause).
-fn collapse_depth(cx: &Context, d: &Directive) -> usize {
+pub(super) fn collapse_depth(cx: &Context, d: &Directive) -> usize {
     d.clauses
         .iter()
         .find_map(|c| match (&c.kind, &c.args) {

@@ -16,7 +16,7 @@ use super::data_sharing::{
 use super::one;
 use super::read_only::is_read_only_scalar;
 use super::write_scope::{write_scope, Object, RegionView, Scope};
-use super::{contains, emit_span, spelled, uses_in, Context, Env, Out};
+use super::{contains, emit_span, span_of, spelled, uses_in, Context, Env, Out};
 use crate::diag::{Diagnostic, Span};
 use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
 use crate::resolve::{Binding, Step, Storage, VarId};
@@ -212,30 +212,81 @@ fn capture_set(
             wanted.push(v);
         }
     }
+    // `default(none)` as gcc applies it: every variable the region refers to must be listed
+    // (`const` ones too), also where only a clause refers to it: the worksharing part's of a
+    // combined construct, a `filter`, and the clauses of the constructs inside (not the
+    // expressions the `parallel` itself evaluates before the region, `num_threads` and `if`).
+    // A use inside an inner construct that lists the variable `private` is of that copy.
+    let privatized: Vec<(Span, VarId)> = if default_none.is_some() {
+        inside
+            .iter()
+            .flat_map(|inner| {
+                let at = cx
+                    .constructs()
+                    .statement(cx, inner)
+                    .ok()
+                    .map(|s| span_of(s.span));
+                inner
+                    .clauses
+                    .iter()
+                    .filter(|c| c.kind == ClauseKind::Private)
+                    .flat_map(move |c| super::clause_vars(cx, inner, c.span))
+                    .filter_map(move |(_, v)| at.map(|at| (at, v)))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut check_listed = |v: VarId, used: Span, errors: &mut Vec<Diagnostic>| {
+        let Some(span) = *default_none else { return };
+        let var = &cx.program.vars[v];
+        let exempt = predetermined.contains(&v)
+            || is_threadprivate(cx, v)
+            || contains(stmt_span, var.ident_span)
+            || cx.lines.is_system(var.ident_span.start)
+            || sharing.contains_key(&v)
+            || privatized
+                .iter()
+                .any(|&(at, p)| p == v && contains(at, used));
+        if !exempt && !reported.contains(&v) {
+            reported.push(v);
+            errors.push(
+                Diagnostic::error(format!(
+                    "`{}` is not listed in a data-sharing clause",
+                    var.name
+                ))
+                .with_primary(used, "used here")
+                .with_secondary(span, "`default(none)` requires every variable to be listed"),
+            );
+        }
+    };
     for u in uses_in(cx, stmt_span) {
         let Binding::Var(v) = u.binding else { continue };
         if is_outer_local(v) && !wanted.contains(&v) {
             wanted.push(v);
         }
-        if let Some(span) = *default_none {
-            let var = &cx.program.vars[v];
-            let exempt = predetermined.contains(&v)
-                || is_threadprivate(cx, v)
-                || contains(stmt_span, var.ident_span)
-                || cx.lines.is_system(var.ident_span.start)
-                || var.is_const
-                || sharing.contains_key(&v);
-            if !exempt && !reported.contains(&v) {
-                reported.push(v);
-                errors.push(
-                    Diagnostic::error(format!(
-                        "`{}` is not listed in a data-sharing clause",
-                        var.name
-                    ))
-                    .with_primary(u.span, "used here")
-                    .with_secondary(span, "`default(none)` requires every variable to be listed"),
-                );
-            }
+        check_listed(v, u.span, errors);
+    }
+    if default_none.is_some() {
+        // (gcc takes an array section's bounds in the reduction of a combined construct as
+        // the parallel's own)
+        let own = d
+            .clauses
+            .iter()
+            .filter(|c| {
+                (combined && !parallel_part(c.kind) && c.kind != ClauseKind::Reduction)
+                    || c.kind == ClauseKind::Filter
+            })
+            .flat_map(|c| super::clause_vars(cx, d, c.span));
+        let of_inner = inside.iter().flat_map(|inner| {
+            inner
+                .clauses
+                .iter()
+                .filter(|c| c.kind != ClauseKind::Private)
+                .flat_map(move |c| super::clause_vars(cx, inner, c.span))
+        });
+        for (used, v) in own.chain(of_inner) {
+            check_listed(v, used, errors);
         }
     }
     for (&v, (s, _)) in sharing {

@@ -85,18 +85,30 @@ pub fn lower(
             ],
         ));
     }
-    // taskloop: every `grain` iterations are a task
+    // taskloop: the iterations of the loops it associates (`collapse`), counted first, are
+    // split into tasks of consecutive iterations; the headers of those loops, without the
+    // braces between them, run the innermost body
     let Statement::For(f) = &stmt.node else {
         return Err(vec![Diagnostic::error(
             "`#pragma omp taskloop` must be followed by a `for` loop",
         )
         .with_primary(d.name_span, "no loop follows")]);
     };
-    let header = Span::new(
+    let mut headers = vec![Span::new(
         span_of(stmt.span).start,
         span_of(f.node.statement.span).start,
-    );
-    let loop_body = span_of(f.node.statement.span);
+    )];
+    let mut innermost = &f.node.statement;
+    for _ in 1..super::block::collapse_depth(cx, d) {
+        let next = super::worksharing::perfectly_nested(innermost);
+        let Statement::For(g) = &next.node else { break };
+        headers.push(Span::new(
+            span_of(next.span).start,
+            span_of(g.node.statement.span).start,
+        ));
+        innermost = &g.node.statement;
+    }
+    let loop_body = span_of(innermost.span);
     let clause_value = |kind: ClauseKind| {
         d.clauses.iter().find_map(|c| match (&c.kind, &c.args) {
             (k, ClauseArgs::Expr { expr, .. }) if *k == kind => Some(*expr),
@@ -136,7 +148,11 @@ pub fn lower(
         &copies,
         "every chunk of iterations a task",
         &|out, env| {
-            let header = super::emit_span(cx, out, header, env);
+            let header = headers
+                .iter()
+                .map(|&h| super::emit_span(cx, out, h, env).trim().to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
             let body = super::emit_span(cx, out, loop_body, env);
             let value =
                 |e: Option<Span>| e.map_or("0".to_string(), |e| super::clause_expr(cx, d, e, env));

@@ -46,6 +46,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wunknown-warning-option"
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wbool-compare"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wparentheses"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wbool-operation"
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -179,7 +182,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, i, int, stmt) D(op, tn, T, ui, unsigned int, stmt) D(op, tn, T, l, long, stmt) \
     D(op, tn, T, ul, unsigned long, stmt) D(op, tn, T, ll, long long, stmt) \
-    D(op, tn, T, ull, unsigned long long, stmt)
+    D(op, tn, T, ull, unsigned long long, stmt) D(op, tn, T, i128, __int128, stmt) \
+    D(op, tn, T, u128, unsigned __int128, stmt)
 #define __CAPE_REAL_OPERANDS(D, op, tn, T, stmt) __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, f, float, stmt) D(op, tn, T, d, double, stmt) D(op, tn, T, ld, long double, stmt)
 /* the updated types narrower than int also take an operand of their own type */
@@ -187,7 +191,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
     X(op, b, _Bool, stmt, 1) X(op, c, char, stmt, 1) X(op, sc, signed char, stmt, 1) \
     X(op, uc, unsigned char, stmt, 1) X(op, s, short, stmt, 1) X(op, us, unsigned short, stmt, 1) \
     X(op, i, int, stmt, 0) X(op, ui, unsigned int, stmt, 0) X(op, l, long, stmt, 0) \
-    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0)
+    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0) \
+    X(op, i128, __int128, stmt, 0) X(op, u128, unsigned __int128, stmt, 0)
 #define __CAPE_FOR_REALS(X, op, stmt) __CAPE_FOR_INTEGERS(X, op, stmt) \
     X(op, f, float, stmt, 0) X(op, d, double, stmt, 0) X(op, ld, long double, stmt, 0)
 #define __CAPE_OWN_0(op, tn, T, stmt)
@@ -200,7 +205,17 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_STMT_ADD *__cape_a = (__typeof__(*__cape_a))(*__cape_a + __cape_b);
 #define __CAPE_STMT_SUB *__cape_a = (__typeof__(*__cape_a))(*__cape_a - __cape_b);
 #define __CAPE_STMT_MUL *__cape_a = (__typeof__(*__cape_a))(*__cape_a * __cape_b);
-#define __CAPE_STMT_DIV *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
+/* an integer division that traps: by zero, or of its type's minimum by -1. The runtime's replay
+   of a rank's updates (to tell its plain stores) may meet one the program never made:
+   `__cape_combine_undefined()` is 1 there, and the combiner leaves x */
+#define __CAPE_DIV_TRAPS(a, b) (__extension__ _Generic((a) / (b), float: 0, double: 0, \
+    long double: 0, default: (b) == 0) || __extension__ _Generic((a) / (b), \
+    int: ((b) == -1 && (a) == -__INT_MAX__ - 1), long: ((b) == -1 && (a) == -__LONG_MAX__ - 1L), \
+    long long: ((b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL), \
+    __int128: ((b) == -1 && (a) == (__int128)((unsigned __int128)1 << 127)), default: 0))
+#define __CAPE_STMT_DIV if (__CAPE_DIV_TRAPS(*__cape_a, __cape_b) && __cape_combine_undefined()) \
+    return; \
+    *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
 #define __CAPE_STMT_MAX if (__cape_b > *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_MIN if (__cape_b < *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_AND *__cape_a = (__typeof__(*__cape_a))(*__cape_a & __cape_b);
@@ -228,7 +243,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     int: __cape_combine_##op##_##tn##_i, \
     unsigned int: __cape_combine_##op##_##tn##_ui, long: __cape_combine_##op##_##tn##_l, \
     unsigned long: __cape_combine_##op##_##tn##_ul, long long: __cape_combine_##op##_##tn##_ll, \
-    unsigned long long: __cape_combine_##op##_##tn##_ull
+    unsigned long long: __cape_combine_##op##_##tn##_ull, __int128: __cape_combine_##op##_##tn##_i128, \
+    unsigned __int128: __cape_combine_##op##_##tn##_u128
 #define __CAPE_PICK_REAL(op, tn, e) __CAPE_PICK_INT(op, tn, e), float: __cape_combine_##op##_##tn##_f, \
     double: __cape_combine_##op##_##tn##_d, long double: __cape_combine_##op##_##tn##_ld
 #define __CAPE_PICK_NARROW_REAL(op, tn, T, e) __CAPE_PICK_REAL(op, tn, e), T: __cape_combine_##op##_##tn##_##tn)
@@ -241,7 +257,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __CAPE_PICK_NARROW_##K(op, us, unsigned short, e), \
     int: __CAPE_PICK_##K(op, i, e)), unsigned int: __CAPE_PICK_##K(op, ui, e)), \
     long: __CAPE_PICK_##K(op, l, e)), unsigned long: __CAPE_PICK_##K(op, ul, e)), \
-    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e))
+    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e)), \
+    __int128: __CAPE_PICK_##K(op, i128, e)), unsigned __int128: __CAPE_PICK_##K(op, u128, e))
 #define __CAPE_REAL_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
     float: __CAPE_PICK_REAL(op, f, e)), double: __CAPE_PICK_REAL(op, d, e)), \
     long double: __CAPE_PICK_REAL(op, ld, e)))
@@ -252,7 +269,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __cape_combine_##op##_us_ll, int: __cape_combine_##op##_i_ll, \
     unsigned int: __cape_combine_##op##_ui_ll, long: __cape_combine_##op##_l_ll, \
     unsigned long: __cape_combine_##op##_ul_ll, long long: __cape_combine_##op##_ll_ll, \
-    unsigned long long: __cape_combine_##op##_ull_ll)
+    unsigned long long: __cape_combine_##op##_ull_ll, __int128: __cape_combine_##op##_i128_ll, \
+    unsigned __int128: __cape_combine_##op##_u128_ll)
 #define __CAPE_COMBINER_ADD(x, e) __CAPE_REAL_COMBINER(ADD, x, e)
 #define __CAPE_COMBINER_SUB(x, e) __CAPE_REAL_COMBINER(SUB, x, e)
 #define __CAPE_COMBINER_MUL(x, e) __CAPE_REAL_COMBINER(MUL, x, e)

@@ -5,9 +5,13 @@
  * has `iterations` parallel regions; a checksum is printed every 50 iterations and at the
  * end. Built with -DWITH_CAPE (capecc only) and `checkpoint-at` = K > 0, after iteration K
  * it calls cape_checkpoint_now() and prints its result to stderr.
- * Built with -DOTHER_PROGRAM it computes the same but is another executable. */
+ * Built with -DOTHER_PROGRAM it computes the same but is another executable.
+ * While a file `ftjacobi.stall.K` exists in the working directory, the run waits after
+ * iteration K, a multiple of 50 (the tests of a kill midway: the kill cannot come after the
+ * end). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #ifndef N /* -DN=256: a grid of whole pages per rank (the demand-driven merge's test) */
 #define N 48
@@ -72,6 +76,12 @@ int main(int argc, char **argv)
         }
 #endif
         fflush(stdout);
+        if (it % 50 == 0) {
+            char stall[32];
+            snprintf(stall, sizeof stall, "ftjacobi.stall.%d", it);
+            while (access(stall, F_OK) == 0)
+                usleep(10000);
+        }
     }
     printf("final: %d iterations, checksum %.12e change %.6e\n", iterations, checksum(grid[cur]),
            change);
