@@ -81,7 +81,7 @@ __cape_taskwait();
 { /* capecc: #pragma omp {{construct}} at {{location}}: mergeable updates */
 {{updates}}}
 /*@ update */
-    { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __typeof__(&({{lvalue}})) __cape_x = &({{lvalue}}); if (!__CAPE_FETCH_{{op}}(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}(*__cape_x, __cape_v), __CAPE_FOLDS_{{op}}(__cape_x, __cape_v)); }
+    { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __typeof__(&({{lvalue}})) __cape_x = &({{lvalue}}); if (!__CAPE_FETCH_{{op}}(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}(*__cape_x, __cape_v), __CAPE_FOLDS_{{op}}(__cape_x, __cape_v)); }
 /*@ builtin_update */
 { /* capecc: {{what}} at {{location}}: a mergeable update */
 {{update}}}
@@ -92,7 +92,7 @@ __cape_taskwait();
     __typeof__({{operand}}) __cape_operand = ({{operand}});
     long long __cape_delta = {{sign}}(long long)__cape_operand;
     __typeof__({{x}}) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&({{x}}), sizeof({{x}}), &__cape_x0, __cape_delta);
+    long long __cape_earlier = __cape_atomic_fetch_add((void *)&({{x}}), sizeof({{x}}), (void *)&__cape_x0, __cape_delta);
     {{update}}
     {{v}} = (__typeof__({{x}}))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier{{plus_delta}});
 }

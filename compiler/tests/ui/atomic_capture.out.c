@@ -337,8 +337,8 @@ static void __cape_fn_1(void *__cape_arg)
             __typeof__(1) __cape_operand = (1);
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(x) __cape_x0;
-            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            long long __cape_earlier = __cape_atomic_fetch_add((void *)&(x), sizeof(x), (void *)&__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
@@ -347,8 +347,8 @@ static void __cape_fn_1(void *__cape_arg)
             __typeof__(3) __cape_operand = (3);
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(a[1]) __cape_x0;
-            long long __cape_earlier = __cape_atomic_fetch_add(&(a[1]), sizeof(a[1]), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[1])) __cape_x = &(a[1]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            long long __cape_earlier = __cape_atomic_fetch_add((void *)&(a[1]), sizeof(a[1]), (void *)&__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[1])) __cape_x = &(a[1]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
@@ -357,8 +357,8 @@ static void __cape_fn_1(void *__cape_arg)
             __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
             long long __cape_delta = -(long long)__cape_operand;
             __typeof__(a[2]) __cape_x0;
-            long long __cape_earlier = __cape_atomic_fetch_add(&(a[2]), sizeof(a[2]), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[2])) __cape_x = &(a[2]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
+            long long __cape_earlier = __cape_atomic_fetch_add((void *)&(a[2]), sizeof(a[2]), (void *)&__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[2])) __cape_x = &(a[2]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
             (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
@@ -367,8 +367,8 @@ static void __cape_fn_1(void *__cape_arg)
             __typeof__(2) __cape_operand = (2);
             long long __cape_delta = (long long)__cape_operand;
             __typeof__(x) __cape_x0;
-            long long __cape_earlier = __cape_atomic_fetch_add(&(x), sizeof(x), &__cape_x0, __cape_delta);
-                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            long long __cape_earlier = __cape_atomic_fetch_add((void *)&(x), sizeof(x), (void *)&__cape_x0, __cape_delta);
+                { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
             (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
         }
     }

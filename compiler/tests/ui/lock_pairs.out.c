@@ -347,14 +347,14 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
                     { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __typeof__(&(best)) __cape_x = &(best); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __typeof__(&(best)) __cape_x = &(best); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
     }
                     { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
                 __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
     if (total < 3)
-                        (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))= 0;
+                        (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))= 0;
                 __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
     }
                 }
@@ -408,7 +408,7 @@ static void __cape_fn_2(void *__cape_arg)
         /* capecc: a lock test at lock_pairs.c:33: the block runs under a lock shared by the ranks */
 if (__cape_lock_test((void *)(__cape_value_lock), 0))
 {
-            (*(__typeof__(&(tested)))__cape_store_report(&(tested), sizeof(tested)))++;
+            (*(__typeof__(&(tested)))__cape_store_report((void *)&(tested), sizeof(tested)))++;
             __cape_lock_unset((void *)(__cape_value_lock), 0);
         }
 else
