@@ -246,6 +246,10 @@ pub fn lower(
             .with_note(
                 "CAPE threads are processes: a critical section can only be reproduced when \
                  its effect is an update that can be re-applied in any order",
+            )
+            .with_note(
+                "help: write any other update (such as `x = e - x`) in a `#pragma omp critical` \
+                 section, which runs under a lock shared by the processes",
             )]);
     }
     // the combiners exist for arithmetic types only
