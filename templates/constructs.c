@@ -96,6 +96,14 @@ __cape_taskwait();
     {{update}}
     {{v}} = (__typeof__({{x}}))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier{{plus_delta}});
 }
+/*@ counted_update */
+{ /* capecc: an update of a variable an `atomic capture` also updates: its delta is counted with the captures' on rank 0 */
+    __typeof__({{operand}}) __cape_operand = ({{operand}});
+    __typeof__({{x}}) __cape_x0;
+    if (__CAPE_INT_LIKE({{x}}) && __CAPE_INT_LIKE(__cape_operand))
+        (void)__cape_atomic_fetch_add((void *)&({{x}}), sizeof({{x}}), (void *)&__cape_x0, {{sign}}(long long)__cape_operand);
+    {{update}}
+}
 /*@ plain */
 { /* capecc: #pragma omp {{construct}} at {{location}}: a plain access, the last writer wins */
 {{body}}

@@ -313,6 +313,9 @@ pub(super) fn render_update(
     u: &Update,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
+    if let Some(counted) = super::update_reads::counted(cx, out, u, env) {
+        return counted;
+    }
     let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
     let operand = match u.operand {
         Some(s) => emit_span(cx, out, s, env).trim().to_string(),
@@ -428,7 +431,8 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
         let mergeable = decls.is_empty()
             && body
                 .iter()
-                .all(|s| updates_of(cx, s, true, &mut found).is_ok());
+                .all(|s| updates_of(cx, s, true, &mut found).is_ok())
+            && super::update_reads::independent(cx, &body);
         pairs.push(LockPair {
             span,
             body,
@@ -471,9 +475,9 @@ pub fn lower_lock_pair(
 }
 
 /// An `atomic capture`: `v` receives `x`'s value before (`new_value` false) or after the update.
-struct Capture {
+pub(super) struct Capture {
     v: Span,
-    update: Update,
+    pub(super) update: Update,
     new_value: bool,
 }
 
@@ -496,7 +500,7 @@ fn expression_of(s: &Node<Statement>) -> Option<&Node<Expression>> {
 
 /// The capture forms of OpenMP 4.5: `v = x++`, `v = --x`, `v = x op= e`, `v = x = x op e`,
 /// `{v = x; x op= e;}`, `{x op= e; v = x;}` (and the `++`/`--` and `x = x op e` updates).
-fn capture_of(cx: &Context, stmt: &Node<Statement>) -> Option<Capture> {
+pub(super) fn capture_of(cx: &Context, stmt: &Node<Statement>) -> Option<Capture> {
     if let Some(e) = expression_of(stmt) {
         let (v, rhs) = assignment(e)?;
         let update = update_of_expression(cx, rhs)?;
