@@ -339,7 +339,7 @@ pub struct LockPair<'a> {
     pub(super) body: Vec<&'a Node<Statement>>,
     /// declarations between the calls (not mergeable; their calls are checked by name)
     pub(super) decls: Vec<Span>,
-    lock: String,
+    pub(super) lock: String,
     /// the set call's argument (the lock's address)
     pub(super) arg: Span,
     /// the set call
@@ -444,6 +444,7 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
             mergeable,
         });
     }
+    super::update_reads::settle_lock_pairs(cx, &mut pairs);
     pairs
 }
 

@@ -242,9 +242,16 @@ pub fn lower(
     stmt: &Node<Statement>,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
-    // updates that read what the section writes, or whose operands have effects, are not
-    // independent updates (`update_reads.rs`): they run under the lock
-    let updates = if !super::update_reads::independent(cx, &[stmt]) {
+    // updates that read what the section (or another section of the name) writes, or whose
+    // operands have effects, are not independent updates (`update_reads.rs`): they run under
+    // the lock
+    let same_name: Vec<&Node<Statement>> = cx
+        .directives
+        .iter()
+        .filter(|o| o.kind == d.kind && o.name_arg == d.name_arg && o.span != d.span)
+        .filter_map(|o| cx.constructs().statement(cx, o).ok())
+        .collect();
+    let updates = if !super::update_reads::independent_beside(cx, &[stmt], &same_name) {
         None
     } else if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
         Some(super::atomic::lower(cx, out, d, stmt, env))

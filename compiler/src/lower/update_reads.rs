@@ -21,7 +21,7 @@ use lang_c::ast::{
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
 
-use super::atomic::{capture_of, update_of_expression, Update};
+use super::atomic::{capture_of, update_of_expression, LockPair, Update};
 use super::common::is_assignment;
 use super::write_scope::{prints, writes_nothing};
 use super::{emit_span, span_of, uses_in, var_at, Context, Env, Out};
@@ -299,6 +299,17 @@ fn collect(cx: &Context, s: &Node<Statement>, roots: &mut Vec<Root>, reads: &mut
 /// loops) may merge as independent updates: no update reads an object an update of the same
 /// section writes, no operand has an effect of its own.
 pub fn independent(cx: &Context, statements: &[&Node<Statement>]) -> bool {
+    independent_beside(cx, statements, &[])
+}
+
+/// [`independent`], where the section also excludes the sections of `others` (those of the
+/// same `critical` name or lock): its reads must not see their updates either. (An other
+/// section that is not made of updates runs under the lock, and so does this one then.)
+pub fn independent_beside(
+    cx: &Context,
+    statements: &[&Node<Statement>],
+    others: &[&Node<Statement>],
+) -> bool {
     let mut roots = Vec::new();
     let mut reads = Reads::default();
     for s in statements {
@@ -309,11 +320,17 @@ pub fn independent(cx: &Context, statements: &[&Node<Statement>]) -> bool {
     if reads.effect {
         return false;
     }
+    for s in others {
+        let mut their_roots = Vec::new();
+        if collect(cx, s, &mut their_roots, &mut Reads::default()) {
+            roots.extend(their_roots);
+        }
+    }
     let arithmetic_pointed =
         |v: &VarId| cx.program.vars[*v].class != TypeClass::Pointer && may_be_pointed(cx, *v);
     roots.iter().all(|root| match root {
         Root::Named(v) => {
-            !reads.names.contains(v) && !(reads.through_pointer && may_be_pointed(cx, *v))
+            !(reads.names.contains(v) || (reads.through_pointer && may_be_pointed(cx, *v)))
         }
         Root::Unknown => !reads.through_pointer && !reads.names.iter().any(arithmetic_pointed),
     })
@@ -413,4 +430,24 @@ pub(super) fn counted(
         )
         .map_err(|e| vec![e]),
     )
+}
+
+/// The lock pairs of one lock exclude each other: they merge as updates only when every pair
+/// of the lock in the file is made of updates (a general pair runs under the cross-rank lock,
+/// which merged updates would not take) and none reads what another writes.
+pub(super) fn settle_lock_pairs(cx: &Context, pairs: &mut [LockPair]) {
+    let verdicts: Vec<bool> = pairs
+        .iter()
+        .map(|pair| {
+            let same: Vec<&LockPair> = pairs.iter().filter(|p| p.lock == pair.lock).collect();
+            let bodies: Vec<&Node<Statement>> =
+                same.iter().flat_map(|p| p.body.iter().copied()).collect();
+            pair.mergeable
+                && same.iter().all(|p| p.mergeable)
+                && independent_beside(cx, &pair.body, &bodies)
+        })
+        .collect();
+    for (pair, mergeable) in pairs.iter_mut().zip(verdicts) {
+        pair.mergeable = mergeable;
+    }
 }

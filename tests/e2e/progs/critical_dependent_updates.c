@@ -2,7 +2,8 @@
    another (or the same) update of the section writes: `{ c += 1; s += c; }`, `x += x`,
    `y = y + y % 7`, a histogram bin with a running maximum of the bins, an index updated before
    the element it selects, reads through a pointer that points at an updated variable, and an
-   update of an array element whose operand reads another element of that array. Such a section is not
+   update of an array element whose operand reads another element of that array, and a section
+   that reads what another section of the same name (or lock pair of the same lock) updates. Such a section is not
    a set of independent updates: every result depends on the order of the sections, which
    OpenMP makes one at a time, so the totals below are the same at any thread count. */
 #ifdef _OPENMP
@@ -26,6 +27,7 @@ long target = 0, sum_via_pointer = 0;
 long *watched = &target;
 long q[6] = {1, 0, 0, 0, 0, 0};
 long lc = 0, ls = 0;
+long a_cnt = 0, b_sum = 0, la_cnt = 0, lb_sum = 0;
 
 int main(void)
 {
@@ -50,6 +52,17 @@ int main(void)
             lmx = lhist[i % 10];
         lc += 1;
         ls += lc;
+        omp_unset_lock(&lock);
+        /* a section that reads what another section of the same name (or lock) updates */
+#pragma omp critical(split)
+        a_cnt += 1;
+#pragma omp critical(split)
+        b_sum += a_cnt;
+        omp_set_lock(&lock);
+        la_cnt += 2;
+        omp_unset_lock(&lock);
+        omp_set_lock(&lock);
+        lb_sum += la_cnt;
         omp_unset_lock(&lock);
 #pragma omp critical(ring)
         {
@@ -85,5 +98,8 @@ int main(void)
     printf("target %ld via pointer %ld\n", target, sum_via_pointer);
     printf("x %ld y %ld\n", x, y);
     printf("q %ld %ld %ld\n", q[0], q[1], q[2]);
+    /* each b (lb) addition follows its own iteration's a (la) addition: at least 1 + ... + 100 */
+    printf("a %ld b >= 5050: %d, la %ld lb >= 10100: %d\n", a_cnt, b_sum >= 5050, la_cnt,
+           lb_sum >= 10100);
     return 0;
 }
