@@ -86,7 +86,7 @@ __cape_taskwait();
 { /* capecc: #pragma omp {{construct}} at {{location}}: mergeable updates */
 {{updates}}}
 /*@ update */
-    { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __typeof__(&({{lvalue}})) __cape_x = &({{lvalue}}); if (!__CAPE_FETCH_{{op}}(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}(*__cape_x, __cape_v), __CAPE_FOLDS_{{op}}(__cape_x, __cape_v)); }
+    { __typeof__(__CAPE_OPERAND_{{op}}({{lvalue}}, {{operand}})) __cape_v = (__typeof__(__cape_v))({{operand}}); __typeof__(&({{lvalue}})) __cape_x = &({{lvalue}}); if (!__CAPE_FETCH_{{op}}(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_{{op}}(*__cape_x, __cape_v), __CAPE_FOLDS_{{op}}(__cape_x, __cape_v)); }
 /*@ builtin_update */
 { /* capecc: {{what}} at {{location}}: a mergeable update */
 {{update}}}
@@ -102,9 +102,17 @@ __cape_taskwait();
             || ((long long)__cape_operand < 0 && __cape_operand > 0)))
         __cape_atomic_capture_range("{{location}}");
     __typeof__({{x}}) __cape_x0;
-    long long __cape_earlier = __cape_atomic_fetch_add(&({{x}}), sizeof({{x}}), &__cape_x0, __cape_delta);
+    long long __cape_earlier = __cape_atomic_fetch_add((void *)&({{x}}), sizeof({{x}}), (void *)&__cape_x0, __cape_delta);
     {{update}}
     {{v}} = __extension__ (__typeof__({{x}}))((unsigned __int128)__cape_x0 + (unsigned __int128)__cape_earlier{{plus_delta}});
+}
+/*@ counted_update */
+{ /* capecc: an update of a variable an `atomic capture` also updates: its delta is counted with the captures' on rank 0 */
+    __typeof__({{operand}}) __cape_operand = ({{operand}});
+    __typeof__({{x}}) __cape_x0;
+    if (__CAPE_INT_LIKE({{x}}) && __CAPE_INT_LIKE(__cape_operand))
+        (void)__cape_atomic_fetch_add((void *)&({{x}}), sizeof({{x}}), (void *)&__cape_x0, {{sign}}(long long)__cape_operand);
+    {{update}}
 }
 /*@ plain */
 { /* capecc: #pragma omp {{construct}} at {{location}}: a plain access, the last writer wins */

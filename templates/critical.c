@@ -3,7 +3,7 @@
 {{body}}
 }
 /*@ store */
-(*(__typeof__(&({{lvalue}})))__cape_store_report(&({{lvalue}}), sizeof({{lvalue}})))
+(*(__typeof__(&({{lvalue}})))__cape_store_report((void *)&({{lvalue}}), sizeof({{lvalue}})))
 /*@ section */
 { /* capecc: #pragma omp {{construct}} at {{location}}: any code, under a lock shared by the ranks
      (in a team this rank runs alone, the lock word of the name, as libgomp's) */

@@ -702,9 +702,10 @@ fn strict_warning_flags_accept_translated_code() {
     // arithmetic converts nothing the program does not, a VLA parameter is no `sizeof`, and
     // an `atomic` update of an `int` at -O0 warns of no overflow, and a `volatile` reduction
     // variable (scalar, in a `parallel`, array section) is passed to the runtime without a
-    // discarded-qualifier warning
+    // discarded-qualifier warning, and so are `volatile` variables of `atomic` and `critical`
+    // updates and of an `atomic capture` (and the updates counted with it)
     let source = "#include <stdio.h>\ndouble gsum;\nunsigned char uc[200];\nint cnt;\n\
-        volatile int vsum;\nvolatile long varr[4];\n\
+        volatile int vsum;\nvolatile long varr[4];\nvolatile int vcount;\nvolatile long vcap;\n\
         static void fill(int n, int m, double a[n][m])\n{\n\
         #pragma omp parallel for\n    for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n            a[i][j] = i * m + j;\n}\n\
         int main(void)\n{\n    double a[4][3];\n    fill(4, 3, a);\n\
@@ -714,7 +715,13 @@ fn strict_warning_flags_accept_translated_code() {
         #pragma omp atomic\n        cnt += 1;\n    }\n\
         #pragma omp parallel for reduction(+: vsum) reduction(+: varr[0:4])\n    for (int i = 0; i < 100; i++) {\n        vsum += i;\n        varr[i % 4] += i;\n    }\n\
         #pragma omp parallel reduction(+: vsum)\n    vsum += 1;\n\
-        printf(\"%.0f %d %d %.0f %d %ld\\n\", gsum, uc[199], cnt, a[3][2], vsum, varr[3]);\n    return 0;\n}\n";
+        #pragma omp parallel\n    {\n        long t;\n\
+        #pragma omp atomic\n        vcount += 2;\n\
+        #pragma omp critical\n        vcount -= 1;\n\
+        #pragma omp atomic\n        vcap += 3;\n\
+        #pragma omp atomic capture\n        t = vcap++;\n\
+        if (t < 0)\n            printf(\"negative\\n\");\n    }\n\
+        printf(\"%.0f %d %d %.0f %d %ld %d\\n\", gsum, uc[199], cnt, a[3][2], vsum, varr[3], vcount);\n    return 0;\n}\n";
     write(dir, "v.c", source);
     for optimise in ["-O0", "-O2"] {
         let strict = [

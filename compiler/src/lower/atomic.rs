@@ -246,6 +246,10 @@ pub fn lower(
             .with_note(
                 "CAPE threads are processes: a critical section can only be reproduced when \
                  its effect is an update that can be re-applied in any order",
+            )
+            .with_note(
+                "help: write any other update (such as `x = e - x`) in a `#pragma omp critical` \
+                 section, which runs under a lock shared by the processes",
             )]);
     }
     // the combiners exist for arithmetic types only
@@ -309,6 +313,9 @@ pub(super) fn render_update(
     u: &Update,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
+    if let Some(counted) = super::update_reads::counted(cx, out, u, env) {
+        return counted;
+    }
     let lvalue = emit_span(cx, out, u.lvalue, env).trim().to_string();
     let operand = match u.operand {
         Some(s) => emit_span(cx, out, s, env).trim().to_string(),
@@ -332,7 +339,7 @@ pub struct LockPair<'a> {
     pub(super) body: Vec<&'a Node<Statement>>,
     /// declarations between the calls (not mergeable; their calls are checked by name)
     pub(super) decls: Vec<Span>,
-    lock: String,
+    pub(super) lock: String,
     /// the set call's argument (the lock's address)
     pub(super) arg: Span,
     /// the set call
@@ -424,7 +431,8 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
         let mergeable = decls.is_empty()
             && body
                 .iter()
-                .all(|s| updates_of(cx, s, true, &mut found).is_ok());
+                .all(|s| updates_of(cx, s, true, &mut found).is_ok())
+            && super::update_reads::independent(cx, &body);
         pairs.push(LockPair {
             span,
             body,
@@ -436,6 +444,7 @@ pub fn lock_pairs<'a>(cx: &Context<'_, 'a>) -> Vec<LockPair<'a>> {
             mergeable,
         });
     }
+    super::update_reads::settle_lock_pairs(cx, &mut pairs);
     pairs
 }
 
@@ -467,9 +476,9 @@ pub fn lower_lock_pair(
 }
 
 /// An `atomic capture`: `v` receives `x`'s value before (`new_value` false) or after the update.
-struct Capture {
+pub(super) struct Capture {
     v: Span,
-    update: Update,
+    pub(super) update: Update,
     new_value: bool,
 }
 
@@ -492,7 +501,7 @@ fn expression_of(s: &Node<Statement>) -> Option<&Node<Expression>> {
 
 /// The capture forms of OpenMP 4.5: `v = x++`, `v = --x`, `v = x op= e`, `v = x = x op e`,
 /// `{v = x; x op= e;}`, `{x op= e; v = x;}` (and the `++`/`--` and `x = x op e` updates).
-fn capture_of(cx: &Context, stmt: &Node<Statement>) -> Option<Capture> {
+pub(super) fn capture_of(cx: &Context, stmt: &Node<Statement>) -> Option<Capture> {
     if let Some(e) = expression_of(stmt) {
         let (v, rhs) = assignment(e)?;
         let update = update_of_expression(cx, rhs)?;

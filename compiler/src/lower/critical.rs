@@ -233,7 +233,8 @@ pub fn lower_lock_pair(
 }
 
 /// `critical`: mergeable updates (also in loops) merge as updates unless general sections of
-/// the same name exist; any other body runs under a cross-rank lock.
+/// the same name exist or the updates depend on each other; any other body runs under a
+/// cross-rank lock.
 pub fn lower(
     cx: &Context,
     out: &mut Out,
@@ -241,7 +242,18 @@ pub fn lower(
     stmt: &Node<Statement>,
     env: &Env,
 ) -> Result<String, Vec<Diagnostic>> {
-    let updates = if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
+    // updates that read what the section (or another section of the name) writes, or whose
+    // operands have effects, are not independent updates (`update_reads.rs`): they run under
+    // the lock
+    let same_name: Vec<&Node<Statement>> = cx
+        .directives
+        .iter()
+        .filter(|o| o.kind == d.kind && o.name_arg == d.name_arg && o.span != d.span)
+        .filter_map(|o| cx.constructs().statement(cx, o).ok())
+        .collect();
+    let updates = if !super::update_reads::independent_beside(cx, &[stmt], &same_name) {
+        None
+    } else if updates_of(cx, stmt, true, &mut Vec::new()).is_ok() {
         Some(super::atomic::lower(cx, out, d, stmt, env))
     } else {
         lower_update_loops(cx, out, d, stmt, env)

@@ -31,6 +31,7 @@ pub mod task;
 pub mod task_pointers;
 pub mod task_recursion;
 pub mod thread_local;
+pub mod update_reads;
 pub mod wait_loop;
 pub mod worksharing;
 pub mod write_scope;

@@ -478,13 +478,13 @@ static void __cape_fn_2(void *__cape_arg)
             else
                 __cape_critical_begin("update");
         {
-                    (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))+= me;
-                    (*(__typeof__(&(hist[me % 8])))__cape_store_report(&(hist[me % 8]), sizeof(hist[me % 8])))++;
-                    (*(__typeof__(&(pt.x)))__cape_store_report(&(pt.x), sizeof(pt.x))) -= 1;
-                    (*(__typeof__(&(__cape_value_pp->y)))__cape_store_report(&(__cape_value_pp->y), sizeof(__cape_value_pp->y))) *= 2;
-                    (*(__typeof__(&((*__cape_shared_d))))__cape_store_report(&((*__cape_shared_d)), sizeof((*__cape_shared_d))))= (*__cape_shared_d) + 0.5;
-                    if (me > (*__cape_shared_best)) (*(__typeof__(&((*__cape_shared_best))))__cape_store_report(&((*__cape_shared_best)), sizeof((*__cape_shared_best))))= me;
-                    if ((*__cape_shared_worst) > me) (*(__typeof__(&((*__cape_shared_worst))))__cape_store_report(&((*__cape_shared_worst)), sizeof((*__cape_shared_worst))))= me;
+                    (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))+= me;
+                    (*(__typeof__(&(hist[me % 8])))__cape_store_report((void *)&(hist[me % 8]), sizeof(hist[me % 8])))++;
+                    (*(__typeof__(&(pt.x)))__cape_store_report((void *)&(pt.x), sizeof(pt.x))) -= 1;
+                    (*(__typeof__(&(__cape_value_pp->y)))__cape_store_report((void *)&(__cape_value_pp->y), sizeof(__cape_value_pp->y))) *= 2;
+                    (*(__typeof__(&((*__cape_shared_d))))__cape_store_report((void *)&((*__cape_shared_d)), sizeof((*__cape_shared_d))))= (*__cape_shared_d) + 0.5;
+                    if (me > (*__cape_shared_best)) (*(__typeof__(&((*__cape_shared_best))))__cape_store_report((void *)&((*__cape_shared_best)), sizeof((*__cape_shared_best))))= me;
+                    if ((*__cape_shared_worst) > me) (*(__typeof__(&((*__cape_shared_worst))))__cape_store_report((void *)&((*__cape_shared_worst)), sizeof((*__cape_shared_worst))))= me;
                 }
             if (__cape_section_direct)
                 __cape_mutex_unlock(&__cape_critical_lock_update);
@@ -494,24 +494,24 @@ static void __cape_fn_2(void *__cape_arg)
 
             else
         { /* capecc: #pragma omp critical at constructs.c:42: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[me % 8])) __cape_x = &(hist[me % 8]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(pt.x)) __cape_x = &(pt.x); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MUL(__cape_value_pp->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __typeof__(&(__cape_value_pp->y)) __cape_x = &(__cape_value_pp->y); if (!__CAPE_FETCH_MUL(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL(*__cape_x, __cape_v), __CAPE_FOLDS_MUL(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __typeof__(&((*__cape_shared_d))) __cape_x = &((*__cape_shared_d)); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_best))) __cape_x = &((*__cape_shared_best)); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
-            { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_worst))) __cape_x = &((*__cape_shared_worst)); if (!__CAPE_FETCH_MIN(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN(*__cape_x, __cape_v), __CAPE_FOLDS_MIN(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(total, me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(hist[me % 8], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[me % 8])) __cape_x = &(hist[me % 8]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_SUB(pt.x, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(pt.x)) __cape_x = &(pt.x); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MUL(__cape_value_pp->y, 2)) __cape_v = (__typeof__(__cape_v))(2); __typeof__(&(__cape_value_pp->y)) __cape_x = &(__cape_value_pp->y); if (!__CAPE_FETCH_MUL(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_MUL(*__cape_x, __cape_v), __CAPE_FOLDS_MUL(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD((*__cape_shared_d), 0.5)) __cape_v = (__typeof__(__cape_v))(0.5); __typeof__(&((*__cape_shared_d))) __cape_x = &((*__cape_shared_d)); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MAX((*__cape_shared_best), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_best))) __cape_x = &((*__cape_shared_best)); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_MIN((*__cape_shared_worst), me)) __cape_v = (__typeof__(__cape_v))(me); __typeof__(&((*__cape_shared_worst))) __cape_x = &((*__cape_shared_worst)); if (!__CAPE_FETCH_MIN(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_MIN(*__cape_x, __cape_v), __CAPE_FOLDS_MIN(__cape_x, __cape_v)); }
         }
 
         }
         { /* capecc: #pragma omp atomic at constructs.c:52: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_ADD(total, 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:54: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[4])) __cape_x = &(hist[4]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_SUB(hist[4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hist[4])) __cape_x = &(hist[4]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:56: mergeable updates */
-            { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __typeof__(&(hist[5])) __cape_x = &(hist[5]); if (!__CAPE_FETCH_XOR(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(*__cape_x, __cape_v), __CAPE_FOLDS_XOR(__cape_x, __cape_v)); }
+            { __typeof__(__CAPE_OPERAND_XOR(hist[5], 3)) __cape_v = (__typeof__(__cape_v))(3); __typeof__(&(hist[5])) __cape_x = &(hist[5]); if (!__CAPE_FETCH_XOR(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_XOR(*__cape_x, __cape_v), __CAPE_FOLDS_XOR(__cape_x, __cape_v)); }
         }
         { /* capecc: #pragma omp atomic at constructs.c:58: a plain access, the last writer wins */
             me = hist[6];

@@ -54,7 +54,7 @@ static void push(struct node *n) { n->next = head; head = n; }
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `push` as called under a cross-rank lock: its stores are reported */
 static void __cape_crit_clone_push(struct node *n)
-{ (*(__typeof__(&(n->next)))__cape_store_report(&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_store_report(&(head), sizeof(head)))= n; }
+{ (*(__typeof__(&(n->next)))__cape_store_report((void *)&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_store_report((void *)&(head), sizeof(head)))= n; }
 #pragma GCC diagnostic pop
 
 static int __cape_crit_clone_walk(int k);
@@ -66,7 +66,7 @@ static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 /* capecc: `walk` as called under a cross-rank lock: its stores are reported */
 static int __cape_crit_clone_walk(int k)
-{ (*(__typeof__(&(depth)))__cape_store_report(&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
+{ (*(__typeof__(&(depth)))__cape_store_report((void *)&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
 #pragma GCC diagnostic pop
 
 static void __cape_crit_clone_acquire(void);
@@ -172,7 +172,7 @@ static void __cape_fn_1(void *__cape_arg)
                     }
                     /* capecc: a lock set and unset in different statements at critical_clones.c:24: stores reported */
     __cape_crit_clone_acquire();
-                    (*(__typeof__(&(nodes[i].v)))__cape_store_report(&(nodes[i].v), sizeof(nodes[i].v))) = i;
+                    (*(__typeof__(&(nodes[i].v)))__cape_store_report((void *)&(nodes[i].v), sizeof(nodes[i].v))) = i;
                     __cape_crit_clone_release();
                 }
             }

@@ -43,7 +43,7 @@ int total;
 static int next_id(void)
 {
     static int id;
-    return ++(*(__typeof__(&(id)))__cape_store_report(&(id), sizeof(id)));
+    return ++(*(__typeof__(&(id)))__cape_store_report((void *)&(id), sizeof(id)));
 }
 
 #pragma GCC diagnostic push
@@ -90,7 +90,7 @@ static void __cape_fn_1(void *__cape_arg)
                 __cape_critical_begin("");
         {
                     int v = next_id();
-                    (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))+= v;
+                    (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))+= v;
                 }
             if (__cape_section_direct)
                 __cape_mutex_unlock(&__cape_critical_lock_);

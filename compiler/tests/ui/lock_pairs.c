@@ -6,9 +6,14 @@ double best;
 
 int main(void)
 {
-    omp_lock_t lock;
+    omp_lock_t lock, other;
 #pragma omp parallel for
     for (int i = 0; i < 8; i++) {
+        /* updates under a lock no general pair takes: merged as updates */
+        omp_set_lock(&other);
+        hits[i % 4] += 2;
+        omp_unset_lock(&other);
+        /* updates under a lock that a general pair (below) also takes: under the lock */
         omp_set_lock(&lock);
         total += i;
         hits[i % 4]++;

@@ -310,22 +310,25 @@ double best;
 /* capecc: data of the #pragma omp parallel for at lock_pairs.c:10 */
 struct __cape_data_1 {
     void *lock;
+    void *other;
 };
 static void __cape_fn_1(void *__cape_arg);
 int __cape_user_main(void)
 {
-    omp_lock_t lock;
+    omp_lock_t lock, other;
     {
         /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
         {
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_1[] = {
             { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t lock", "lock_pairs.c:9" },
+            { (const void *)&other, sizeof other, { 0, 0, 0 }, 0, "other", "omp_lock_t other", "lock_pairs.c:9" },
             };
-            __cape_region_objects("parallel for at lock_pairs.c:10", __cape_objects_1, 1);
+            __cape_region_objects("parallel for at lock_pairs.c:10", __cape_objects_1, 2);
         }
         struct __cape_data_1 __cape_data = {
             .lock = (void *)&lock,
+            .other = (void *)&other,
         };
         __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
                         __CAPE_STACK_POINTER());
@@ -344,6 +347,8 @@ static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     omp_lock_t (*__cape_shared_lock) = __cape_d->lock;
+    omp_lock_t (*__cape_shared_other) = __cape_d->other;
+    (void)__cape_shared_other; /* every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
         int i;
         __typeof__(i) __cape_lb0 = (0);
@@ -364,15 +369,23 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k < __cape_end;
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
-                    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __typeof__(&(best)) __cape_x = &(best); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
+
+                    { /* capecc: #pragma omp critical for the lock `&other` at lock_pairs.c:13: mergeable updates */
+                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 2)) __cape_v = (__typeof__(__cape_v))(2); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
     }
-                    { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
+
+                    { /* capecc: a lock pair at lock_pairs.c:17: any code, under a lock shared by the ranks */
+                __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
+    (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))+= i;
+                    (*(__typeof__(&(hits[i % 4])))__cape_store_report((void *)&(hits[i % 4]), sizeof(hits[i % 4])))++;
+                    if (i * 0.5 > best)
+                        (*(__typeof__(&(best)))__cape_store_report((void *)&(best), sizeof(best)))= i * 0.5;
+                __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
+    }
+                    { /* capecc: a lock pair at lock_pairs.c:23: any code, under a lock shared by the ranks */
                 __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
     if (total < 3)
-                        (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))= 0;
+                        (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))= 0;
                 __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
     }
                 }
@@ -387,7 +400,7 @@ static void __cape_fn_1(void *__cape_arg)
 int omp_test_lock(omp_lock_t *);
 int tested;
 
-/* capecc: data of the #pragma omp parallel at lock_pairs.c:31 */
+/* capecc: data of the #pragma omp parallel at lock_pairs.c:36 */
 struct __cape_data_2 {
     void *lock;
 };
@@ -395,13 +408,13 @@ static void __cape_fn_2(void *__cape_arg);
 void try_lock(omp_lock_t *lock)
 {
     {
-        /* capecc: #pragma omp parallel at lock_pairs.c:31 */
+        /* capecc: #pragma omp parallel at lock_pairs.c:36 */
         {
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_2[] = {
-            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t *lock", "lock_pairs.c:29" },
+            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t *lock", "lock_pairs.c:34" },
             };
-            __cape_region_objects("parallel at lock_pairs.c:31", __cape_objects_2, 1);
+            __cape_region_objects("parallel at lock_pairs.c:36", __cape_objects_2, 1);
         }
         struct __cape_data_2 __cape_data = {
             .lock = (void *)&lock,
@@ -416,17 +429,17 @@ void try_lock(omp_lock_t *lock)
 #pragma GCC diagnostic ignored "-Wconversion"
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 
-/* capecc: #pragma omp parallel at lock_pairs.c:31 */
+/* capecc: #pragma omp parallel at lock_pairs.c:36 */
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
     omp_lock_t *(*__cape_shared_lock) = __cape_d->lock;
     __typeof__(*__cape_shared_lock) __cape_value_lock = *__cape_shared_lock; /* the region only reads it */
     {
-        /* capecc: a lock test at lock_pairs.c:33: the block runs under a lock shared by the ranks */
+        /* capecc: a lock test at lock_pairs.c:38: the block runs under a lock shared by the ranks */
 if (__cape_lock_test((void *)(__cape_value_lock), 0))
 {
-            (*(__typeof__(&(tested)))__cape_store_report(&(tested), sizeof(tested)))++;
+            (*(__typeof__(&(tested)))__cape_store_report((void *)&(tested), sizeof(tested)))++;
             __cape_lock_unset((void *)(__cape_value_lock), 0);
         }
 else
@@ -447,7 +460,7 @@ __attribute__((constructor)) static void __cape_file_objects(void)
         { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "int total", "lock_pairs.c:4" },
         { (const void *)&hits, sizeof hits, { sizeof (hits)[0], 0, 0 }, 0, "hits", "int hits[4]", "lock_pairs.c:4" },
         { (const void *)&best, sizeof best, { 0, 0, 0 }, 0, "best", "double best", "lock_pairs.c:5" },
-        { (const void *)&tested, sizeof tested, { 0, 0, 0 }, 0, "tested", "int tested", "lock_pairs.c:27" },
+        { (const void *)&tested, sizeof tested, { 0, 0, 0 }, 0, "tested", "int tested", "lock_pairs.c:32" },
     };
     __cape_objects(__cape_file_objects_table, 4);
 }

@@ -1,7 +1,7 @@
-/* an update-only `critical` whose operand calls through a function pointer cannot run as a
-   general section, yet the program has a general section of the same name that it must
-   exclude: a clear error when it runs, not a lost update */
-// expect-runtime-error: made of updates whose operands call functions capecc cannot follow
+/* an update-only `critical` whose operand calls through a function pointer is not an update
+   that can be re-applied on every process (the call may write shared memory): it must run as
+   a general section, which cannot follow the call: refused at the call, not a lost update */
+// expect-error: 17
 #include <stdio.h>
 
 long count = 0;
