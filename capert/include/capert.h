@@ -287,6 +287,37 @@ void *__cape_fopen(const char *path, const char *mode);
 int __cape_fclose(void *f);
 
 /*
+ `remove`: in sequential code while several ranks run, made once, by rank 0, after every
+ rank reached it; every rank returns rank 0's result and errno.
+ */
+int __cape_remove(const char *path);
+
+/*
+ `unlink`: once, on rank 0, after every rank reached it.
+ */
+int __cape_unlink(const char *path);
+
+/*
+ `rename`: once, on rank 0, after every rank reached it.
+ */
+int __cape_rename(const char *from, const char *to);
+
+/*
+ `truncate` (`length`: an `off_t`, 64 bits on the supported targets): once, on rank 0, after every rank reached it.
+ */
+int __cape_truncate(const char *path, int64_t length);
+
+/*
+ `mkdir` (`mode`: a `mode_t`): once, on rank 0, after every rank reached it.
+ */
+int __cape_mkdir(const char *path, uint32_t mode);
+
+/*
+ `rmdir`: once, on rank 0, after every rank reached it.
+ */
+int __cape_rmdir(const char *path);
+
+/*
  `malloc` of the program: same address on every rank in sequential code.
  */
 void *__cape_malloc(size_t size);

@@ -57,8 +57,12 @@ const KERNEL_BUFFER_FUNCTIONS: &[&str] = &[
 ];
 
 /// Library functions of files that sequential code writes: the runtime makes such a file rank
-/// 0's alone (the other ranks' writes inside regions are handed to it, as printed output is).
-const FILE_FUNCTIONS: &[&str] = &["fopen", "fclose"];
+/// 0's alone (the other ranks' writes inside regions are handed to it, as printed output is);
+/// and those that change the file system by name, which sequential code makes once, on rank 0,
+/// after every rank reached the call.
+const FILE_FUNCTIONS: &[&str] = &[
+    "fopen", "fclose", "remove", "unlink", "rename", "truncate", "mkdir", "rmdir",
+];
 
 /// Names whose use must first make stdin identical on every rank.
 const STDIN_NAMES: &[&str] = &["stdin", "scanf", "vscanf", "getchar", "gets", "read"];

@@ -9,6 +9,8 @@ use crate::runtime;
 #[no_mangle]
 pub extern "C" fn __cape_barrier() {
     guard(|| {
+        // the merge's own calls leave the program's `errno` as it was
+        let errno = crate::sys::signals::errno();
         // several threads in this rank: they meet first, thread 0 merges with the other ranks
         let result = region::threads::barrier(|| {
             let merged = with_state(region::constructs::barrier);
@@ -20,6 +22,7 @@ pub extern "C" fn __cape_barrier() {
             runtime::fatal(&e);
         }
         region::cooperative::barrier();
+        crate::sys::signals::set_errno(errno);
     })
 }
 

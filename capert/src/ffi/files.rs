@@ -7,6 +7,11 @@
 //! returns rank 0's result, and no rank goes on before rank 0 closed the file (a rank that
 //! reads it back then reads all of it). Other modes, and opens inside regions, are the C
 //! library's (each thread of a region is a rank: its file is its own).
+//!
+//! `remove`, `unlink`, `rename`, `truncate`, `mkdir` and `rmdir` in sequential code while
+//! several ranks run are collective too: every rank reaches the call before rank 0 makes it
+//! (a rank still about to open or read the file finds it), once, and every rank returns rank
+//! 0's result and errno (a second rank's `remove` would fail, its `mkdir` find the directory).
 
 use super::guard;
 use crate::region::with_state;
@@ -141,5 +146,106 @@ pub extern "C" fn __cape_fclose(f: *mut c_void) -> c_int {
             return libc::EOF;
         }
         0
+    })
+}
+
+/// A call that changes the file system by name, in sequential code while several ranks run:
+/// made once, by rank 0, after every rank reached it; every rank returns rank 0's result and
+/// errno. Elsewhere (one rank, inside a region) `call` as it is.
+fn once_on_rank_0(call: impl FnOnce() -> c_int) -> c_int {
+    if crate::arena::in_active_region() {
+        return call();
+    }
+    let rank = with_state(|s| s.rt.as_ref().filter(|rt| rt.size > 1).map(|rt| rt.rank));
+    let Some(rank) = rank else {
+        return call();
+    };
+    // the runtime's own calls leave errno as the program's call would have
+    let before = errno();
+    with_state(|s| {
+        if let Some(comm) = s.rt.as_ref().and_then(|rt| rt.comm.as_ref()) {
+            comm.barrier();
+        }
+    });
+    set_errno(before);
+    let mine = if rank == 0 {
+        let rc = call();
+        (i64::from(rc), if rc < 0 { i64::from(errno()) } else { 0 })
+    } else {
+        (0, 0)
+    };
+    let (rc, code) = share(mine);
+    set_errno(if rc < 0 {
+        i32::try_from(code).unwrap_or(libc::EIO)
+    } else {
+        before
+    });
+    c_int::try_from(rc).unwrap_or(-1)
+}
+
+/// `remove`: in sequential code while several ranks run, made once, by rank 0, after every
+/// rank reached it; every rank returns rank 0's result and errno.
+#[no_mangle]
+pub extern "C" fn __cape_remove(path: *const c_char) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::remove(path) }
+        })
+    })
+}
+
+/// `unlink`: once, on rank 0, after every rank reached it.
+#[no_mangle]
+pub extern "C" fn __cape_unlink(path: *const c_char) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::unlink(path) }
+        })
+    })
+}
+
+/// `rename`: once, on rank 0, after every rank reached it.
+#[no_mangle]
+pub extern "C" fn __cape_rename(from: *const c_char, to: *const c_char) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::rename(from, to) }
+        })
+    })
+}
+
+/// `truncate` (`length`: an `off_t`, 64 bits on the supported targets): once, on rank 0, after every rank reached it.
+#[no_mangle]
+pub extern "C" fn __cape_truncate(path: *const c_char, length: i64) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::truncate(path, length as libc::off_t) }
+        })
+    })
+}
+
+/// `mkdir` (`mode`: a `mode_t`): once, on rank 0, after every rank reached it.
+#[no_mangle]
+pub extern "C" fn __cape_mkdir(path: *const c_char, mode: u32) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::mkdir(path, mode as libc::mode_t) }
+        })
+    })
+}
+
+/// `rmdir`: once, on rank 0, after every rank reached it.
+#[no_mangle]
+pub extern "C" fn __cape_rmdir(path: *const c_char) -> c_int {
+    guard(|| {
+        once_on_rank_0(|| {
+            // SAFETY: the program's own call, arguments unchanged (C's contract for it).
+            unsafe { libc::rmdir(path) }
+        })
     })
 }

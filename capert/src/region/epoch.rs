@@ -211,6 +211,10 @@ pub(super) fn merge_point(
     if crate::region_heap::take_epoch_use() {
         r.records.push(Record::HeapUse);
     }
+    if last && me == 0 && r.errno != 0 {
+        // the initial thread's `errno`, every rank's after the region (none sent: 0)
+        r.records.push(Record::Errno(r.errno));
+    }
     // `CAPE_MERGE=lazy`: pages changed by this rank only go by notice (phase 1)
     let mut lazy = super::lazy_point::notices(rt, r, &written, &ranges, &excluded);
     let to_diff = lazy.as_ref().map_or(written.as_slice(), |(pages, _)| pages);
@@ -301,6 +305,9 @@ pub(super) fn merge_point(
     rt.tracker.settle_injected();
     let t4 = Instant::now();
     let mut applied = apply_records(&mut Program(rt), &merged, &r.before);
+    if last {
+        r.errno = applied.errno.unwrap_or(0);
+    }
     if !applied.heap_users.is_empty() {
         // the allocator changed on one rank only: block extents are no longer known
         rt.arena.forget_all_blocks();

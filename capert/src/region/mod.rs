@@ -50,6 +50,7 @@ use crate::config::WriteScopeMode;
 use crate::merge::Race;
 use crate::runtime::Runtime;
 use crate::sys::mpi::COUNTER_SLOTS;
+use crate::sys::signals::{errno, set_errno};
 use crate::tickpt::Tickpt;
 use crate::track::PAGE_SIZE;
 use epoch::{end_tracking_unchanged, merge_point, track_new_memory};
@@ -100,6 +101,9 @@ struct ActiveRegion {
     /// This rank's threads of the team (1: the rank alone): the last merge point's diff may
     /// use them (`split_diff.rs`).
     threads: u32,
+    /// `errno` of this rank's thread 0 after its share of the region; after the region's end,
+    /// world rank 0's (the OpenMP initial thread's), which every rank then takes.
+    errno: i32,
 }
 
 impl ActiveRegion {
@@ -122,6 +126,7 @@ impl ActiveRegion {
             lazy: false,
             locks: lock::EpochLocks::default(),
             threads: 1,
+            errno: 0,
         }
     }
 
@@ -187,14 +192,23 @@ impl Body {
 /// Runs `body` on this rank's threads of the team (just here without `threads`).
 fn run_body(body: Body, threads: Option<Threads>) -> Result<(), String> {
     match threads {
-        Some(t) if t.count > 1 => threads::run(
-            t.count,
-            t.base,
-            t.ranks,
-            t.snapshot,
-            move || body.call(),
-            || body.call(),
-        ),
+        Some(t) if t.count > 1 => {
+            // thread 0's `errno` after its share, not what waiting for the others left
+            let after = std::cell::Cell::new(0);
+            let result = threads::run(
+                t.count,
+                t.base,
+                t.ranks,
+                t.snapshot,
+                move || body.call(),
+                || {
+                    body.call();
+                    after.set(errno());
+                },
+            );
+            set_errno(after.get());
+            result
+        }
         _ => {
             body.call();
             Ok(())
@@ -229,11 +243,20 @@ fn parallel_running(
     sp: usize,
     scope: Option<&[WriteSpan]>,
 ) -> Result<RegionOutcome, String> {
-    match with_state(|s| start(s, site, num_threads, if_clause, sp, scope))? {
+    // the program's `errno` as the runtime's work around its code found it: the body starts
+    // with the caller's, and the caller goes on with the initial thread's (world rank 0's
+    // thread 0), given to every rank at the join
+    let caller_errno = errno();
+    let plan = with_state(|s| start(s, site, num_threads, if_clause, sp, scope))?;
+    set_errno(caller_errno);
+    match plan {
         Plan::Replayed => Ok(RegionOutcome::Done),
         Plan::Serial { logged, threads } => {
             run(threads)?;
-            with_state(|s| finish_serial(s, sp, logged))
+            let after = errno();
+            let outcome = with_state(|s| finish_serial(s, sp, logged));
+            set_errno(after);
+            outcome
         }
         Plan::Active {
             in_team,
@@ -243,7 +266,15 @@ fn parallel_running(
             if in_team {
                 run(threads)?;
             }
-            with_state(|s| finish_active(s, outer_serial_sp))
+            let after = errno();
+            let (outcome, joined) = with_state(|s| {
+                if let Some(r) = s.team.region.as_mut() {
+                    r.errno = after;
+                }
+                finish_active(s, outer_serial_sp)
+            })?;
+            set_errno(joined);
+            Ok(outcome)
         }
     }
 }
@@ -387,19 +418,23 @@ fn finish_serial(s: &mut State, sp: usize, logged: Option<u64>) -> Result<Region
     Ok(RegionOutcome::Done)
 }
 
-fn finish_active(s: &mut State, outer_serial_sp: Option<usize>) -> Result<RegionOutcome, String> {
+/// The end of an active region: its outcome and the `errno` every rank goes on with.
+fn finish_active(
+    s: &mut State,
+    outer_serial_sp: Option<usize>,
+) -> Result<(RegionOutcome, i32), String> {
     set_in_active_region(false);
     crate::region_heap::region_end();
     s.team.levels.pop();
     let Some(mut region) = s.team.region.take() else {
         return Err("internal error: the state of the parallel region was lost".into());
     };
-    let outcome = end(s, &mut region);
+    let outcome = end(s, &mut region)?;
     if let (Some(outer_sp), Some(rt)) = (outer_serial_sp, s.rt.as_mut()) {
         serial_resume(rt, outer_sp)?;
         set_in_active_region(true);
     }
-    outcome
+    Ok((outcome, region.errno))
 }
 
 fn begin(
@@ -534,6 +569,7 @@ fn share_with_outsiders(
 ) -> Result<(), String> {
     let mut msg = Vec::new();
     if rt.rank == 0 {
+        msg.extend_from_slice(&r.errno.to_le_bytes());
         msg.extend_from_slice(&counters.next_instance.to_le_bytes());
         for b in &counters.base {
             msg.extend_from_slice(&b.to_le_bytes());
@@ -550,6 +586,10 @@ fn share_with_outsiders(
     if r.in_team {
         return Ok(());
     }
+    let (errno_bytes, msg) = msg
+        .split_at_checked(4)
+        .ok_or_else(|| "internal error: short region broadcast".to_string())?;
+    r.errno = i32::from_le_bytes(errno_bytes.try_into().unwrap_or([0; 4]));
     let counters_len = 8 * (COUNTER_SLOTS + 1);
     let (counter_bytes, changes) = msg
         .split_at_checked(counters_len)

@@ -1,6 +1,7 @@
 //! The records of an epoch that are not memory runs: reduction partials, atomic updates,
 //! stores that replace a rank's updates of a variable it also wrote plainly,
-//! `atomic capture` notes, a rank's printed output, a rank's use of the arena allocator.
+//! `atomic capture` notes, a rank's printed output, a rank's use of the arena allocator,
+//! rank 0's `errno` at the region's end.
 //!
 //! Each rank's records travel inside the merge message as its record block (after the page
 //! records), so that a merge point stays exactly one collective; every rank then applies all
@@ -22,6 +23,7 @@ const KIND_HEAP_USE: u8 = 3;
 const KIND_SECTION: u8 = 4;
 const KIND_STORE: u8 = 5;
 const KIND_FILE_OUTPUT: u8 = 6;
+const KIND_ERRNO: u8 = 7;
 
 /// One record of an epoch, in program order on its rank.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +56,10 @@ pub(super) enum Record {
         seq: u64,
         runs: Vec<(usize, Vec<u8>)>,
     },
+    /// Rank 0's `errno` after its share of the region (its thread 0 runs the OpenMP initial
+    /// thread's), when not 0: every rank's `errno` after the region. Sent at the last merge
+    /// point only; none sent means 0.
+    Errno(i32),
 }
 
 /// An epoch's records in program order, with what folding an update needs: per target whose
@@ -171,6 +177,10 @@ impl Record {
                 bytes(out, b);
             }
             Record::HeapUse => out.push(KIND_HEAP_USE),
+            Record::Errno(value) => {
+                out.push(KIND_ERRNO);
+                out.extend_from_slice(&value.to_le_bytes());
+            }
             Record::Store {
                 target,
                 bytes: value,
@@ -236,6 +246,11 @@ pub(super) fn decode(mut block: &[u8]) -> Vec<Record> {
                 })
             })(),
             KIND_HEAP_USE => Some(Record::HeapUse),
+            KIND_ERRNO => (|| {
+                Some(Record::Errno(i32::from_le_bytes(
+                    take(&mut block, 4)?.try_into().ok()?,
+                )))
+            })(),
             KIND_STORE => (|| {
                 Some(Record::Store {
                     target: word(&mut block)?,
@@ -292,6 +307,8 @@ pub(super) struct Applied {
     pub heap_users: Vec<u64>,
     /// Cross-rank lock slots held in the epoch (sorted, once each).
     pub lock_slots: Vec<usize>,
+    /// Rank 0's `errno` at the region's end (`Record::Errno`; None: 0, or not the last epoch).
+    pub errno: Option<i32>,
 }
 
 /// Applies every rank's records in rank order (deterministic and identical on every rank);
@@ -319,6 +336,7 @@ pub(super) fn apply<M: Memory>(blocks: &[(u64, &[u8])], mem: &mut M) -> Applied 
                 Record::Output(printed) => applied.printed.extend_from_slice(&printed),
                 Record::FileOutput { stream, bytes } => applied.written.push((stream, bytes)),
                 Record::HeapUse => heap_used = true,
+                Record::Errno(value) => applied.errno = Some(value),
                 Record::Section { slot, seq, runs } => sections.push((slot, seq, runs)),
             }
         }
@@ -402,6 +420,7 @@ mod tests {
             },
             Record::Output(b"hello\n".to_vec()),
             Record::HeapUse,
+            Record::Errno(34),
             Record::Store {
                 target: 0x2008,
                 bytes: vec![9, 8, 7],

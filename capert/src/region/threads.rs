@@ -181,6 +181,14 @@ fn team() -> Option<Arc<RankTeam>> {
     TEAM.with(|t| t.borrow().clone())
 }
 
+/// The rank team whose region is this thread's innermost one. None outside a rank team, and
+/// inside a region nested in it: a team of one on this thread, whose barriers and
+/// `copyprivate` involve no other thread (the rank's other threads may be anywhere, waiting at
+/// the end of the `single` or `sections` this thread runs the nested region in).
+fn team_of_innermost() -> Option<Arc<RankTeam>> {
+    team().filter(|_| with_state(|s| s.team.innermost_hybrid()))
+}
+
 /// This thread runs a region together with other threads of its rank.
 pub fn in_rank_team() -> bool {
     TEAM.with(|t| t.borrow().is_some())
@@ -616,9 +624,10 @@ fn take_pending(s: &mut State, t: &RankTeam) {
 
 /// A barrier of a rank team: all its threads arrive, thread 0 takes what the workers left
 /// and runs `merge` (the merge point between ranks), then all leave together. Returns
-/// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team.
+/// `merge`'s result on thread 0, Ok elsewhere. None outside a rank team and in a region
+/// nested in one (`team_of_innermost`).
 pub fn barrier(merge: impl FnOnce() -> Result<(), String>) -> Option<Result<(), String>> {
-    let t = team()?;
+    let t = team_of_innermost()?;
     if LOCAL.with(Cell::get) != 0 {
         hand_over_updates(&t);
     }
@@ -698,9 +707,9 @@ pub fn section_alloc(size: usize) -> Option<Result<Option<usize>, String>> {
 
 /// `copyprivate` in a rank team: thread 0 gets the value from the team (`broadcast`, the
 /// exchange between ranks) and hands it to the other threads of the rank. None outside a
-/// rank team.
+/// rank team, and in a region nested in one.
 pub fn copyprivate(var: ProgramBytes, broadcast: impl FnOnce(ProgramBytes)) -> Option<()> {
-    let t = team()?;
+    let t = team_of_innermost()?;
     t.meet();
     if LOCAL.with(Cell::get) == 0 {
         broadcast(var);

@@ -259,12 +259,14 @@ pub fn failure() -> Option<i32> {
     }
 }
 
-fn errno() -> i32 {
+/// This thread's `errno`.
+pub(crate) fn errno() -> i32 {
     // SAFETY: __errno_location returns this thread's errno slot; always valid.
     unsafe { *libc::__errno_location() }
 }
 
-fn set_errno(value: i32) {
+/// Sets this thread's `errno`.
+pub(crate) fn set_errno(value: i32) {
     // SAFETY: as in `errno`.
     unsafe { *libc::__errno_location() = value };
 }
