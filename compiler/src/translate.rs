@@ -218,6 +218,7 @@ fn translate_renamed(
     }
     errors.append(&mut out.errors);
     errors.extend(lower::builtin_atomic::check_regions(&cx));
+    errors.extend(lower::clause_values::non_integer_variables(&cx));
     if !errors.is_empty() {
         return Err(errors);
     }
