@@ -7,6 +7,7 @@ use crate::diag::{Diagnostic, Span};
 
 /// Parses GNU C11. Pragma, `#define` and line-marker lines are whitespace to lang-c.
 pub fn parse(preprocessed: &str) -> Result<TranslationUnit, Diagnostic> {
+    check_nesting(preprocessed)?;
     match parse_preprocessed(&config(), preprocessed.to_string()) {
         Ok(parse) => Ok(parse.unit),
         Err(err) => {
@@ -151,9 +152,46 @@ fn brace_depth(text: &str) -> usize {
     depth
 }
 
+/// Parentheses, brackets and braces nested deeper than this are refused: the parser and the
+/// passes recurse once per level, and the driver's stack (driver/front_end.rs) holds well
+/// over this many. gcc itself fails near 60000 levels (cc1 runs out of stack).
+pub const MAX_NESTING: usize = 50_000;
+
+/// A clear error at the bracket that opens level [`MAX_NESTING`] + 1, never a stack overflow.
+fn check_nesting(text: &str) -> Result<(), Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            quote @ (b'"' | b'\'') => {
+                // a literal: skip to its closing quote (or the line's end)
+                at += 1;
+                while at < bytes.len() && bytes[at] != quote && bytes[at] != b'\n' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diagnostic::error(format!(
+                        "brackets nested more than {MAX_NESTING} deep"
+                    ))
+                    .with_primary(Span::new(at, at + 1), "this one opens a deeper level")
+                    .with_note("help: split the expression or the block into smaller parts"));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{check_nesting, parse, MAX_NESTING};
 
     fn message(source: &str) -> (String, Vec<String>) {
         match parse(source) {
@@ -199,5 +237,16 @@ mod tests {
         assert!(notes.iter().all(|n| !n.contains("``")), "{notes:?}");
         let (m, _) = message("int x = a && ;");
         assert!(m.starts_with("syntax error"), "{m}");
+    }
+
+    #[test]
+    fn nesting_beyond_the_limit_is_an_error_at_its_bracket() {
+        let deep = |n: usize| format!("int x = {}1{};", "(".repeat(n), ")".repeat(n));
+        assert!(check_nesting(&deep(MAX_NESTING)).is_ok());
+        let e = check_nesting(&deep(MAX_NESTING + 1)).unwrap_err();
+        assert_eq!(e.primary.unwrap().0.start, "int x = ".len() + MAX_NESTING);
+        // brackets in literals do not count
+        let text = format!("char *s = \"{}\";", "(".repeat(MAX_NESTING + 1));
+        assert!(check_nesting(&text).is_ok());
     }
 }

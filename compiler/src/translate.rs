@@ -164,7 +164,16 @@ fn translate_renamed(
     let unit = match crate::parse::parse(&view) {
         Ok(unit) => unit,
         Err(e) => {
-            errors.push(e);
+            // a stand-alone directive as the body of a statement leaves C that may not parse
+            // (`if (x) }`): the directive is the error
+            let misplaced: Vec<Diagnostic> = directives
+                .iter()
+                .filter_map(|d| lower::placement::misplaced_stand_alone(preprocessed, d))
+                .collect();
+            if misplaced.is_empty() {
+                errors.push(e);
+            }
+            errors.extend(misplaced);
             return Err(errors);
         }
     };
@@ -213,6 +222,7 @@ fn translate_renamed(
     }
     errors.append(&mut out.errors);
     errors.extend(lower::builtin_atomic::check_regions(&cx));
+    errors.extend(lower::clause_values::non_integer_variables(&cx));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -226,6 +236,15 @@ fn translate_renamed(
     for (f, text) in &out.after {
         after_of.entry(*f).or_default().push_str(text);
     }
+    let with_constructs: std::collections::HashSet<usize> = directives
+        .iter()
+        .filter_map(|d| {
+            program
+                .functions
+                .iter()
+                .position(|f| f.span.start <= d.span.start && d.span.start < f.span.end)
+        })
+        .collect();
     for (index, function) in program.functions.iter().enumerate() {
         let mut before = before_of.remove(&index).unwrap_or_default();
         let mut after = after_of.remove(&index).unwrap_or_default();
@@ -239,6 +258,12 @@ fn translate_renamed(
             // `__cape_user_main` is the user's `main`, which needs no prototype
             before.insert_str(0, MAIN_PUSH);
             after.insert_str(0, "#pragma GCC diagnostic pop\n");
+        }
+        if !before.is_empty() || !after.is_empty() || with_constructs.contains(&index) {
+            // the code generated inside the function and after it is kept out of the
+            // warnings of -Werror builds gcc -fopenmp passes (GENERATED_IGNORED)
+            before.insert_str(0, &generated_push());
+            after.push_str("#pragma GCC diagnostic pop\n");
         }
         if !before.is_empty() {
             let mut text = before;
@@ -271,6 +296,7 @@ fn translate_renamed(
             .push(render(MAIN, "stdin_reader", &[]).map_err(|d| vec![d])?);
     }
 
+    edits.push(Edit::insert(preprocessed.len(), generated_push()));
     for text in &out.file_end {
         edits.push(Edit::insert(preprocessed.len(), text.clone()));
     }
@@ -290,6 +316,8 @@ fn translate_renamed(
     // (after the prelude's first line, the comment that marks a translated file)
     let after_marker = prelude.find('\n').map_or(0, |i| i + 1);
     prelude.insert_str(after_marker, &feature_test_macros(preprocessed, lines));
+    prelude.insert_str(after_marker, &generated_push());
+    prelude.push_str("#pragma GCC diagnostic pop\n");
     edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
         .functions
@@ -301,12 +329,18 @@ fn translate_renamed(
             main_adapter(main).map_err(|d| vec![d])?,
         ));
     }
+    edits.push(Edit::insert(
+        preprocessed.len(),
+        "#pragma GCC diagnostic pop\n".to_string(),
+    ));
     let c = emit::apply(preprocessed, &edits).map_err(|d| vec![d])?;
     Ok(Translated {
         c,
         warnings: {
             let mut warnings = lower::single::one_rank_state_warnings(&cx);
             warnings.extend(lower::library_state::per_rank_state_warnings(&cx));
+            warnings.extend(lower::clause_values::non_positive_warnings(&cx));
+            warnings.extend(directive::bare_pragmas(preprocessed));
             warnings
         },
     })
@@ -357,6 +391,34 @@ fn feature_test_macros(preprocessed: &str, lines: &LineMap) -> String {
 /// Before the user's `main` (renamed `__cape_user_main`): gcc asks no prototype of `main`.
 const MAIN_PUSH: &str = "\n#pragma GCC diagnostic push\n\
     #pragma GCC diagnostic ignored \"-Wmissing-prototypes\"\n";
+
+/// Warnings of generated code that gcc -fopenmp's build of the same program does not have
+/// (casts of the combiners' `const` arguments, declarations after statements and block-scope
+/// `extern`s in place of a construct, `switch`es of sections without `default`, float
+/// combiners' promotions, prelude macros a file does not use): ignored for the generated code,
+/// so that `-Werror` with these flags builds what gcc builds. `-Wpragmas` first: a backend
+/// that does not know one of them says nothing.
+const GENERATED_IGNORED: [&str; 10] = [
+    "-Wpragmas",
+    "-Wcast-qual",
+    "-Wmissing-declarations",
+    "-Wdeclaration-after-statement",
+    "-Wcast-align",
+    "-Wswitch-default",
+    "-Wdouble-promotion",
+    "-Wunused-macros",
+    "-Wredundant-decls",
+    "-Wnested-externs",
+];
+
+/// `#pragma GCC diagnostic push` and the [`GENERATED_IGNORED`] warnings, one line each.
+fn generated_push() -> String {
+    let mut text = String::from("\n#pragma GCC diagnostic push\n");
+    for warning in GENERATED_IGNORED {
+        text.push_str(&format!("#pragma GCC diagnostic ignored \"{warning}\"\n"));
+    }
+    text
+}
 
 /// Before the outlined functions of a user function's regions.
 const OUTLINED_PUSH: &str = "#pragma GCC diagnostic push\n\

@@ -8,6 +8,7 @@ mod rules;
 mod unsupported;
 
 pub use ast::*;
+pub use parser::constant_value;
 pub use rules::{allowed_clauses, clause_allowed};
 
 use crate::diag::Diagnostic;
@@ -49,6 +50,32 @@ pub fn scan(preprocessed: &str) -> (Vec<Directive>, Vec<Diagnostic>) {
     }
     errors.extend(unbalanced_declare_target(&directives));
     (directives, errors)
+}
+
+/// A warning for each `#pragma omp` line that names no directive: gcc -fopenmp ignores such a
+/// line (a warning under `-Wunknown-pragmas`), so capecc ignores it too, and says so.
+pub fn bare_pragmas(preprocessed: &str) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    let mut offset = 0;
+    for line in preprocessed.split_inclusive('\n') {
+        if is_pragma_line(line) {
+            let toks = lexer::tokenize(line);
+            let bare = toks.len() == 3
+                && toks[0].is_punct("#")
+                && toks[1].is_ident("pragma")
+                && toks[2].is_ident("omp");
+            if bare {
+                let span = crate::diag::Span::new(offset + toks[0].start, offset + toks[2].end);
+                warnings.push(
+                    Diagnostic::warning("`#pragma omp` without a directive name is ignored")
+                        .with_primary(span, "no directive after `omp`")
+                        .with_note("gcc ignores it too (`-Wunknown-pragmas`)"),
+                );
+            }
+        }
+        offset += line.len();
+    }
+    warnings
 }
 
 /// `declare target` without a list or clauses opens a declaration region that `end declare

@@ -14,6 +14,7 @@ use super::unsupported;
 use crate::diag::{Diagnostic, Span};
 
 mod clause_args;
+pub use clause_args::constant_value;
 
 type PResult<T> = Result<T, Diagnostic>;
 
@@ -50,7 +51,8 @@ pub fn parse_pragma(line: &str, offset: usize) -> PResult<Option<Directive>> {
     let is_omp = toks.first().is_some_and(|t| t.is_punct("#"))
         && toks.get(1).is_some_and(|t| t.is_ident("pragma"))
         && toks.get(2).is_some_and(|t| t.is_ident("omp"));
-    if !is_omp {
+    // a bare `#pragma omp` names no directive: gcc ignores it (see `bare_pragmas`)
+    if !is_omp || toks.len() == 3 {
         return Ok(None);
     }
     let mut parser = Parser {

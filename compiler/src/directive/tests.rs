@@ -554,11 +554,14 @@ fn unknown_directive_with_suggestion() {
         "expected an OpenMP directive name after `#pragma omp`, found `(`"
     );
     assert_eq!(primary(line, &e), "(");
-    let e = err("#pragma omp");
-    assert_eq!(
-        e.message,
-        "expected an OpenMP directive name after `#pragma omp`, found end of line"
-    );
+    // a bare `#pragma omp` is ignored, as gcc ignores it (with a warning: `bare_pragmas`)
+    assert_eq!(parse_pragma("#pragma omp", 0), Ok(None));
+    assert_eq!(parse_pragma("#  pragma   omp  // nothing", 0), Ok(None));
+    let text = "int x;\n#pragma omp\n#pragma omp barrier\n";
+    let warnings = bare_pragmas(text);
+    assert_eq!(warnings.len(), 1);
+    let span = warnings[0].primary.as_ref().unwrap().0;
+    assert_eq!(&text[span.start..span.end], "#pragma omp");
 }
 
 #[test]
@@ -693,11 +696,11 @@ fn bad_schedules() {
         "schedule modifiers `monotonic` and `nonmonotonic` are mutually exclusive"
     );
     assert_eq!(primary(line, &e), "nonmonotonic");
+    // OpenMP 5.0 allows `nonmonotonic` with every kind, as gcc does
     let line = "#pragma omp for schedule(nonmonotonic: static)";
-    assert_eq!(
-        err(line).message,
-        "`nonmonotonic` is only allowed with `dynamic` or `guided` schedules"
-    );
+    assert!(parse_pragma(line, 0).is_ok_and(|d| d.is_some()));
+    let line = "#pragma omp for schedule(nonmonotonic: static, 4)";
+    assert!(parse_pragma(line, 0).is_ok_and(|d| d.is_some()));
     let line = "#pragma omp for schedule(static,)";
     assert_eq!(err(line).message, "expected expression, found `)`");
 }
@@ -1269,4 +1272,51 @@ fn clauses_that_take_a_positive_constant() {
     ] {
         ok(line);
     }
+}
+
+#[test]
+fn integer_clauses_refuse_string_and_floating_constants() {
+    for line in [
+        "#pragma omp parallel num_threads(\"x\")",
+        "#pragma omp parallel num_threads(2.5)",
+        "#pragma omp parallel for num_threads(-2.5)",
+        "#pragma omp for schedule(static, 2.5)",
+        "#pragma omp for schedule(dynamic, 1e2)",
+        "#pragma omp for collapse(2.0)",
+        "#pragma omp for ordered(1.)",
+        "#pragma omp taskloop grainsize(0x1p2)",
+        "#pragma omp taskloop num_tasks(\"4\")",
+        "#pragma omp task priority(.5)",
+        "#pragma omp target device(1.5)",
+        "#pragma omp distribute dist_schedule(static, 2.5)",
+    ] {
+        let e = err(line);
+        assert!(
+            e.message.ends_with("must be an integer expression"),
+            "{line}: {}",
+            e.message
+        );
+    }
+    let line = "#pragma omp for schedule(static, 2.5)";
+    assert_eq!(primary(line, &err(line)), "2.5");
+    // integers, casts and names are the compiler's to check
+    for line in [
+        "#pragma omp parallel num_threads(0x1e)",
+        "#pragma omp parallel num_threads((int)2.5)",
+        "#pragma omp parallel num_threads(n * 2)",
+        "#pragma omp for schedule(static, 4u)",
+        "#pragma omp task final(0.5)",
+        "#pragma omp parallel if(2.5)",
+    ] {
+        assert!(parse_pragma(line, 0).is_ok_and(|d| d.is_some()), "{line}");
+    }
+}
+
+#[test]
+fn constant_values_of_clause_arguments() {
+    assert_eq!(crate::directive::constant_value("0"), Some(0));
+    assert_eq!(crate::directive::constant_value(" -3 "), Some(-3));
+    assert_eq!(crate::directive::constant_value("2*3-7"), Some(-1));
+    assert_eq!(crate::directive::constant_value("n - 1"), None);
+    assert_eq!(crate::directive::constant_value("(int)2.5"), None);
 }

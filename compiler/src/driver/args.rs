@@ -19,6 +19,8 @@ pub enum Mode {
     Preprocess,
     /// `--emit-c`: the translated C, for people.
     EmitC,
+    /// `-fsyntax-only`: preprocessed, translated and checked by the backend; nothing written.
+    SyntaxOnly,
     /// `-dumpversion`, `-print-search-dirs`, ...: answered by the backend itself.
     BackendQuery,
     Help,
@@ -102,6 +104,10 @@ pub struct Plan {
     pub check_races: bool,
     /// The code model the last of the pie/pic options chose for the translated C.
     pub code: CodeModel,
+    /// Warnings about options capecc leaves out (`-flto`), printed before the build.
+    pub warnings: Vec<String>,
+    /// `-static`: refused for a link.
+    pub static_link: bool,
 }
 
 /// How translated C addresses globals (the link is `-no-pie` whatever the choice).
@@ -135,14 +141,14 @@ pub struct ArgError {
 }
 
 impl ArgError {
-    fn new(message: impl Into<String>) -> ArgError {
+    pub(crate) fn new(message: impl Into<String>) -> ArgError {
         ArgError {
             message: message.into(),
             help: None,
         }
     }
 
-    fn with_help(mut self, help: impl Into<String>) -> ArgError {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> ArgError {
         self.help = Some(help.into());
         self
     }
@@ -183,7 +189,6 @@ const SEPARATE_VALUE_OPTIONS: &[(&str, Bucket)] = &[
 
 /// Flags (no value) that only the linker needs.
 const LINK_FLAGS: &[&str] = &[
-    "-static",
     "-rdynamic",
     "-s",
     "-nostdlib",
@@ -236,9 +241,10 @@ impl Plan {
             Mode::BackendQuery => 1,
             Mode::Preprocess => 2,
             Mode::EmitC => 3,
-            Mode::Assemble => 4,
-            Mode::Compile => 5,
-            Mode::Link => 6,
+            Mode::SyntaxOnly => 4,
+            Mode::Assemble => 5,
+            Mode::Compile => 6,
+            Mode::Link => 7,
         };
         if self.mode.is_none_or(|old| rank(mode) < rank(old)) {
             self.mode = Some(mode);
@@ -364,6 +370,33 @@ pub fn parse_args(args: &[String]) -> Result<Plan, ArgError> {
                 language = self::language(&value)?;
             }
             "--check=races" | "-fsanitize=cape-races" => plan.check_races = true,
+            "-fsyntax-only" => plan.set_mode(Mode::SyntaxOnly),
+            // refused when linking (see `check`); compiling with it changes nothing
+            "-static" => plan.static_link = true,
+            _ if arg == "-flto" || arg.starts_with("-flto=") || arg == "-ffat-lto-objects" => {
+                plan.warnings.push(format!(
+                    "`{arg}` is ignored: capecc moves each object's data into the sections \
+                     the runtime tracks, which link-time optimisation would undo"
+                ));
+            }
+            _ if arg.starts_with("-fsanitize=") && !arg.starts_with("-fsanitize=cape-") => {
+                if let Some(sanitizer) = arg["-fsanitize=".len()..].split(',').find(|s| {
+                    matches!(
+                        *s,
+                        "address" | "thread" | "kernel-address" | "hwaddress" | "leak" | "memory"
+                    )
+                }) {
+                    return Err(ArgError::new(format!(
+                        "`-fsanitize={sanitizer}` is not supported"
+                    ))
+                    .with_help(
+                        "the sanitizer's shadow memory takes the addresses where the runtime \
+                         maps the program's memory; `--check=races` builds a data-race checker \
+                         for capecc programs",
+                    ));
+                }
+                plan.push(Bucket::Common, &[arg.to_string()]);
+            }
             _ if arg.starts_with("--check=") => {
                 return Err(ArgError::new(format!("unknown check in `{arg}`"))
                     .with_help("`--check=races` builds the program with the exact race detector; `CAPE_CHECK=divergence` at run time needs no special build"))
@@ -440,6 +473,10 @@ fn check(plan: &Plan) -> Result<(), ArgError> {
         .filter(|input| input.kind != InputKind::Linker)
         .count();
     match mode {
+        Mode::Link if plan.static_link => Err(ArgError::new("`-static` is not supported")
+            .with_help(
+                "capecc programs link the MPI library, which is shared; leave out `-static`",
+            )),
         Mode::Compile | Mode::Assemble if plan.output.is_some() && translated > 1 => Err(
             ArgError::new("cannot specify `-o` with `-c` or `-S` with multiple files"),
         ),
@@ -484,6 +521,7 @@ capecc accepts gcc's options; the ones it handles itself:
   -c                compile and assemble, do not link
   -S                compile only, do not assemble
   -E                preprocess only
+  -fsyntax-only     check the program (translated, and by the backend), write nothing
   --emit-c          write the translated C (to standard output, or to -o <file>)
   --cc=<cc>         backend C compiler (default `mpicc`, or $CAPECC_CC)
   -v                print the commands capecc runs
@@ -496,6 +534,8 @@ capecc accepts gcc's options; the ones it handles itself:
 
 Preprocessor options (-I -D -U -include -isystem ...), code generation options
 (-O -g -f -m -W -std=) and linker options (-l -L -Wl, -Xlinker) go to the backend.
+@FILE reads further options from FILE (gcc's quoting). Refused: -shared, -pie, -static,
+-fsanitize=address/thread (use --check=races); ignored with a warning: -flto.
 
 Environment:
   CAPECC_CC         backend C compiler

@@ -32,6 +32,45 @@ impl Driver {
         }
     }
 
+    /// `-fsyntax-only`: each C input preprocessed, translated (capecc's own checks) and the
+    /// translated C checked by the backend with `-fsyntax-only`; nothing is written.
+    pub(super) fn syntax_only(&self) -> Step<()> {
+        for (index, input) in self.plan.inputs.iter().enumerate() {
+            let translated_path = match input.kind {
+                InputKind::Linker | InputKind::Assembly => continue,
+                InputKind::C if is_emitted_file(&input.path) => input.path.clone(),
+                InputKind::C | InputKind::Preprocessed => {
+                    let preprocessed = if input.kind == InputKind::C {
+                        let path = self.intermediate(index, &input.path, "i");
+                        self.preprocess(input, &path, None)?;
+                        path
+                    } else {
+                        input.path.clone()
+                    };
+                    let options = TranslateOptions {
+                        line_markers: true,
+                        collapse_system_headers: true,
+                    };
+                    let translated = self.translate_file(&preprocessed, &options)?;
+                    let path = self.intermediate(index, &input.path, "cape.c");
+                    self.write_file(&path, &translated)?;
+                    path
+                }
+            };
+            let mut argv = self.cc.clone();
+            argv.extend([
+                "-fsyntax-only".to_string(),
+                "-isystem".to_string(),
+                path_arg(&self.include_dir),
+            ]);
+            argv.extend(without_forced_includes(&self.plan.cpp_args));
+            argv.extend(self.plan.common_args.iter().cloned());
+            argv.push(path_arg(&translated_path));
+            self.run_command(&argv)?;
+        }
+        Ok(())
+    }
+
     /// Compiles one input to `output` (an object, or assembly for `-S`). Returns whether it
     /// produced anything (linker inputs do not).
     pub(super) fn compile_input(&self, index: usize, input: &Input, output: &Path) -> Step<bool> {

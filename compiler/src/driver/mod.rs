@@ -12,9 +12,11 @@ mod backend;
 mod canonical_plt;
 mod dependencies;
 pub mod elf;
+pub mod front_end;
 pub mod link_map;
 mod plain_inputs;
 pub mod render;
+pub mod response_files;
 pub mod runtime;
 pub mod same_file;
 
@@ -50,7 +52,7 @@ pub fn main() -> i32 {
         .skip(1)
         .map(|a: OsString| a.to_string_lossy().into_owned())
         .collect();
-    run(&args)
+    front_end::on_large_stack(move || run(&args))
 }
 
 /// A panic is a capecc bug: say so in one line and exit 70, never with a Rust backtrace dump.
@@ -76,7 +78,9 @@ fn install_panic_hook() {
 
 /// Runs capecc with the given arguments (without the program name); returns the exit status.
 pub fn run(args: &[String]) -> i32 {
-    let plan = match parse_args(args) {
+    let plan = match response_files::expand(args, &|path| std::fs::read(path))
+        .and_then(|args| parse_args(&args))
+    {
         Ok(plan) => plan,
         Err(e) => {
             report_error(&e.message, e.help.as_deref());
@@ -98,6 +102,11 @@ fn report_error(message: &str, help: Option<&str>) {
     if let Some(help) = help {
         diagnostic = diagnostic.with_note(format!("help: {help}"));
     }
+    report(diagnostic);
+}
+
+/// Prints a diagnostic that has no source location.
+fn report(diagnostic: Diagnostic) {
     let never = |_: usize| None;
     let no_file = |_: &str| None;
     let mut renderer = Renderer::new("", &never, &no_file);
@@ -199,9 +208,13 @@ impl Driver {
                 }
                 self.write_headers()?;
                 self.read_stdin_input()?;
+                for warning in &self.plan.warnings {
+                    report(crate::diag::Diagnostic::warning(warning.clone()));
+                }
                 match mode {
                     Mode::Preprocess => self.preprocess_only(),
                     Mode::EmitC => self.emit_c(),
+                    Mode::SyntaxOnly => self.syntax_only(),
                     _ => self.build(),
                 }
             }
@@ -302,19 +315,63 @@ impl Driver {
             );
             return Err(1);
         };
-        match Command::new(program)
+        // stderr passes through a pipe, so that a tool that fails without a word is named
+        let child = Command::new(program)
             .args(rest)
             .stdin(Stdio::inherit())
-            .status()
-        {
-            Ok(status) if status.success() => Ok(()),
-            // A backend killed by a signal has no code: report failure like gcc.
-            Ok(status) => Err(status.code().filter(|&c| c != 0).unwrap_or(1)),
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match child {
+            Ok(child) => child,
             Err(e) => {
                 report_cannot_run(program, &e);
-                Err(1)
+                return Err(1);
             }
+        };
+        let mut printed = 0u64;
+        if let Some(mut errors) = child.stderr.take() {
+            let mut stderr = std::io::stderr();
+            let mut buffer = [0u8; 8192];
+            loop {
+                match errors.read(&mut buffer) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        printed += n as u64;
+                        let _ = stderr.write_all(&buffer[..n]);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                }
+            }
+            let _ = stderr.flush();
         }
+        let status = match child.wait() {
+            Ok(status) => status,
+            Err(e) => {
+                report_error(&format!("cannot wait for `{program}`: {e}"), None);
+                return Err(1);
+            }
+        };
+        if status.success() {
+            return Ok(());
+        }
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            // gcc says it too ("Killed signal terminated program cc1")
+            report_error(
+                &format!(
+                    "`{program}` was killed by signal {signal}{}",
+                    signal_name(signal)
+                ),
+                (signal == 9).then_some("the system may have run out of memory"),
+            );
+            return Err(1);
+        }
+        let code = status.code().filter(|&c| c != 0).unwrap_or(1);
+        if printed == 0 {
+            report_error(&format!("`{program}` failed with exit status {code}"), None);
+        }
+        Err(code)
     }
 
     /// `-I<our include dir> -D_OPENMP=...`: what every preprocessing of user code sees first.
@@ -351,6 +408,15 @@ impl Driver {
             Ok(translated) => {
                 self.render(&source, &translated.warnings);
                 Ok(source.decode(&translated.c))
+            }
+            Err(errors)
+                if errors
+                    .iter()
+                    .any(crate::lower::placement::is_misplaced_stand_alone) =>
+            {
+                // the directive, not the C the compiler would see without it
+                self.render(&source, &errors);
+                Err(1)
             }
             Err(errors) => {
                 // A C error is best explained by the C compiler itself: if the backend rejects
@@ -479,11 +545,25 @@ fn objcopy() -> String {
         .unwrap_or_else(|| "objcopy".to_string())
 }
 
+/// ` (SIGKILL)`: the name of a signal that ends compilers.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        2 => " (SIGINT)",
+        6 => " (SIGABRT)",
+        9 => " (SIGKILL)",
+        11 => " (SIGSEGV)",
+        15 => " (SIGTERM)",
+        _ => "",
+    }
+}
+
 fn report_cannot_run(program: &str, error: &std::io::Error) {
-    let help = if error.kind() == std::io::ErrorKind::NotFound {
-        Some("install it, or choose the C compiler with `--cc=CC` or `CAPECC_CC`")
-    } else {
+    let help = if error.kind() != std::io::ErrorKind::NotFound {
         None
+    } else if program == objcopy() {
+        Some("install binutils, or choose the objcopy program with `CAPECC_OBJCOPY`")
+    } else {
+        Some("install it, or choose the C compiler with `--cc=CC` or `CAPECC_CC`")
     };
     report_error(&format!("cannot run `{program}`: {error}"), help);
 }

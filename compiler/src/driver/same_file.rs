@@ -11,7 +11,10 @@ use super::report_error;
 /// Reports an `-o` that names an input; returns whether it did (capecc then stops, having
 /// written nothing).
 pub fn refuse_output_naming_an_input(plan: &Plan) -> bool {
-    if matches!(plan.mode(), Mode::Help | Mode::Version | Mode::BackendQuery) {
+    if matches!(
+        plan.mode(),
+        Mode::Help | Mode::Version | Mode::BackendQuery | Mode::SyntaxOnly
+    ) {
         return false;
     }
     let Some(input) = input_named_by_output(plan) else {

@@ -108,7 +108,11 @@ pub fn region_clauses(
                 if_clause = format!("!!({})", super::clause_expr(cx, d, *expr, env))
             }
             (ClauseKind::NumThreads, ClauseArgs::Expr { expr, .. }) => {
-                num_threads = format!("(int)({})", super::clause_expr(cx, d, *expr, env))
+                num_threads = if super::clause_values::non_positive(cx.text(*expr)) {
+                    "1".to_string()
+                } else {
+                    format!("(int)({})", super::clause_expr(cx, d, *expr, env))
+                }
             }
             (ClauseKind::Copyin, ClauseArgs::List(items)) => {
                 for item in items {

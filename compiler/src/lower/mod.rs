@@ -6,6 +6,7 @@
 pub mod atomic;
 pub mod block;
 pub mod builtin_atomic;
+pub mod clause_values;
 pub mod common;
 pub mod constructs;
 pub mod cooperative;
@@ -756,6 +757,8 @@ fn lower_directive(
     };
     let extent = Span::new(d.span.start, statement_span(cx, stmt.span).end);
     let mut structure = nesting::check_branches(d, stmt);
+    structure.extend(nesting::check_entries(cx, d, stmt));
+    structure.extend(nesting::check_reduction_sharing(cx, d));
     if let Err(e) = nesting::check_closely_nested(cx, d) {
         structure.push(e);
     }

@@ -12,7 +12,7 @@ use lang_c::visit::{self, Visit};
 
 use super::{span_of, Context};
 use crate::diag::{Diagnostic, Span};
-use crate::directive::{Directive, DirectiveKind};
+use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
 
 /// Closely nested regions OpenMP forbids (OpenMP 4.5, 2.17): a worksharing construct or a
 /// barrier inside a worksharing, `master`, `critical`, `ordered` or `atomic` region (or a
@@ -106,6 +106,110 @@ pub fn check_branches(d: &Directive, stmt: &Node<Statement>) -> Vec<Diagnostic> 
                 .with_secondary(d.name_span, "the construct")
                 .with_note(note.to_string()),
         );
+    }
+    errors
+}
+
+/// A `goto` from outside `d`'s structured block `stmt` to a label inside it (gcc: "invalid
+/// entry to OpenMP structured block"): a region is entered at its start only.
+pub fn check_entries(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<Diagnostic> {
+    let mut inside = Jumps {
+        loops: 0,
+        switches: 0,
+        labels: HashSet::new(),
+        jumps: Vec::new(),
+    };
+    inside.visit_statement(&stmt.node, &stmt.span);
+    let Some(function) = cx.program.function_at(d.span.start) else {
+        return Vec::new();
+    };
+    if inside.labels.is_empty() {
+        return Vec::new();
+    }
+    let body = cx.program.function_bodies[function];
+    let mut all = Jumps {
+        loops: 0,
+        switches: 0,
+        labels: HashSet::new(),
+        jumps: Vec::new(),
+    };
+    all.visit_statement(&body.node, &body.span);
+    let block = span_of(stmt.span);
+    let construct = format!("#pragma omp {}", d.kind.name());
+    all.jumps
+        .iter()
+        .filter_map(|jump| match jump {
+            Jump::Goto(at, label)
+                if inside.labels.contains(label)
+                    && !(block.start <= at.start && at.end <= block.end) =>
+            {
+                Some(
+                    Diagnostic::error(format!(
+                        "invalid entry to the structured block of `{construct}`"
+                    ))
+                    .with_primary(*at, format!("jumps to `{label}` inside the construct"))
+                    .with_secondary(d.name_span, "the construct")
+                    .with_note(
+                        "an OpenMP region must be entered through its start; move the label \
+                         out of the construct",
+                    ),
+                )
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A `reduction` of a worksharing construct on a variable the enclosing `parallel` makes
+/// private (`private`, `firstprivate`, `lastprivate`): gcc refuses it ("reduction variable is
+/// private in outer context"); each thread's private copy has nothing to combine into.
+pub fn check_reduction_sharing(cx: &Context, d: &Directive) -> Vec<Diagnostic> {
+    if d.kind.is_parallel() || !(d.kind.is_worksharing() || d.kind.is_loop()) {
+        return Vec::new();
+    }
+    let Some(e) = cx.constructs().enclosing(cx, d) else {
+        return Vec::new();
+    };
+    if !e.kind.is_parallel() {
+        return Vec::new();
+    }
+    let mut errors = Vec::new();
+    for clause in d.clauses.iter().filter(|c| c.kind == ClauseKind::Reduction) {
+        let ClauseArgs::Reduction { items, .. } = &clause.args else {
+            continue;
+        };
+        for item in items {
+            let private = e
+                .clauses
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c.kind,
+                        ClauseKind::Private | ClauseKind::Firstprivate | ClauseKind::Lastprivate
+                    )
+                })
+                .find_map(|c| match &c.args {
+                    ClauseArgs::List(list) => list.iter().find(|i| i.name == item.name),
+                    _ => None,
+                });
+            if let Some(private) = private {
+                errors.push(
+                    Diagnostic::error(format!(
+                        "reduction variable `{}` is private in outer context",
+                        item.name
+                    ))
+                    .with_primary(item.name_span, "reduced here")
+                    .with_secondary(
+                        private.name_span,
+                        format!("private in this `#pragma omp {}`", e.kind.name()),
+                    )
+                    .with_note(
+                        "a worksharing reduction combines into a variable shared by the team; \
+                         make it shared in the enclosing region",
+                    ),
+                );
+            }
+        }
     }
     errors
 }

@@ -8,7 +8,7 @@ use lang_c::span::Node;
 
 use super::{emit_span, Context, Env, Out};
 use crate::diag::Diagnostic;
-use crate::directive::{ClauseKind, Directive, DirectiveKind};
+use crate::directive::{ClauseArgs, ClauseKind, Directive, DirectiveKind};
 use crate::template::{render, CONSTRUCTS};
 
 /// `#pragma omp ordered` must bind to a loop with the `ordered` clause: its innermost enclosing
@@ -21,6 +21,34 @@ pub fn check_nesting(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
         return Ok(());
     };
     let has_ordered = e.clauses.iter().any(|c| c.kind == ClauseKind::Ordered);
+    // `ordered depend(...)` binds to a loop with `ordered(n)`, the block form to one with a
+    // plain `ordered` (gcc refuses either in the other's loop)
+    let doacross = d.clauses.iter().any(|c| c.kind == ClauseKind::Depend);
+    let ordered_n = e
+        .clauses
+        .iter()
+        .any(|c| c.kind == ClauseKind::Ordered && matches!(c.args, ClauseArgs::Expr { .. }));
+    if e.kind.is_loop() && has_ordered && doacross != ordered_n {
+        let (this, needs) = if doacross {
+            (
+                "`#pragma omp ordered depend(...)`",
+                "an `ordered(n)` clause",
+            )
+        } else {
+            (
+                "`#pragma omp ordered` without `depend`",
+                "an `ordered` clause without argument",
+            )
+        };
+        return Err(Diagnostic::error(format!(
+            "{this} must be closely nested in a loop with {needs}"
+        ))
+        .with_primary(d.name_span, "this `ordered` construct")
+        .with_secondary(
+            e.name_span,
+            format!("this `#pragma omp {}` has the other form", e.kind.name()),
+        ));
+    }
     let ok = match e.kind {
         _ if e.kind.is_loop() => has_ordered,
         Simd => d.clauses.iter().any(|c| c.kind == ClauseKind::Simd),

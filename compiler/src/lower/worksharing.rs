@@ -463,6 +463,7 @@ pub fn lower_for(
     body.push_str(&super::reindent(cx, &text, body_span.start, 12));
     let last = last_block(&last_vars, &privatised.lastprivate_out)?;
     let chunk = match clauses.chunk {
+        Some(c) if super::clause_values::non_positive(cx.text(c)) => "1".to_string(),
         Some(c) => format!("(long long)({})", super::clause_expr(cx, d, c, env)),
         None => "0".to_string(),
     };
@@ -599,13 +600,35 @@ pub fn lower_sections(
         .iter()
         .filter(|s| s.kind == DirectiveKind::Section && super::contains(block, s.span))
         .collect();
+    // gcc: a `section` directive is followed by the statement of its section
+    if let Some(p) = section_pragmas.iter().find(|p| {
+        !items
+            .iter()
+            .any(|item| super::statement_span(cx, item.span).start >= p.span.end)
+    }) {
+        errors.push(
+            Diagnostic::error("`#pragma omp section` must be followed by a statement")
+                .with_primary(p.name_span, "nothing follows before the end of the block")
+                .with_note("help: remove it, or put the statements of the section after it"),
+        );
+    }
     let mut bodies: Vec<Span> = Vec::new();
     let mut previous_end = block.start;
     for item in items {
-        let span = super::statement_span(cx, item.span);
+        let mut span = super::statement_span(cx, item.span);
         let starts_section = section_pragmas
             .iter()
             .any(|p| previous_end <= p.span.start && p.span.end <= span.start);
+        // a directive on the statement (`ordered`, `barrier`, ...) belongs to the section: it
+        // is lowered (or refused) with it, never dropped
+        if let Some(stacked) = cx
+            .directives
+            .iter()
+            .filter(|o| o.kind != DirectiveKind::Section)
+            .find(|o| previous_end < o.span.start && o.span.end <= span.start)
+        {
+            span.start = stacked.span.start;
+        }
         match bodies.last_mut() {
             Some(last) if !starts_section => last.end = span.end,
             _ => bodies.push(span),

@@ -1,4 +1,16 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -37,6 +49,7 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 {
     return __CAPE_TEAM_DIRECT() ? __cape_at : __cape_critical_store(__cape_at, __cape_size);
 }
+#pragma GCC diagnostic pop
 #include <stdio.h>
 #include <string.h>
 #include <omp.h>
@@ -45,6 +58,18 @@ struct node nodes[8], *head;
 char label[32];
 int depth;
 omp_lock_t lock;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 static void __cape_crit_clone_push(struct node *n);
 static void push(struct node *n) { n->next = head; head = n; }
 #pragma GCC diagnostic push
@@ -56,7 +81,20 @@ static void push(struct node *n) { n->next = head; head = n; }
 static void __cape_crit_clone_push(struct node *n)
 { (*(__typeof__(&(n->next)))__cape_store_report((void *)&(n->next), sizeof(n->next))) = head; (*(__typeof__(&(head)))__cape_store_report((void *)&(head), sizeof(head)))= n; }
 #pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 static int __cape_crit_clone_walk(int k);
 static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
 #pragma GCC diagnostic push
@@ -68,7 +106,20 @@ static int walk(int k) { depth++; return k ? walk(k - 1) : 0; }
 static int __cape_crit_clone_walk(int k)
 { (*(__typeof__(&(depth)))__cape_store_report((void *)&(depth), sizeof(depth)))++; return k ? __cape_crit_clone_walk(k - 1) : 0; }
 #pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 static void __cape_crit_clone_acquire(void);
 static void acquire(void) { omp_set_lock(&lock); }
 #pragma GCC diagnostic push
@@ -80,7 +131,20 @@ static void acquire(void) { omp_set_lock(&lock); }
 static void __cape_crit_clone_acquire(void)
 { __cape_lock_set((void *)(&lock), 0); }
 #pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 static void __cape_crit_clone_release(void);
 static void release(void) { omp_unset_lock(&lock); }
 #pragma GCC diagnostic push
@@ -92,7 +156,20 @@ static void release(void) { omp_unset_lock(&lock); }
 static void __cape_crit_clone_release(void)
 { __cape_lock_unset((void *)(&lock), 0); }
 #pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -181,7 +258,20 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
+#pragma GCC diagnostic pop
 
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wmissing-declarations"
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wswitch-default"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wunused-macros"
+#pragma GCC diagnostic ignored "-Wredundant-decls"
+#pragma GCC diagnostic ignored "-Wnested-externs"
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
 /* capecc: the lock word of `critical` sections named "" in teams of one rank, one for
@@ -214,3 +304,4 @@ int main(int argc, char **argv, char **envp)
 {
     return __cape_start(argc, argv, envp, __cape_main_adapter);
 }
+#pragma GCC diagnostic pop

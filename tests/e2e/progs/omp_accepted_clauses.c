@@ -1,5 +1,5 @@
 /* clauses accepted without effect under CAPE: proc_bind, hint on critical, seq_cst on atomic,
-   monotonic / nonmonotonic schedule modifiers */
+   monotonic / nonmonotonic schedule modifiers (nonmonotonic also on static, as OpenMP 5.0) */
 #include <stdio.h>
 
 #define N 300
@@ -19,6 +19,12 @@ int main(void)
 #pragma omp critical(counting) hint(0)
         hits++;
     }
+#pragma omp parallel for schedule(nonmonotonic : static)
+    for (int i = 0; i < N; i++)
+        a[i] += 1;
+#pragma omp parallel for schedule(nonmonotonic : static, 4) reduction(+ : sum)
+    for (int i = 0; i < N; i++)
+        sum += a[i];
     printf("%ld %d\n", sum, hits);
     return 0;
 }

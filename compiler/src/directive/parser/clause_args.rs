@@ -81,6 +81,9 @@ impl<'a> Parser<'a> {
             | C::Hint
             | C::Filter => {
                 let expr = self.paren_expr(name)?;
+                if !matches!(kind, C::Final) {
+                    self.check_integer(name, expr)?;
+                }
                 if matches!(kind, C::Safelen | C::Simdlen | C::Collapse) {
                     self.check_positive(name, expr)?;
                 }
@@ -92,6 +95,7 @@ impl<'a> Parser<'a> {
             C::Ordered => {
                 if self.peek_is_punct("(") {
                     let expr = self.paren_expr(name)?;
+                    self.check_integer(name, expr)?;
                     self.check_positive(name, expr)?;
                     ClauseArgs::Expr {
                         expr,
@@ -141,7 +145,8 @@ impl<'a> Parser<'a> {
                 let open = self.expect_open(name)?;
                 self.expect_keyword(&["static"])?;
                 if self.eat_punct(",").is_some() {
-                    self.expr(&[","])?;
+                    let chunk = self.expr(&[","])?;
+                    self.check_integer("dist_schedule", chunk)?;
                 }
                 let close = self.expect_close(&open)?;
                 ClauseArgs::Raw {
@@ -180,6 +185,37 @@ impl<'a> Parser<'a> {
             ))),
             _ => Ok(()),
         }
+    }
+
+    /// The clauses that take an integer expression refuse one gcc's type check refuses: a
+    /// string literal or a floating constant with no name in the expression that could cast
+    /// it (`num_threads("x")`, `schedule(static, 2.5)`). Names are left to the compiler.
+    fn check_integer(&self, clause: &str, expr: Span) -> PResult<()> {
+        let toks: Vec<Tok<'a>> = self
+            .toks
+            .iter()
+            .filter(|t| self.offset + t.start >= expr.start && self.offset + t.end <= expr.end)
+            .copied()
+            .collect();
+        if toks.iter().any(|t| t.kind == TokKind::Ident) {
+            return Ok(());
+        }
+        let Some(bad) = toks
+            .iter()
+            .find(|t| t.kind == TokKind::Str || (t.kind == TokKind::Number && is_floating(t.text)))
+        else {
+            return Ok(());
+        };
+        let what = if bad.kind == TokKind::Str {
+            "a string literal"
+        } else {
+            "a floating constant"
+        };
+        Err(Diagnostic::error(format!(
+            "the argument of `{clause}` must be an integer expression"
+        ))
+        .with_primary(self.tok_span(bad), format!("{what} is not an integer"))
+        .with_note("gcc refuses it too: `expected integer expression`"))
     }
 
     /// A later OpenMP's modifier of `clause` (`conditional:`, `inscan,`, `inoutset:`, ...):
@@ -373,7 +409,9 @@ impl<'a> Parser<'a> {
             );
         };
         let chunk = if self.eat_punct(",").is_some() {
-            Some(self.expr(&[","])?)
+            let chunk = self.expr(&[","])?;
+            self.check_integer("schedule", chunk)?;
+            Some(chunk)
         } else {
             None
         };
@@ -393,15 +431,8 @@ impl<'a> Parser<'a> {
             .with_primary(a.max_by_start(b), "conflicting modifier")
             .with_secondary(a.min_by_start(b), "first modifier"));
         }
-        if let Some(s) = has("nonmonotonic") {
-            if !matches!(kind, ScheduleKind::Dynamic | ScheduleKind::Guided) {
-                return Err(Diagnostic::error(
-                    "`nonmonotonic` is only allowed with `dynamic` or `guided` schedules",
-                )
-                .with_primary(s, "not allowed here")
-                .with_secondary(self.tok_span(&kind_tok), "schedule kind"));
-            }
-        }
+        // `nonmonotonic` with `static` (OpenMP 5.0 lifted 4.5's restriction, as gcc does):
+        // a static schedule is the same either way
         let modifiers = modifiers.into_iter().map(|(m, _)| m).collect();
         Ok(ClauseArgs::Schedule {
             kind,
@@ -580,4 +611,24 @@ fn integer_literal(text: &str) -> Option<i128> {
         (lower.as_str(), 10)
     };
     i128::from_str_radix(digits, radix).ok()
+}
+
+/// Whether a number token is a floating constant (`2.5`, `1e3`, `0x1p4`, `.5f`), not an
+/// integer literal.
+fn is_floating(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    if lower.starts_with("0x") {
+        lower.contains('.') || lower.contains('p')
+    } else {
+        lower.contains('.') || lower.contains('e')
+    }
+}
+
+/// The value of a clause argument that is an integer constant expression of literals
+/// (`4`, `-1`, `2*3-6`), or `None` (names, casts, anything else).
+pub fn constant_value(text: &str) -> Option<i128> {
+    let toks = super::super::lexer::tokenize(text);
+    let mut at = 0;
+    let value = constant_sum(&toks, &mut at)?;
+    (at == toks.len()).then_some(value)
 }
