@@ -71,9 +71,9 @@ __cape_taskwait();
 /*@ copyprivate */
     __cape_copyprivate(&{{var}}, sizeof {{var}});
 /*@ private */
-        __typeof__({{of}}) {{var}};
+        __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
 /*@ firstprivate */
-        __typeof__({{of}}) {{var}};
+        __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
