@@ -33,11 +33,13 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 __cape_task_spawn_point();
 /*@ task */
 {{spawn_point}}if (__cape_task_begin({{depend}})) {
-{{block}}
+{{updates}}{{block}}
 {{results}}    __cape_task_end();
 }
 /*@ task_result */
     __cape_task_result(&{{var}}, sizeof {{var}});
+/*@ task_updates */
+    __cape_task_updates(&{{var}}, sizeof {{var}});
 /*@ taskloop */
 {
     unsigned long long __cape_tl_total = 0, __cape_tl_n = 0, __cape_tl_grain;

@@ -10,6 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -74,7 +80,7 @@ static void __cape_fn_1(void *__cape_arg)
     __typeof__(*__cape_shared_f) __cape_value_f = *__cape_shared_f; /* the region only reads it */
     int (*__cape_shared_i) = __cape_d->i;
     { /* capecc: #pragma omp parallel for at basic.c:12 */
-        __typeof__((*__cape_shared_i)) i;
+        __CAPE_COPY_BEGIN __typeof__((*__cape_shared_i)) i __attribute__((unused)); __CAPE_COPY_END
         __typeof__(i) __cape_lb0 = (0);
         __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -184,8 +190,8 @@ static void __cape_fn_2(void *__cape_arg)
                        / (unsigned long long)__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_s) s = 0;
-        __typeof__(*__cape_orig_k) k;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_s) s __attribute__((unused)) = 0; __CAPE_COPY_END
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_k) k __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&k, __cape_orig_k, sizeof k);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
         while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))

@@ -10,6 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 #include <stdio.h>
@@ -220,10 +226,10 @@ static void __cape_fn_2(void *__cape_arg)
     size_t (*__cape_shared_z) = __cape_d->z;
     int (*__cape_shared_n) = __cape_d->n;
     __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
-    __typeof__(*__cape_shared_tmp) tmp;
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_tmp) tmp __attribute__((unused)); __CAPE_COPY_END
     { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
         __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
-        __typeof__((*__cape_shared_z)) z;
+        __CAPE_COPY_BEGIN __typeof__((*__cape_shared_z)) z __attribute__((unused)); __CAPE_COPY_END
         __typeof__(z) __cape_lb0 = (0);
         __typeof__(__cape_lb0 + (((size_t)__cape_value_n))) __cape_ub0 = ((size_t)__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -234,7 +240,7 @@ static void __cape_fn_2(void *__cape_arg)
                        / (unsigned long long)__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_pr) pr;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_pr) pr __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&pr, __cape_orig_pr, sizeof pr);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
@@ -273,7 +279,7 @@ static void __cape_fn_3(void *__cape_arg)
     { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
         __typeof__(total) *__cape_orig_total = &total;
         __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
-        __typeof__(*__cape_orig_u) u;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_u) u __attribute__((unused)); __CAPE_COPY_END
         __typeof__(u) __cape_lb0 = (10);
         __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -284,7 +290,7 @@ static void __cape_fn_3(void *__cape_arg)
                        / (unsigned long long)-__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_total) total = 0;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_total) total __attribute__((unused)) = 0; __CAPE_COPY_END
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,

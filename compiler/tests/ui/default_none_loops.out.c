@@ -10,6 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 int a[10];
 
 #pragma GCC diagnostic push
@@ -66,8 +72,8 @@ static void __cape_fn_1(void *__cape_arg)
     __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
     {
         { /* capecc: #pragma omp for at default_none_loops.c:7 */
-            __typeof__((*__cape_shared_i)) i;
-            __typeof__((*__cape_shared_j)) j;
+            __CAPE_COPY_BEGIN __typeof__((*__cape_shared_i)) i __attribute__((unused)); __CAPE_COPY_END
+            __CAPE_COPY_BEGIN __typeof__((*__cape_shared_j)) j __attribute__((unused)); __CAPE_COPY_END
             __typeof__(i) __cape_lb0 = (0);
             __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
             __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;

@@ -10,6 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 int a[100];
@@ -99,10 +105,10 @@ static void __cape_fn_1(void *__cape_arg)
     int (*__cape_shared_p) = __cape_d->p;
     int (*__cape_shared_fp) = __cape_d->fp;
     int (*__cape_shared_sum) = __cape_d->sum;
-    __typeof__(*__cape_shared_p) p;
-    __typeof__(*__cape_shared_fp) fp;
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_p) p __attribute__((unused)); __CAPE_COPY_END
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_fp) fp __attribute__((unused)); __CAPE_COPY_END
     __CAPE_CLAUSE_COPY(&fp, __cape_d->fp, sizeof fp);
-    __typeof__(*__cape_shared_sum) sum = 0;
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_sum) sum __attribute__((unused)) = 0; __CAPE_COPY_END
     if (__cape_master_begin(0)) { /* capecc: #pragma omp parallel master at parallel_master.c:8 */
         {
             p = fp;

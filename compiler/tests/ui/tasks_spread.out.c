@@ -10,6 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 #include <stdio.h>
@@ -61,7 +67,7 @@ static void __cape_fn_1(void *__cape_arg)
                     {
                             __typeof__(i) *__cape_orig_i = &i;
                         { /* capecc: #pragma omp task at tasks_spread.c:11: a task */
-                                __typeof__(*__cape_orig_i) i;
+                                __CAPE_COPY_BEGIN __typeof__(*__cape_orig_i) i __attribute__((unused)); __CAPE_COPY_END
                                 __CAPE_CLAUSE_COPY(&i, __cape_orig_i, sizeof i);
                                 a[i] = i * 2.0;
                         }
