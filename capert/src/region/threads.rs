@@ -196,7 +196,7 @@ pub fn is_worker() -> bool {
 #[derive(Clone)]
 pub(super) struct WorkerTeam {
     levels: Vec<Level>,
-    schedule: (i32, i32),
+    schedule: Option<(i32, i32)>,
     /// `omp_get_max_threads()` of thread 0
     max_threads: u32,
 }
@@ -205,7 +205,7 @@ impl WorkerTeam {
     pub(super) fn of(s: &State) -> WorkerTeam {
         WorkerTeam {
             levels: s.team.levels.clone(),
-            schedule: super::team::runtime_schedule(s),
+            schedule: super::team::schedule_set(s),
             max_threads: super::team::default_team_size(s),
         }
     }
@@ -347,7 +347,7 @@ pub(super) fn run(
             if let Some(l) = s.team.levels.last_mut() {
                 l.thread_num = base + t;
             }
-            s.team.schedule = Some(snapshot.schedule);
+            s.team.schedule = snapshot.schedule;
             s.team.num_threads = Some(snapshot.max_threads);
         });
         body();
