@@ -33,11 +33,13 @@ if (__cape_master_begin({{filter}})) { /* capecc: #pragma omp {{construct}} at {
 __cape_task_spawn_point();
 /*@ task */
 {{spawn_point}}if (__cape_task_begin({{depend}})) {
-{{block}}
+{{updates}}{{block}}
 {{results}}    __cape_task_end();
 }
 /*@ task_result */
     __cape_task_result(&{{var}}, sizeof {{var}});
+/*@ task_updates */
+    __cape_task_updates(&{{var}}, sizeof {{var}});
 /*@ taskloop */
 {
     /* the tasks as libgomp makes them: the first total % tasks take one iteration more */
@@ -76,9 +78,9 @@ __cape_taskwait();
 /*@ copyprivate */
     __cape_copyprivate(&{{var}}, sizeof {{var}});
 /*@ private */
-        __typeof__({{of}}) {{var}};
+        __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
 /*@ firstprivate */
-        __typeof__({{of}}) {{var}};
+        __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};

@@ -74,11 +74,11 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 /*@ copyin */
     __cape_copyin(&{{var}}, sizeof {{var}});
 /*@ private */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
 /*@ firstprivate */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
     __CAPE_CLAUSE_COPY(&{{var}}, __cape_d->{{field}}, sizeof {{var}});
 /*@ reduction_init */
-    __typeof__({{of}}) {{var}} = {{identity}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)) = {{identity}}; __CAPE_COPY_END
 /*@ reduction_out */
     __cape_reduce((void *)__cape_d->{{field}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});

@@ -41,7 +41,7 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
 /*@ loop_var_declared */
     {{decl}};
 /*@ loop_var_private */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
 /*@ chunk_user_variable */
         for (__cape_k = __cape_lo, __cape_end = __cape_hi,
              {{var}} = (__typeof__({{var}}))((unsigned long long)__cape_lb0
@@ -99,18 +99,18 @@ if (__cape_step{{j}} > 0 && __cape_lbc{{j}} < __cape_ub{{j}})
 /*@ original */
     __typeof__({{of}}) *__cape_orig_{{var}} = &{{of}};
 /*@ private */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
 /*@ firstprivate */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
     __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
 /*@ firstlastprivate */
-    __typeof__({{of}}) {{var}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)); __CAPE_COPY_END
     __CAPE_CLAUSE_COPY(&{{var}}, __cape_orig_{{var}}, sizeof {{var}});
     __cape_rank_barrier(); /* every copy-in before any copy-out of a thread of this rank */
 /*@ lastprivate_out */
         __CAPE_CLAUSE_COPY(__cape_orig_{{var}}, &{{var}}, sizeof {{var}});
 /*@ reduction_init */
-    __typeof__({{of}}) {{var}} = {{identity}};
+    __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)) = {{identity}}; __CAPE_COPY_END
 /*@ reduction_out */
     __cape_reduce((void *)__cape_orig_{{var}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});
 /*@ combine_decl */

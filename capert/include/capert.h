@@ -697,6 +697,14 @@ void __cape_task_end(void);
 void __cape_task_result(void *addr, size_t size);
 
 /*
+ At the start of a task: the task updates the `size` bytes at `addr`, a local of the
+ function that created it, with `atomic` or inside `critical` sections. When the task was
+ spread, those updates are merged with the other ranks' ones at the next merge point (as
+ updates of shared memory are); otherwise nothing happens.
+ */
+void __cape_task_updates(void *addr, size_t size);
+
+/*
  `taskwait` (and the end of a `taskgroup`): the tasks created so far have finished, on
  every thread; a merge point in the generating code of a spreading `single`.
  */

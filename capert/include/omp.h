@@ -25,12 +25,14 @@ typedef struct omp_nest_lock_t {
     unsigned long long __cape_opaque[4];
 } omp_nest_lock_t;
 
-/* Loop schedule kinds, numbered as in the OpenMP specification. */
+/* Loop schedule kinds, numbered as in the OpenMP specification; the modifier bit is
+   libgomp's 0x80000000 (spelled as the `int` of those bits, which ISO C allows). */
 typedef enum omp_sched_t {
     omp_sched_static = 1,
     omp_sched_dynamic = 2,
     omp_sched_guided = 3,
-    omp_sched_auto = 4
+    omp_sched_auto = 4,
+    omp_sched_monotonic = -0x7fffffff - 1
 } omp_sched_t;
 
 /* Thread affinity (threads are not bound: omp_get_proc_bind() is omp_proc_bind_false). */

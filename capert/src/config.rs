@@ -526,10 +526,18 @@ pub fn parse_every(text: &str) -> Option<Every> {
     t.parse::<u64>().ok().filter(|&n| n > 0).map(Every::Regions)
 }
 
-/// `OMP_SCHEDULE` syntax: `[modifier:]kind[,chunk]` -> (omp_sched_t kind, chunk or 0).
+/// `omp_sched_monotonic`: the modifier bit of an `omp_sched_t` kind.
+pub const SCHED_MONOTONIC: i32 = i32::MIN;
+
+/// `OMP_SCHEDULE` syntax: `[modifier:]kind[,chunk]` -> (omp_sched_t kind, chunk), the values
+/// libgomp gives `omp_get_schedule`: the `monotonic` bit set by `monotonic:` and for
+/// `static` without `nonmonotonic:`; no chunk (or 0) is 0 for `static`, 1 for the others.
 pub fn parse_schedule(text: &str) -> Option<(i32, i32)> {
     let text = text.trim().to_ascii_lowercase();
-    let text = text.rsplit(':').next().unwrap_or("");
+    let (modifier, text) = match text.split_once(':') {
+        Some((m, rest)) => (Some(m.trim()), rest),
+        None => (None, text.as_str()),
+    };
     let (kind, chunk) = match text.split_once(',') {
         Some((k, c)) => (k.trim(), Some(c.trim())),
         None => (text.trim(), None),
@@ -541,11 +549,25 @@ pub fn parse_schedule(text: &str) -> Option<(i32, i32)> {
         "auto" => 4,
         _ => return None,
     };
+    let monotonic = match modifier {
+        None => kind == 1,
+        Some("monotonic") => true,
+        Some("nonmonotonic") => false,
+        Some(_) => return None,
+    };
     let chunk = match chunk {
-        Some(c) => c.parse::<i32>().ok().filter(|&c| c > 0)?,
+        Some(c) => c.parse::<i32>().ok().filter(|&c| c >= 0)?,
         None => 0,
     };
-    Some((kind, chunk))
+    let chunk = if kind == 1 { chunk } else { chunk.max(1) };
+    Some((
+        if monotonic {
+            kind | SCHED_MONOTONIC
+        } else {
+            kind
+        },
+        chunk,
+    ))
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, ConfigError> {
@@ -607,11 +629,23 @@ mod tests {
 
     #[test]
     fn omp_schedule_syntax() {
+        // libgomp's values: the monotonic bit, chunk 1 for the kinds but static
         assert_eq!(parse_schedule("dynamic,4"), Some((2, 4)));
-        assert_eq!(parse_schedule(" Guided "), Some((3, 0)));
-        assert_eq!(parse_schedule("monotonic:static, 2"), Some((1, 2)));
-        assert_eq!(parse_schedule("auto"), Some((4, 0)));
-        assert_eq!(parse_schedule("dynamic,0"), None);
+        assert_eq!(parse_schedule(" Guided "), Some((3, 1)));
+        assert_eq!(parse_schedule("static"), Some((1 | SCHED_MONOTONIC, 0)));
+        assert_eq!(
+            parse_schedule("monotonic:static, 2"),
+            Some((1 | SCHED_MONOTONIC, 2))
+        );
+        assert_eq!(parse_schedule("nonmonotonic:static"), Some((1, 0)));
+        assert_eq!(
+            parse_schedule("monotonic:dynamic,2"),
+            Some((2 | SCHED_MONOTONIC, 2))
+        );
+        assert_eq!(parse_schedule("auto"), Some((4, 1)));
+        assert_eq!(parse_schedule("dynamic,0"), Some((2, 1)));
+        assert_eq!(parse_schedule("dynamic,-1"), None);
+        assert_eq!(parse_schedule("sometimes:dynamic"), None);
         assert_eq!(parse_schedule("fast"), None);
     }
     use std::collections::HashMap;

@@ -297,8 +297,17 @@ fn translate_renamed(
     }
 
     edits.push(Edit::insert(preprocessed.len(), generated_push()));
+    // code generated at the file's end: warnings about it name the file's last line
+    let end_marker = opts
+        .line_markers
+        .then(|| lines.marker_text_for(preprocessed.len().saturating_sub(1)))
+        .flatten();
+    let at_end = |text: String| match &end_marker {
+        Some(marker) => lower::pin_lines(&text, marker, '\u{1}'),
+        None => text,
+    };
     for text in &out.file_end {
-        edits.push(Edit::insert(preprocessed.len(), text.clone()));
+        edits.push(Edit::insert(preprocessed.len(), at_end(text.clone())));
     }
     let mut prelude = render(PRELUDE, "prelude", &[]).map_err(|d| vec![d])?;
     if out.needs_minmax_identities {
@@ -326,7 +335,7 @@ fn translate_renamed(
     {
         edits.push(Edit::insert(
             preprocessed.len(),
-            main_adapter(main).map_err(|d| vec![d])?,
+            at_end(main_adapter(main).map_err(|d| vec![d])?),
         ));
     }
     edits.push(Edit::insert(

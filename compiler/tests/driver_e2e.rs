@@ -746,6 +746,64 @@ fn strict_warning_flags_accept_translated_code() {
     }
 }
 
+/// The private copies capecc declares warn of nothing the program built by gcc -fopenmp does
+/// not: a `private` array a region only writes (-Wunused-but-set-variable), copies named like
+/// the variable they stand for in place (`for` reduction on a `static` local, `single`
+/// `firstprivate`, `task` private: -Wshadow), lastprivate and firstprivate copies never read.
+#[test]
+fn private_copies_warn_of_nothing_gcc_does_not() {
+    if !have_mpicc() {
+        return;
+    }
+    let scratch = scratch("werror-copies");
+    let dir = scratch.path();
+    let source = "#include <stdio.h>\n#include <omp.h>\ndouble a[8];\nint last;\n\
+        static double dot(const double *v, int n)\n{\n    static double s;\n\
+        #pragma omp single\n    s = 0;\n\
+        #pragma omp for reduction(+ : s)\n    for (int i = 0; i < n; i++)\n        s += v[i];\n    return s;\n}\n\
+        int main(void)\n{\n    double v[100], r = 0;\n    int k = 3, w = 0;\n\
+        for (int i = 0; i < 100; i++)\n        v[i] = i;\n\
+        #pragma omp parallel private(a)\n    {\n        for (int i = 0; i < 8; i++)\n            a[i] = omp_get_thread_num() + i;\n    }\n\
+        #pragma omp parallel\n    {\n        double t = dot(v, 100);\n\
+        #pragma omp master\n        r = t;\n\
+        #pragma omp single firstprivate(k)\n        k = 4;\n\
+        #pragma omp for lastprivate(last) firstprivate(w)\n        for (int i = 0; i < 10; i++)\n            last = i;\n\
+        #pragma omp single\n        {\n\
+        #pragma omp task private(w)\n            w = 1;\n        }\n    }\n\
+        printf(\"%.1f %.1f %d %d %d\\n\", a[7], r, k, last, w);\n    return 0;\n}\n";
+    write(dir, "c.c", source);
+    for optimise in ["-O0", "-O2"] {
+        let strict = ["-Wall", "-Wextra", "-Wshadow", "-Werror", optimise];
+        let gcc = Command::new("gcc")
+            .args(["-fopenmp", "-c", "c.c", "-o", "ref.o"])
+            .args(strict)
+            .current_dir(dir)
+            .output()
+            .expect("gcc runs");
+        assert!(gcc.status.success(), "the test itself: {}", stderr(&gcc));
+        let mut args = vec!["-c", "c.c", "-o", "c.o"];
+        args.extend_from_slice(&strict);
+        assert_ok(&capecc(dir, &args));
+    }
+    // a warning about code capecc generates (every function's stack usage: the outlined
+    // regions' and those at the file's end too) names a line of the user's file
+    let out = capecc(dir, &["-c", "c.c", "-o", "c.o", "-Wstack-usage=1"]);
+    assert_ok(&out);
+    let lines = source.lines().count();
+    let mut warnings = 0;
+    for line in stderr(&out).lines() {
+        let at = line.strip_prefix("c.c:").map(|rest| rest.split(':').next());
+        if let Some(Ok(n)) = at.flatten().map(str::parse::<usize>) {
+            assert!(
+                n >= 1 && n <= lines,
+                "a line past the file's {lines}: {line}"
+            );
+            warnings += 1;
+        }
+    }
+    assert!(warnings > 3, "{}", stderr(&out));
+}
+
 #[test]
 fn output_naming_an_input_is_refused_and_the_input_kept() {
     let scratch = scratch("same-file");

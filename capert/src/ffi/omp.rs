@@ -102,12 +102,17 @@ pub extern "C" fn omp_get_max_task_priority() -> c_int {
 }
 #[no_mangle]
 pub extern "C" fn omp_set_schedule(kind: c_int, chunk: c_int) {
-    guard(|| with_state(|s| s.team.omp_set_schedule(kind, chunk)))
+    guard(|| {
+        with_state(|s| {
+            let current = team::schedule_var(s);
+            s.team.omp_set_schedule(kind, chunk, current);
+        })
+    })
 }
 #[no_mangle]
 pub extern "C" fn omp_get_schedule(kind: *mut c_int, chunk: *mut c_int) {
     guard(|| {
-        let (k, c) = with_state(|s| team::runtime_schedule(s));
+        let (k, c) = with_state(|s| team::schedule_var(s));
         // SAFETY: out-pointers from the caller, checked for null.
         unsafe {
             if !kind.is_null() {

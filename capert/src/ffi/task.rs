@@ -68,6 +68,19 @@ pub extern "C" fn __cape_task_result(addr: *mut c_void, size: usize) {
     })
 }
 
+/// At the start of a task: the task updates the `size` bytes at `addr`, a local of the
+/// function that created it, with `atomic` or inside `critical` sections. When the task was
+/// spread, those updates are merged with the other ranks' ones at the next merge point (as
+/// updates of shared memory are); otherwise nothing happens.
+#[no_mangle]
+pub extern "C" fn __cape_task_updates(addr: *mut c_void, size: usize) {
+    guard(|| {
+        if !addr.is_null() {
+            with_state(|s| tasks::task_updates(s, addr as usize, size));
+        }
+    })
+}
+
 type CombineFn = extern "C" fn(*mut c_void, *const c_void);
 
 /// The combiner of a task result's 8-byte pieces: the operand replaces the target.

@@ -133,7 +133,8 @@ pub(super) fn within(ranges: &[(usize, usize)], addr: usize, len: usize) -> bool
         .any(|&(lo, hi)| addr >= lo && addr + len <= hi)
 }
 
-/// The shared memory of the active region between ranks (empty without one).
+/// The shared memory of the active region between ranks (empty without one), with the locals
+/// of generating code a spread task updates.
 pub(super) fn active_shared_ranges(s: &State) -> Vec<(usize, usize)> {
     let t = &s.team;
     match (
@@ -141,7 +142,11 @@ pub(super) fn active_shared_ranges(s: &State) -> Vec<(usize, usize)> {
         t.region.as_ref(),
         s.rt.as_ref(),
     ) {
-        (true, Some(r), Some(rt)) => shared_ranges(rt, r.sp),
+        (true, Some(r), Some(rt)) => {
+            let mut ranges = shared_ranges(rt, r.sp);
+            ranges.extend_from_slice(super::tasks::update_targets(s));
+            ranges
+        }
         _ => Vec::new(),
     }
 }

@@ -200,7 +200,8 @@ pub fn enter(s: &mut State, slot: usize) -> Result<bool, String> {
     let log = mpi_lock::read_log(slot, from, log_len)?;
     apply_log(rt.same_program, &log, &mut r.excluded)?;
     r.locks.seen.insert(slot, log_len);
-    let shared = shared_ranges(rt, r.sp);
+    let mut shared = shared_ranges(rt, r.sp);
+    shared.extend_from_slice(super::tasks::targets(&s.team.spread, s.team.levels.len()));
     if r.locks.held.is_empty() {
         r.locks.check_period = crate::sys::check_flag::get();
         crate::sys::check_flag::set(0);

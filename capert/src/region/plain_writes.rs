@@ -68,12 +68,17 @@ pub(super) fn settle(rt: &mut Runtime, r: &mut ActiveRegion) {
     let mut targets: Vec<usize> = r.before.keys().copied().collect();
     targets.sort_unstable();
     let (replay_differs, trapped) = replay(rt, r, &targets);
+    // a local of generating code that a spread task updated (region/tasks.rs) is not shared
+    // memory: no value at the epoch's start to compare with (a plain store of the task to it
+    // goes as the task's result)
+    let shared = super::epoch::shared_ranges(rt, r.sp);
     for addr in targets {
         let before = &r.before[&addr];
-        let stored_before = rt
-            .tracker
-            .epoch_start_bytes(addr, before.len())
-            .is_some_and(|start| start != *before);
+        let stored_before = super::constructs::within(&shared, addr, before.len())
+            && rt
+                .tracker
+                .epoch_start_bytes(addr, before.len())
+                .is_some_and(|start| start != *before);
         let stored_after = (replay_differs.contains(&addr) && !r.several_threads.contains(&addr))
             || trapped.contains(&addr);
         let section = latest_section(r.records.as_slice(), addr, before.len());

@@ -19,6 +19,9 @@ pub struct Spread {
     created: u64,
     /// tasks running inside one another on this thread
     depth: u32,
+    /// `[lo, hi)` of the locals of the generating code that the running spread task updates
+    /// (`__cape_task_updates`): shared by the team while it runs
+    update_targets: Vec<(usize, usize)>,
 }
 
 impl Spread {
@@ -27,6 +30,7 @@ impl Spread {
             level: None,
             created: 0,
             depth: 0,
+            update_targets: Vec::new(),
         }
     }
 }
@@ -88,6 +92,9 @@ pub fn task_begin(s: &mut State, has_depend: bool) -> bool {
 /// `__cape_task_end`, on the thread that ran the task.
 pub fn task_end(s: &mut State) {
     s.team.spread.depth = s.team.spread.depth.saturating_sub(1);
+    if s.team.spread.depth == 0 {
+        s.team.spread.update_targets.clear();
+    }
     if spreading(s).is_some() {
         crate::region_heap::block_end(s.team.levels.len());
     }
@@ -110,6 +117,33 @@ pub fn task_result(s: &mut State, pieces: Vec<(ProgramBytes, Combiner, Vec<u8>)>
     for (target, combiner, bytes) in pieces {
         // inside an active region the record is kept (None comes back)
         let _ = super::constructs::reduce(s, target, combiner, bytes);
+    }
+}
+
+/// `__cape_task_updates` at the start of a spread task: the task updates the local of the
+/// generating code at `[addr, addr + len)` with `atomic` or inside `critical` sections. The
+/// generating code runs alike on every rank, so the local is at the same address on each:
+/// while the task runs, its updates are logged like those of shared memory (and merged as
+/// updates, combined with the other tasks' ones) and its stores under a cross-rank lock go
+/// with the lock. A task run inside another one (deeper in the recursion: its locals are
+/// this rank's own) registers nothing.
+pub fn task_updates(s: &mut State, addr: usize, len: usize) {
+    if len > 0 && spread_task_running(s) {
+        s.team.spread.update_targets.push((addr, addr + len));
+    }
+}
+
+/// The locals of the generating code the running spread task updates (empty otherwise).
+pub fn update_targets(s: &State) -> &[(usize, usize)] {
+    targets(&s.team.spread, s.team.levels.len())
+}
+
+/// [`update_targets`] from the team's fields: `levels`, the nesting depth of the team.
+pub(super) fn targets(spread: &Spread, levels: usize) -> &[(usize, usize)] {
+    if spread.level == Some(levels) && spread.depth >= 1 {
+        &spread.update_targets
+    } else {
+        &[]
     }
 }
 

@@ -2,6 +2,7 @@
 //! `omp_*` API, worksharing and `ordered` bookkeeping, the dynamic-loop ticket counters.
 
 use super::{ActiveRegion, State};
+use crate::config::SCHED_MONOTONIC;
 use crate::sys::mpi::COUNTER_SLOTS;
 
 #[derive(Debug, Clone, Copy)]
@@ -252,12 +253,17 @@ impl Team {
         self.max_active_levels > 1
     }
 
-    pub fn omp_set_schedule(&mut self, kind: i32, chunk: i32) {
-        // Drop the `omp_sched_monotonic` modifier bit.
-        let kind = kind & 0x7fff_ffff;
-        if (1..=4).contains(&kind) {
-            self.schedule = Some((kind, chunk.max(0)));
-        }
+    /// libgomp's `omp_set_schedule`: the kind kept with its modifier bit; a chunk below 1 is 0
+    /// for `static` and 1 for `dynamic` and `guided`; `auto` keeps the chunk (`current`: the
+    /// run-sched-var before the call).
+    pub fn omp_set_schedule(&mut self, kind: i32, chunk: i32, current: (i32, i32)) {
+        let chunk = match kind & !SCHED_MONOTONIC {
+            1 => chunk.max(0),
+            2 | 3 => chunk.max(1),
+            4 => current.1,
+            _ => return,
+        };
+        self.schedule = Some((kind, chunk));
     }
 }
 
@@ -268,10 +274,34 @@ pub fn fetch_ticket(s: &State, slot: usize) -> u64 {
         .map_or(0, |c| c.fetch_ticket(slot))
 }
 
-/// `schedule(runtime)`: `omp_set_schedule`, else `OMP_SCHEDULE`, else static.
-pub fn runtime_schedule(s: &State) -> (i32, i32) {
+/// libgomp's default run-sched-var, what `omp_get_schedule` answers when neither
+/// `omp_set_schedule` nor `OMP_SCHEDULE` set one: `dynamic` with chunks of 1.
+const DEFAULT_SCHEDULE: (i32, i32) = (2, 1);
+
+/// The run-sched-var (`omp_get_schedule`): `omp_set_schedule`, else `OMP_SCHEDULE`, else
+/// libgomp's default.
+pub fn schedule_var(s: &State) -> (i32, i32) {
+    schedule_set(s).unwrap_or(DEFAULT_SCHEDULE)
+}
+
+/// The run-sched-var that `omp_set_schedule` or `OMP_SCHEDULE` set, if one did.
+pub fn schedule_set(s: &State) -> Option<(i32, i32)> {
     let env = s.rt.as_ref().and_then(|rt| rt.cfg.schedule);
-    s.team.schedule.or(env).unwrap_or((1, 0))
+    s.team.schedule.or(env)
+}
+
+/// How `schedule(runtime)` splits a loop: (kind without the modifier bit, chunk). The default
+/// `dynamic,1` runs as the static blocks (each thread taking its chunks of 1 in a row is one
+/// way a dynamic schedule hands them out, and the ranks then write disjoint pages, with no
+/// shared counter to ask per iteration); `auto` too.
+pub fn runtime_schedule(s: &State) -> (i32, i32) {
+    match schedule_set(s) {
+        None => (1, 0),
+        Some((kind, chunk)) => match kind & !SCHED_MONOTONIC {
+            4 => (1, 0),
+            kind => (kind, chunk),
+        },
+    }
 }
 
 /// The default team: `omp_set_num_threads`, else `OMP_NUM_THREADS` threads in every rank

@@ -204,7 +204,7 @@ pub fn is_worker() -> bool {
 #[derive(Clone)]
 pub(super) struct WorkerTeam {
     levels: Vec<Level>,
-    schedule: (i32, i32),
+    schedule: Option<(i32, i32)>,
     /// `omp_get_max_threads()` of thread 0
     max_threads: u32,
 }
@@ -213,7 +213,7 @@ impl WorkerTeam {
     pub(super) fn of(s: &State) -> WorkerTeam {
         WorkerTeam {
             levels: s.team.levels.clone(),
-            schedule: super::team::runtime_schedule(s),
+            schedule: super::team::schedule_set(s),
             max_threads: super::team::default_team_size(s),
         }
     }
@@ -355,7 +355,7 @@ pub(super) fn run(
             if let Some(l) = s.team.levels.last_mut() {
                 l.thread_num = base + t;
             }
-            s.team.schedule = Some(snapshot.schedule);
+            s.team.schedule = snapshot.schedule;
             s.team.num_threads = Some(snapshot.max_threads);
         });
         body();

@@ -494,3 +494,48 @@ pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: VarId) 
     finder.visit_statement(&body.node, &body.span);
     finder.found
 }
+
+/// The identifiers through which `body` assigns, increments or decrements `var` (each
+/// modification's left operand), in source order.
+pub(crate) fn modifications_of(cx: &Context, body: &Node<Statement>, var: VarId) -> Vec<Span> {
+    struct Finder<'c, 'p, 'a> {
+        cx: &'c Context<'p, 'a>,
+        var: usize,
+        found: Vec<Span>,
+    }
+    impl<'ast> Visit<'ast> for Finder<'_, '_, '_> {
+        fn visit_binary_operator_expression(
+            &mut self,
+            e: &'ast BinaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if is_assignment(&e.operator.node) && identifier_of(self.cx, &e.lhs) == Some(self.var) {
+                self.found.push(span_of(e.lhs.span));
+            }
+            visit::visit_binary_operator_expression(self, e, span);
+        }
+
+        fn visit_unary_operator_expression(
+            &mut self,
+            e: &'ast UnaryOperatorExpression,
+            span: &'ast lang_c::span::Span,
+        ) {
+            use UnaryOperator::*;
+            let changes = matches!(
+                e.operator.node,
+                PostIncrement | PostDecrement | PreIncrement | PreDecrement
+            );
+            if changes && identifier_of(self.cx, &e.operand) == Some(self.var) {
+                self.found.push(span_of(e.operand.span));
+            }
+            visit::visit_unary_operator_expression(self, e, span);
+        }
+    }
+    let mut finder = Finder {
+        cx,
+        var,
+        found: Vec::new(),
+    };
+    finder.visit_statement(&body.node, &body.span);
+    finder.found
+}

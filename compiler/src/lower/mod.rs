@@ -829,3 +829,32 @@ fn lower_directive(
         }
     }
 }
+
+/// Generated C with line marker `marker` before each of its lines but those starting with
+/// `keep` (a placeholder for copied user code), those inside a comment begun on an earlier
+/// line and those a backslash continues: the backend's warnings about generated code name the marker's line.
+pub fn pin_lines(text: &str, marker: &str, keep: char) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut in_comment = false;
+    // the line continues the one before (a backslash at its end)
+    let mut continued = false;
+    for line in text.split_inclusive('\n') {
+        if !in_comment && !continued && !line.trim().is_empty() && !line.starts_with(keep) {
+            out.push_str(marker);
+        }
+        out.push_str(line);
+        continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+        let mut rest = line;
+        loop {
+            let delimiter = if in_comment { "*/" } else { "/*" };
+            match rest.find(delimiter) {
+                Some(at) => {
+                    in_comment = !in_comment;
+                    rest = &rest[at + 2..];
+                }
+                None => break,
+            }
+        }
+    }
+    out
+}

@@ -570,7 +570,7 @@ fn render_region(
     // `(void)` lines only for what nothing uses, so that -Wunused stays quiet
     let generated = [
         function_name(cx, function, stmt_span)?,
-        local_enums(cx, stmt_span, wanted),
+        local_enums(cx, stmt_span, wanted) + &local_functions(cx, stmt_span),
         pointer_decls.concat(),
         copyins,
         privates,
@@ -609,6 +609,7 @@ fn render_region(
             ("fields", &fields),
         ],
     ))?;
+    const BODY: &str = "\u{1}body\u{1}";
     let outlined = one(render(
         PARALLEL,
         "function",
@@ -622,10 +623,11 @@ fn render_region(
             ("shared_pointers", &shared_pointers),
             ("copyins", &copyins),
             ("privates", &privates),
-            ("body", &body),
+            ("body", BODY),
             ("reductions", &reductions),
         ],
     ))?;
+    let outlined = pin_lines(cx, &outlined, d.span.start).replace(BODY, &body);
     let what = format!("{construct} at {location}");
     let objects = one(super::objects::region_table(
         cx, d, &id_text, env, stmt_span, wanted, &what,
@@ -737,4 +739,54 @@ fn local_enums(cx: &Context, region: Span, captured: &[VarId]) -> String {
         text.push_str(";\n");
     }
     text
+}
+
+/// The block-scope function declarations (`int twice(double);` inside `main`) visible at the
+/// region that its code calls or names, repeated at the top of the outlined function: at file
+/// scope the function would have no declaration (an implicit `int f()`, or undeclared).
+fn local_functions(cx: &Context, region: Span) -> String {
+    let mut text = String::new();
+    let mut seen: Vec<usize> = Vec::new();
+    for u in super::uses_in(cx, region) {
+        if !matches!(u.binding, Binding::Other) {
+            continue;
+        }
+        // the innermost declaration of that name in scope at the use
+        let declared = cx
+            .program
+            .local_functions
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                f.name == u.name && contains(f.scope, u.span) && !contains(region, f.declarator)
+            })
+            .max_by_key(|(_, f)| f.scope.start);
+        let Some((index, f)) = declared else {
+            continue;
+        };
+        if seen.contains(&index) {
+            continue;
+        }
+        seen.push(index);
+        text.push_str("    ");
+        text.push_str(cx.text(f.specifiers));
+        text.push(' ');
+        text.push_str(cx.text(f.declarator));
+        text.push_str(";\n");
+    }
+    text
+}
+
+/// The generated lines of an outlined function (all but its copied body, which has line
+/// markers of its own) each under a line marker of the pragma at `pragma` (builds only): a
+/// warning about them points at the region, not at lines past the user's file.
+fn pin_lines(cx: &Context, text: &str, pragma: usize) -> String {
+    match cx
+        .line_markers
+        .then(|| cx.lines.marker_text_for(pragma))
+        .flatten()
+    {
+        Some(marker) => super::pin_lines(text, &marker, '\u{1}'),
+        None => text.to_string(),
+    }
 }

@@ -74,6 +74,7 @@ pub fn lower(
     if d.kind == DirectiveKind::Task {
         let block = super::block::inline_block(cx, out, d, stmt, env, &copies, "a task")?;
         let results = super::task_recursion::result_calls(cx, d, stmt, env);
+        let updates = super::task_recursion::update_calls(cx, d, stmt, env);
         return one(render(
             CONSTRUCTS,
             "task",
@@ -82,6 +83,7 @@ pub fn lower(
                 ("depend", if has_depend { "1" } else { "0" }),
                 ("block", &super::indent_lines(&block, "    ")),
                 ("results", &results),
+                ("updates", &updates),
             ],
         ));
     }
@@ -156,6 +158,9 @@ pub fn lower(
             let body = super::emit_span(cx, out, loop_body, env);
             let value =
                 |e: Option<Span>| e.map_or("0".to_string(), |e| super::clause_expr(cx, d, e, env));
+            // each task's updates of the generating code's locals merge as updates
+            let task_copies =
+                task_copies.clone() + &super::task_recursion::update_calls(cx, d, stmt, env);
             render(
                 CONSTRUCTS,
                 "taskloop",

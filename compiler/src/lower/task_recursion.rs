@@ -10,14 +10,18 @@
 //! run inline on the rank that owns the subtree, and each top-level `taskwait` is a merge
 //! point. A task's results in locals of the generating function (`shared(x)`: stack memory
 //! below the region, which merges do not carry) travel as records of that merge point
-//! (`__cape_task_result`).
+//! (`__cape_task_result`); a local a task updates with `atomic` or inside a `critical`
+//! section (`c += x` of a tree count) is registered at the task's start
+//! (`__cape_task_updates`), and its updates merge like those of shared memory, combined with
+//! the other tasks' ones rather than one task's value copied.
 
 use std::collections::HashMap;
 
-use lang_c::ast::Statement;
+use lang_c::ast::{BinaryOperator, BlockItem, Expression, Statement};
 use lang_c::span::Node;
 
-use super::common::modification_of;
+use super::atomic::update_of_expression;
+use super::common::{modification_of, modifications_of};
 use super::{clause_vars, contains, span_of, spelled, Context, Env};
 use crate::diag::Span;
 use crate::directive::{ClauseKind, Directive, DirectiveKind};
@@ -125,7 +129,7 @@ fn generating_function(
     // from each rank that wrote a part of it)
     let scalar_results = tasks.iter().all(|&(d, s, span)| {
         let _ = span;
-        results(cx, d, s).iter().all(|&v| {
+        task_locals(cx, d, s).all().all(|v| {
             matches!(
                 cx.program.vars[v].class,
                 TypeClass::Integer | TypeClass::Floating | TypeClass::Pointer
@@ -152,9 +156,28 @@ fn generating_function(
     fine
 }
 
-/// The locals of the enclosing function that task `d` (statement `stmt`) writes as shared variables: named in its `shared` clause, or shared in the enclosing
-/// context (task.rs's rules).
-fn results(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<VarId> {
+/// The locals of the enclosing function that task `d` (statement `stmt`) writes as shared
+/// variables (named in its `shared` clause, or shared in the enclosing context: task.rs's
+/// rules), by how they are written.
+pub(super) struct TaskLocals {
+    /// assigned plainly (or their address taken): the task's value is the result, copied
+    copied: Vec<VarId>,
+    /// updated with `atomic` or inside a `critical` section: the updates of every task are
+    /// combined (a variable both assigned and updated is in both lists: the rank's updates,
+    /// then its final value, in its program order)
+    updated: Vec<VarId>,
+}
+
+impl TaskLocals {
+    fn all(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.copied
+            .iter()
+            .chain(self.updated.iter().filter(|v| !self.copied.contains(v)))
+            .copied()
+    }
+}
+
+pub(super) fn task_locals(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> TaskLocals {
     let mut found: Vec<VarId> = d
         .clauses
         .iter()
@@ -175,14 +198,100 @@ fn results(cx: &Context, d: &Directive, stmt: &Node<Statement>) -> Vec<VarId> {
             found.push(v);
         }
     }
-    found
+    // the statements of the `atomic` and `critical` constructs inside the task, and the
+    // lvalues the atomic ones update
+    let mut critical: Vec<Span> = Vec::new();
+    let mut atomic_updates: Vec<Span> = Vec::new();
+    for inner in cx.directives_in(body) {
+        let Ok(s) = cx.constructs().statement(cx, inner) else {
+            continue;
+        };
+        match inner.kind {
+            DirectiveKind::Critical => critical.push(span_of(s.span)),
+            DirectiveKind::Atomic => atomic_updates.extend(atomic_lvalues(cx, inner, s)),
+            _ => {}
+        }
+    }
+    let mut locals = TaskLocals {
+        copied: Vec::new(),
+        updated: Vec::new(),
+    };
+    for v in found {
+        let mut plain = super::read_only::address_taken_in(cx, v, body);
+        let mut updated = false;
+        for at in modifications_of(cx, stmt, v) {
+            if atomic_updates.contains(&at) || critical.iter().any(|&c| contains(c, at)) {
+                updated = true;
+            } else {
+                plain = true;
+            }
+        }
+        if plain {
+            locals.copied.push(v);
+        }
+        if updated {
+            locals.updated.push(v);
+        }
+    }
+    locals
+}
+
+/// The lvalues that `atomic` construct `d` (statement `s`) updates: `x` of `x op= e`,
+/// `x++`, `x = x op e` and of the capture forms (`v = x++`, `{v = x; x += e;}`); none for
+/// `read` and `write`, whose stores are plain.
+fn atomic_lvalues(cx: &Context, d: &Directive, s: &Node<Statement>) -> Vec<Span> {
+    if d.clauses
+        .iter()
+        .any(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
+    {
+        return Vec::new();
+    }
+    let expressions: Vec<&Node<Expression>> = match &s.node {
+        Statement::Expression(Some(e)) => vec![e],
+        Statement::Compound(items) => items
+            .iter()
+            .filter_map(|i| match &i.node {
+                BlockItem::Statement(Node {
+                    node: Statement::Expression(Some(e)),
+                    ..
+                }) => Some(&**e),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut lvalues = Vec::new();
+    for e in expressions {
+        if let Some(u) = update_of_expression(cx, e) {
+            lvalues.push(u.lvalue);
+        } else if let Expression::BinaryOperator(b) = &e.node {
+            // `v = x++`, `v = x op= e`: the update is the right operand
+            if b.node.operator.node == BinaryOperator::Assign {
+                if let Some(u) = update_of_expression(cx, &b.node.rhs) {
+                    lvalues.push(u.lvalue);
+                }
+            }
+        }
+    }
+    lvalues
 }
 
 /// The calls that hand task `d`'s results in locals to the other ranks when it was spread
 /// (nothing otherwise; the runtime decides).
 pub fn result_calls(cx: &Context, d: &Directive, stmt: &Node<Statement>, env: &Env) -> String {
-    results(cx, d, stmt)
+    task_locals(cx, d, stmt)
+        .copied
         .into_iter()
         .filter_map(|v| render(CONSTRUCTS, "task_result", &[("var", &spelled(cx, env, v))]).ok())
+        .collect()
+}
+
+/// The calls at the start of task `d` that make its updates of locals merge as updates,
+/// combined with the other tasks' ones, when it was spread (nothing otherwise).
+pub fn update_calls(cx: &Context, d: &Directive, stmt: &Node<Statement>, env: &Env) -> String {
+    task_locals(cx, d, stmt)
+        .updated
+        .into_iter()
+        .filter_map(|v| render(CONSTRUCTS, "task_updates", &[("var", &spelled(cx, env, v))]).ok())
         .collect()
 }

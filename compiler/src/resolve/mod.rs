@@ -145,9 +145,23 @@ pub struct Function {
     pub is_system: bool,
 }
 
+/// A function declared inside a function body: visible in `scope` only, so an outlined region
+/// that calls it repeats the declaration.
+#[derive(Debug, Clone)]
+pub struct LocalFunction {
+    pub name: String,
+    /// the declaration's specifiers (`int`, `extern double`)
+    pub specifiers: Span,
+    /// the function's declarator (`twice(double)`)
+    pub declarator: Span,
+    /// from the declarator to the end of its block
+    pub scope: Span,
+}
+
 #[derive(Default)]
 pub struct Program<'a> {
-    /// `register` storage-class specifiers of local declarations (dropped: a region takes the
+    /// `register` storage-class specifiers of local declarations and of parameters of function
+    /// definitions (dropped: a region takes the
     /// address of the shared locals it uses, and `register` forbids that; it is only a hint)
     pub register_specifiers: Vec<Span>,
     pub vars: Vec<Var>,
@@ -158,6 +172,8 @@ pub struct Program<'a> {
     pub function_bodies: Vec<&'a Node<Statement>>,
     /// declarator identifiers of functions (definitions and prototypes), for renaming `main`
     pub function_names: Vec<(String, Span)>,
+    /// functions declared at block scope (`int twice(double);` inside `main`)
+    pub local_functions: Vec<LocalFunction>,
     /// the shapes of struct and union members by name; `None` when members of that name differ
     pub members: HashMap<String, Option<Shape>>,
     /// variable indexes by name, in declaration order (built on first lookup)

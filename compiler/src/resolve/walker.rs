@@ -7,7 +7,9 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 use super::declarator::*;
-use super::{span_of, Binding, Function, Item, Program, Shape, Storage, TypeClass, Use, Var};
+use super::{
+    span_of, Binding, Function, Item, LocalFunction, Program, Shape, Storage, TypeClass, Use, Var,
+};
 use crate::diag::Span;
 
 #[derive(Clone, Copy)]
@@ -185,6 +187,14 @@ impl<'a> Walker<'a> {
         let Some(decl) = &p.node.declarator else {
             return;
         };
+        // a parameter of a definition is a local too: regions take its address
+        for spec in &p.node.specifiers {
+            if let DeclarationSpecifier::StorageClass(c) = &spec.node {
+                if c.node == StorageClassSpecifier::Register {
+                    self.program.register_specifiers.push(span_of(spec.span));
+                }
+            }
+        }
         self.type_uses = Some(Vec::new());
         let (class, is_const, local_type) = self.specifiers_info(&p.node.specifiers);
         self.declarator_uses(&decl.node);
@@ -526,6 +536,17 @@ impl<'a> Walker<'a> {
             if is_function {
                 self.program.function_names.push((name.clone(), ident_span));
                 self.bind(&name, Entry::Other);
+                if let (true, Some(first), Some(last)) =
+                    (self.in_function(), specs.first(), specs.last())
+                {
+                    let scope_end = self.block_end.last().copied().unwrap_or(usize::MAX);
+                    self.program.local_functions.push(LocalFunction {
+                        name: name.clone(),
+                        specifiers: Span::new(first.span.start, last.span.end),
+                        declarator: span_of(decl.span),
+                        scope: Span::new(ident_span.end, scope_end),
+                    });
+                }
                 continue;
             }
             let var_storage = if kr_parameters {

@@ -1,16 +1,4 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -22,7 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
-#pragma GCC diagnostic pop
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -32,18 +25,6 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 double global_sum;
 int g[100];
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 /* capecc: data of the #pragma omp parallel for at basic.c:12 */
 struct __cape_data_1 {
     void *a;
@@ -99,7 +80,7 @@ static void __cape_fn_1(void *__cape_arg)
     __typeof__(*__cape_shared_f) __cape_value_f = *__cape_shared_f; /* the region only reads it */
     int (*__cape_shared_i) = __cape_d->i;
     { /* capecc: #pragma omp parallel for at basic.c:12 */
-        __typeof__((*__cape_shared_i)) i;
+        __CAPE_COPY_BEGIN __typeof__((*__cape_shared_i)) i __attribute__((unused)); __CAPE_COPY_END
         __typeof__(i) __cape_lb0 = (0);
         __typeof__(__cape_lb0 + ((__cape_value_n))) __cape_ub0 = (__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -124,21 +105,8 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -222,8 +190,8 @@ static void __cape_fn_2(void *__cape_arg)
                        / (unsigned long long)__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_s) s = 0;
-        __typeof__(*__cape_orig_k) k;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_s) s __attribute__((unused)) = 0; __CAPE_COPY_END
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_k) k __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&k, __cape_orig_k, sizeof k);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, (long long)(4));
         while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
@@ -245,20 +213,7 @@ static void __cape_fn_2(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
@@ -283,4 +238,3 @@ int main(int argc, char **argv, char **envp)
 {
     return __cape_start(argc, argv, envp, __cape_main_adapter);
 }
-#pragma GCC diagnostic pop

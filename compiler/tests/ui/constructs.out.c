@@ -22,6 +22,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 /* 1 while this thread's team is several threads of this rank that no other rank takes part in
    (nothing is merged): `atomic` updates and general `critical` sections are then made here,
    as libgomp makes them, instead of in the runtime. A check build keeps the runtime's path. */
@@ -457,7 +463,7 @@ static void __cape_fn_2(void *__cape_arg)
                            / (unsigned long long)__cape_step0 + 1;
             unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
             __cape_loop __cape_l;
-            __typeof__(*__cape_orig_last) last;
+            __CAPE_COPY_BEGIN __typeof__(*__cape_orig_last) last __attribute__((unused)); __CAPE_COPY_END
             __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_DYNAMIC, (long long)(2));
             while (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
                 for (__cape_k = __cape_lo, __cape_end = __cape_hi,

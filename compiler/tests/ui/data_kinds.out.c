@@ -1,16 +1,4 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -22,7 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
-#pragma GCC diagnostic pop
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 #include <stdio.h>
@@ -34,18 +27,6 @@ struct pair { double a, b; };
 typedef unsigned long ulong_t;
 double total;
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 /* capecc: data of the #pragma omp parallel for at data_kinds.c:15 */
 struct __cape_data_1 {
     void *n;
@@ -135,21 +116,8 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -258,10 +226,10 @@ static void __cape_fn_2(void *__cape_arg)
     size_t (*__cape_shared_z) = __cape_d->z;
     int (*__cape_shared_n) = __cape_d->n;
     __typeof__(*__cape_shared_n) __cape_value_n = *__cape_shared_n; /* the region only reads it */
-    __typeof__(*__cape_shared_tmp) tmp;
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_tmp) tmp __attribute__((unused)); __CAPE_COPY_END
     { /* capecc: #pragma omp parallel for at data_kinds.c:39 */
         __typeof__((*__cape_shared_pr)) *__cape_orig_pr = &(*__cape_shared_pr);
-        __typeof__((*__cape_shared_z)) z;
+        __CAPE_COPY_BEGIN __typeof__((*__cape_shared_z)) z __attribute__((unused)); __CAPE_COPY_END
         __typeof__(z) __cape_lb0 = (0);
         __typeof__(__cape_lb0 + (((size_t)__cape_value_n))) __cape_ub0 = ((size_t)__cape_value_n);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -272,7 +240,7 @@ static void __cape_fn_2(void *__cape_arg)
                        / (unsigned long long)__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_pr) pr;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_pr) pr __attribute__((unused)); __CAPE_COPY_END
         __CAPE_CLAUSE_COPY(&pr, __cape_orig_pr, sizeof pr);
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
@@ -311,7 +279,7 @@ static void __cape_fn_3(void *__cape_arg)
     { /* capecc: #pragma omp parallel for at data_kinds.c:45 */
         __typeof__(total) *__cape_orig_total = &total;
         __typeof__((*__cape_shared_u)) *__cape_orig_u = &(*__cape_shared_u);
-        __typeof__(*__cape_orig_u) u;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_u) u __attribute__((unused)); __CAPE_COPY_END
         __typeof__(u) __cape_lb0 = (10);
         __typeof__(__cape_lb0 + ((0))) __cape_ub0 = (0);
         __typeof__(__cape_ub0) __cape_lbc0 = __cape_lb0;
@@ -322,7 +290,7 @@ static void __cape_fn_3(void *__cape_arg)
                        / (unsigned long long)-__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_total) total = 0;
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_total) total __attribute__((unused)) = 0; __CAPE_COPY_END
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -342,20 +310,7 @@ static void __cape_fn_3(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
@@ -379,4 +334,3 @@ int main(int argc, char **argv, char **envp)
 {
     return __cape_start(argc, argv, envp, __cape_main_adapter);
 }
-#pragma GCC diagnostic pop

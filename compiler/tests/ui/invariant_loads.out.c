@@ -1,16 +1,4 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -22,7 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
-#pragma GCC diagnostic pop
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 
@@ -36,18 +29,6 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 static double A[48][48], B[48][48], C[48][48];
 static int col[48];
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 /* capecc: data of the #pragma omp parallel for at invariant_loads.c:15 */
 struct __cape_data_1 {
     void *p;
@@ -124,7 +105,6 @@ static void __cape_fn_1(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
 
 static double checksum(double (*m)[48])
@@ -136,18 +116,6 @@ static double checksum(double (*m)[48])
     return s;
 }
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -512,20 +480,7 @@ static void __cape_fn_7(void *__cape_arg)
 
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
@@ -552,4 +507,3 @@ int main(int argc, char **argv, char **envp)
 {
     return __cape_start(argc, argv, envp, __cape_main_adapter);
 }
-#pragma GCC diagnostic pop

@@ -1,16 +1,4 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -22,23 +10,16 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
-#pragma GCC diagnostic pop
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 static void bump(int *p) { *p += 1; }
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 /* capecc: data of the #pragma omp parallel for at read_only_scalars.c:12 */
 struct __cape_data_1 {
     void *x;
@@ -219,8 +200,8 @@ static void __cape_fn_2(void *__cape_arg)
                            / (unsigned long long)__cape_step0 + 1;
             unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
             __cape_loop __cape_l;
-            __typeof__(*__cape_orig_reduced) reduced = 0;
-            __typeof__(*__cape_orig_last) last;
+            __CAPE_COPY_BEGIN __typeof__(*__cape_orig_reduced) reduced __attribute__((unused)) = 0; __CAPE_COPY_END
+            __CAPE_COPY_BEGIN __typeof__(*__cape_orig_last) last __attribute__((unused)); __CAPE_COPY_END
             __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
             if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
                 for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -243,18 +224,4 @@ static void __cape_fn_2(void *__cape_arg)
     }
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
-#pragma GCC diagnostic pop

@@ -22,6 +22,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 /* The lowest and highest value of an arithmetic type: identities of the max/min reductions. */
 #define __CAPE_LOWEST(x) __extension__ _Generic((x), \
     _Bool: 0, \
@@ -158,8 +164,8 @@ static void __cape_fn_1(void *__cape_arg)
                        / (unsigned long long)__cape_step0 + 1;
         unsigned long long __cape_n = __cape_n0, __cape_lo, __cape_hi, __cape_end, __cape_k;
         __cape_loop __cape_l;
-        __typeof__(*__cape_orig_hi) hi = __CAPE_LOWEST(hi);
-        __typeof__(*__cape_orig_lo) lo = __CAPE_HIGHEST(lo);
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_hi) hi __attribute__((unused)) = __CAPE_LOWEST(hi); __CAPE_COPY_END
+        __CAPE_COPY_BEGIN __typeof__(*__cape_orig_lo) lo __attribute__((unused)) = __CAPE_HIGHEST(lo); __CAPE_COPY_END
         __cape_loop_init(&__cape_l, __cape_n, CAPE_SCHED_STATIC, 0);
         if (__cape_loop_next(&__cape_l, &__cape_lo, &__cape_hi))
             for (__cape_k = __cape_lo, __cape_end = __cape_hi,
@@ -195,7 +201,7 @@ static void __cape_fn_4(void *__cape_arg)
 {
     struct __cape_data_4 *__cape_d = (struct __cape_data_4 *)__cape_arg;
     int (*__cape_shared_count) = __cape_d->count;
-    __typeof__(*__cape_shared_count) count = 0;
+    __CAPE_COPY_BEGIN __typeof__(*__cape_shared_count) count __attribute__((unused)) = 0; __CAPE_COPY_END
     count++;
     __cape_reduce((void *)__cape_d->count, (const void *)&count, sizeof count, __cape_combine_5_count);
 }

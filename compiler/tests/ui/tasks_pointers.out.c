@@ -1,16 +1,4 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -22,7 +10,12 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #else
 #define __CAPE_CLAUSE_COPY __builtin_memcpy
 #endif
-#pragma GCC diagnostic pop
+/* Around the declaration of a private copy, which has the name of the variable it stands for
+   (-Wshadow) and may be only written (-Wunused-but-set-variable, silenced by its `unused`
+   attribute): warnings the program built by gcc -fopenmp does not have. */
+#define __CAPE_COPY_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+#define __CAPE_COPY_END _Pragma("GCC diagnostic pop")
 
 
 
@@ -30,18 +23,6 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 #include <stdlib.h>
 
 int table[64];
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 static void sort(int *a, int lo, int hi)
 {
     if (hi - lo < 2)
@@ -66,21 +47,7 @@ static void sort(int *a, int lo, int hi)
     __cape_taskwait();
     a[lo] = a[lo] < a[hi - 1] ? a[lo] : a[hi - 1];
 }
-#pragma GCC diagnostic pop
 
-
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 static void halves(int *a, int n)
 {
     if (__cape_task_begin(0)) {
@@ -99,24 +66,10 @@ static void halves(int *a, int n)
     }
 __cape_taskwait();
 }
-#pragma GCC diagnostic pop
-
 static void fill(int *p, int k)
 {
     p[k] = k;
 }
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -241,20 +194,7 @@ static void __cape_fn_1(void *__cape_arg)
     }
 }
 #pragma GCC diagnostic pop
-#pragma GCC diagnostic pop
 
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
@@ -278,4 +218,3 @@ int main(int argc, char **argv, char **envp)
 {
     return __cape_start(argc, argv, envp, __cape_main_adapter);
 }
-#pragma GCC diagnostic pop
