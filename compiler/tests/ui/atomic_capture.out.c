@@ -64,6 +64,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wunknown-warning-option"
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wbool-compare"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wparentheses"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wbool-operation"
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -197,7 +200,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, i, int, stmt) D(op, tn, T, ui, unsigned int, stmt) D(op, tn, T, l, long, stmt) \
     D(op, tn, T, ul, unsigned long, stmt) D(op, tn, T, ll, long long, stmt) \
-    D(op, tn, T, ull, unsigned long long, stmt)
+    D(op, tn, T, ull, unsigned long long, stmt) D(op, tn, T, i128, __int128, stmt) \
+    D(op, tn, T, u128, unsigned __int128, stmt)
 #define __CAPE_REAL_OPERANDS(D, op, tn, T, stmt) __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, f, float, stmt) D(op, tn, T, d, double, stmt) D(op, tn, T, ld, long double, stmt)
 /* the updated types narrower than int also take an operand of their own type */
@@ -205,7 +209,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
     X(op, b, _Bool, stmt, 1) X(op, c, char, stmt, 1) X(op, sc, signed char, stmt, 1) \
     X(op, uc, unsigned char, stmt, 1) X(op, s, short, stmt, 1) X(op, us, unsigned short, stmt, 1) \
     X(op, i, int, stmt, 0) X(op, ui, unsigned int, stmt, 0) X(op, l, long, stmt, 0) \
-    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0)
+    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0) \
+    X(op, i128, __int128, stmt, 0) X(op, u128, unsigned __int128, stmt, 0)
 #define __CAPE_FOR_REALS(X, op, stmt) __CAPE_FOR_INTEGERS(X, op, stmt) \
     X(op, f, float, stmt, 0) X(op, d, double, stmt, 0) X(op, ld, long double, stmt, 0)
 #define __CAPE_OWN_0(op, tn, T, stmt)
@@ -218,7 +223,17 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_STMT_ADD *__cape_a = (__typeof__(*__cape_a))(*__cape_a + __cape_b);
 #define __CAPE_STMT_SUB *__cape_a = (__typeof__(*__cape_a))(*__cape_a - __cape_b);
 #define __CAPE_STMT_MUL *__cape_a = (__typeof__(*__cape_a))(*__cape_a * __cape_b);
-#define __CAPE_STMT_DIV *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
+/* an integer division that traps: by zero, or of its type's minimum by -1. The runtime's replay
+   of a rank's updates (to tell its plain stores) may meet one the program never made:
+   `__cape_combine_undefined()` is 1 there, and the combiner leaves x */
+#define __CAPE_DIV_TRAPS(a, b) (__extension__ _Generic((a) / (b), float: 0, double: 0, \
+    long double: 0, default: (b) == 0) || __extension__ _Generic((a) / (b), \
+    int: ((b) == -1 && (a) == -__INT_MAX__ - 1), long: ((b) == -1 && (a) == -__LONG_MAX__ - 1L), \
+    long long: ((b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL), \
+    __int128: ((b) == -1 && (a) == (__int128)((unsigned __int128)1 << 127)), default: 0))
+#define __CAPE_STMT_DIV if (__CAPE_DIV_TRAPS(*__cape_a, __cape_b) && __cape_combine_undefined()) \
+    return; \
+    *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
 #define __CAPE_STMT_MAX if (__cape_b > *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_MIN if (__cape_b < *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_AND *__cape_a = (__typeof__(*__cape_a))(*__cape_a & __cape_b);
@@ -246,7 +261,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     int: __cape_combine_##op##_##tn##_i, \
     unsigned int: __cape_combine_##op##_##tn##_ui, long: __cape_combine_##op##_##tn##_l, \
     unsigned long: __cape_combine_##op##_##tn##_ul, long long: __cape_combine_##op##_##tn##_ll, \
-    unsigned long long: __cape_combine_##op##_##tn##_ull
+    unsigned long long: __cape_combine_##op##_##tn##_ull, __int128: __cape_combine_##op##_##tn##_i128, \
+    unsigned __int128: __cape_combine_##op##_##tn##_u128
 #define __CAPE_PICK_REAL(op, tn, e) __CAPE_PICK_INT(op, tn, e), float: __cape_combine_##op##_##tn##_f, \
     double: __cape_combine_##op##_##tn##_d, long double: __cape_combine_##op##_##tn##_ld
 #define __CAPE_PICK_NARROW_REAL(op, tn, T, e) __CAPE_PICK_REAL(op, tn, e), T: __cape_combine_##op##_##tn##_##tn)
@@ -259,7 +275,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __CAPE_PICK_NARROW_##K(op, us, unsigned short, e), \
     int: __CAPE_PICK_##K(op, i, e)), unsigned int: __CAPE_PICK_##K(op, ui, e)), \
     long: __CAPE_PICK_##K(op, l, e)), unsigned long: __CAPE_PICK_##K(op, ul, e)), \
-    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e))
+    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e)), \
+    __int128: __CAPE_PICK_##K(op, i128, e)), unsigned __int128: __CAPE_PICK_##K(op, u128, e))
 #define __CAPE_REAL_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
     float: __CAPE_PICK_REAL(op, f, e)), double: __CAPE_PICK_REAL(op, d, e)), \
     long double: __CAPE_PICK_REAL(op, ld, e)))
@@ -270,7 +287,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __cape_combine_##op##_us_ll, int: __cape_combine_##op##_i_ll, \
     unsigned int: __cape_combine_##op##_ui_ll, long: __cape_combine_##op##_l_ll, \
     unsigned long: __cape_combine_##op##_ul_ll, long long: __cape_combine_##op##_ll_ll, \
-    unsigned long long: __cape_combine_##op##_ull_ll)
+    unsigned long long: __cape_combine_##op##_ull_ll, __int128: __cape_combine_##op##_i128_ll, \
+    unsigned __int128: __cape_combine_##op##_u128_ll)
 #define __CAPE_COMBINER_ADD(x, e) __CAPE_REAL_COMBINER(ADD, x, e)
 #define __CAPE_COMBINER_SUB(x, e) __CAPE_REAL_COMBINER(SUB, x, e)
 #define __CAPE_COMBINER_MUL(x, e) __CAPE_REAL_COMBINER(MUL, x, e)
@@ -367,40 +385,60 @@ static void __cape_fn_1(void *__cape_arg)
                            "capecc: `atomic capture` needs an integer variable and operand");
             __typeof__(1) __cape_operand = (1);
             long long __cape_delta = (long long)__cape_operand;
+            /* the counter holds 64 bits: a 128-bit x takes operands within long long's range */
+            if (sizeof(x) > sizeof(long long)
+                && ((__typeof__(__cape_operand))(long long)__cape_operand != __cape_operand
+                    || ((long long)__cape_operand < 0 && __cape_operand > 0)))
+                __cape_atomic_capture_range("atomic_capture.c:7");
             __typeof__(x) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add((void *)&(x), sizeof(x), (void *)&__cape_x0, __cape_delta);
                 { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+            (*__cape_shared_v) = __extension__ (__typeof__(x))((unsigned __int128)__cape_x0 + (unsigned __int128)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:9: the captured value from a counter on rank 0 */
             __extension__ _Static_assert((__typeof__(a[1]))0.5 == 0 && (__typeof__(3))0.5 == 0,
                            "capecc: `atomic capture` needs an integer variable and operand");
             __typeof__(3) __cape_operand = (3);
             long long __cape_delta = (long long)__cape_operand;
+            /* the counter holds 64 bits: a 128-bit x takes operands within long long's range */
+            if (sizeof(a[1]) > sizeof(long long)
+                && ((__typeof__(__cape_operand))(long long)__cape_operand != __cape_operand
+                    || ((long long)__cape_operand < 0 && __cape_operand > 0)))
+                __cape_atomic_capture_range("atomic_capture.c:9");
             __typeof__(a[1]) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add((void *)&(a[1]), sizeof(a[1]), (void *)&__cape_x0, __cape_delta);
                 { __typeof__(__CAPE_OPERAND_ADD(a[1], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[1])) __cape_x = &(a[1]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            (*__cape_shared_u) = (__typeof__(a[1]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier);
+            (*__cape_shared_u) = __extension__ (__typeof__(a[1]))((unsigned __int128)__cape_x0 + (unsigned __int128)__cape_earlier);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:11: the captured value from a counter on rank 0 */
             __extension__ _Static_assert((__typeof__(a[2]))0.5 == 0 && (__typeof__((*__cape_shared_v)))0.5 == 0,
                            "capecc: `atomic capture` needs an integer variable and operand");
             __typeof__((*__cape_shared_v)) __cape_operand = ((*__cape_shared_v));
             long long __cape_delta = -(long long)__cape_operand;
+            /* the counter holds 64 bits: a 128-bit x takes operands within long long's range */
+            if (sizeof(a[2]) > sizeof(long long)
+                && ((__typeof__(__cape_operand))(long long)__cape_operand != __cape_operand
+                    || ((long long)__cape_operand < 0 && __cape_operand > 0)))
+                __cape_atomic_capture_range("atomic_capture.c:11");
             __typeof__(a[2]) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add((void *)&(a[2]), sizeof(a[2]), (void *)&__cape_x0, __cape_delta);
                 { __typeof__(__CAPE_OPERAND_SUB(a[2], __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(a[2])) __cape_x = &(a[2]); if (!__CAPE_FETCH_SUB(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_SUB(*__cape_x, __cape_v), __CAPE_FOLDS_SUB(__cape_x, __cape_v)); }
-            (*__cape_shared_u) = (__typeof__(a[2]))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+            (*__cape_shared_u) = __extension__ (__typeof__(a[2]))((unsigned __int128)__cape_x0 + (unsigned __int128)__cape_earlier + (unsigned __int128)__cape_delta);
         }
         { /* capecc: #pragma omp atomic capture at atomic_capture.c:13: the captured value from a counter on rank 0 */
             __extension__ _Static_assert((__typeof__(x))0.5 == 0 && (__typeof__(2))0.5 == 0,
                            "capecc: `atomic capture` needs an integer variable and operand");
             __typeof__(2) __cape_operand = (2);
             long long __cape_delta = (long long)__cape_operand;
+            /* the counter holds 64 bits: a 128-bit x takes operands within long long's range */
+            if (sizeof(x) > sizeof(long long)
+                && ((__typeof__(__cape_operand))(long long)__cape_operand != __cape_operand
+                    || ((long long)__cape_operand < 0 && __cape_operand > 0)))
+                __cape_atomic_capture_range("atomic_capture.c:13");
             __typeof__(x) __cape_x0;
             long long __cape_earlier = __cape_atomic_fetch_add((void *)&(x), sizeof(x), (void *)&__cape_x0, __cape_delta);
                 { __typeof__(__CAPE_OPERAND_ADD(x, __cape_operand)) __cape_v = (__typeof__(__cape_v))(__cape_operand); __typeof__(&(x)) __cape_x = &(x); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-            (*__cape_shared_v) = (__typeof__(x))((unsigned long long)__cape_x0 + (unsigned long long)__cape_earlier + (unsigned long long)__cape_delta);
+            (*__cape_shared_v) = __extension__ (__typeof__(x))((unsigned __int128)__cape_x0 + (unsigned __int128)__cape_earlier + (unsigned __int128)__cape_delta);
         }
     }
 }

@@ -64,6 +64,9 @@ static __inline__ __attribute__((unused, always_inline)) void *__cape_store_repo
 #pragma GCC diagnostic ignored "-Wpragmas"
 #pragma GCC diagnostic ignored "-Wunknown-warning-option"
 #pragma GCC diagnostic ignored "-Wint-in-bool-context"
+#pragma GCC diagnostic ignored "-Wbool-compare"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#pragma GCC diagnostic ignored "-Wparentheses"
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wbool-operation"
 #pragma GCC diagnostic ignored "-Wconversion"
@@ -197,7 +200,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, i, int, stmt) D(op, tn, T, ui, unsigned int, stmt) D(op, tn, T, l, long, stmt) \
     D(op, tn, T, ul, unsigned long, stmt) D(op, tn, T, ll, long long, stmt) \
-    D(op, tn, T, ull, unsigned long long, stmt)
+    D(op, tn, T, ull, unsigned long long, stmt) D(op, tn, T, i128, __int128, stmt) \
+    D(op, tn, T, u128, unsigned __int128, stmt)
 #define __CAPE_REAL_OPERANDS(D, op, tn, T, stmt) __CAPE_INT_OPERANDS(D, op, tn, T, stmt) \
     D(op, tn, T, f, float, stmt) D(op, tn, T, d, double, stmt) D(op, tn, T, ld, long double, stmt)
 /* the updated types narrower than int also take an operand of their own type */
@@ -205,7 +209,8 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
     X(op, b, _Bool, stmt, 1) X(op, c, char, stmt, 1) X(op, sc, signed char, stmt, 1) \
     X(op, uc, unsigned char, stmt, 1) X(op, s, short, stmt, 1) X(op, us, unsigned short, stmt, 1) \
     X(op, i, int, stmt, 0) X(op, ui, unsigned int, stmt, 0) X(op, l, long, stmt, 0) \
-    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0)
+    X(op, ul, unsigned long, stmt, 0) X(op, ll, long long, stmt, 0) X(op, ull, unsigned long long, stmt, 0) \
+    X(op, i128, __int128, stmt, 0) X(op, u128, unsigned __int128, stmt, 0)
 #define __CAPE_FOR_REALS(X, op, stmt) __CAPE_FOR_INTEGERS(X, op, stmt) \
     X(op, f, float, stmt, 0) X(op, d, double, stmt, 0) X(op, ld, long double, stmt, 0)
 #define __CAPE_OWN_0(op, tn, T, stmt)
@@ -218,7 +223,17 @@ static __inline__ __attribute__((unused, always_inline)) void __cape_atomic_appl
 #define __CAPE_STMT_ADD *__cape_a = (__typeof__(*__cape_a))(*__cape_a + __cape_b);
 #define __CAPE_STMT_SUB *__cape_a = (__typeof__(*__cape_a))(*__cape_a - __cape_b);
 #define __CAPE_STMT_MUL *__cape_a = (__typeof__(*__cape_a))(*__cape_a * __cape_b);
-#define __CAPE_STMT_DIV *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
+/* an integer division that traps: by zero, or of its type's minimum by -1. The runtime's replay
+   of a rank's updates (to tell its plain stores) may meet one the program never made:
+   `__cape_combine_undefined()` is 1 there, and the combiner leaves x */
+#define __CAPE_DIV_TRAPS(a, b) (__extension__ _Generic((a) / (b), float: 0, double: 0, \
+    long double: 0, default: (b) == 0) || __extension__ _Generic((a) / (b), \
+    int: ((b) == -1 && (a) == -__INT_MAX__ - 1), long: ((b) == -1 && (a) == -__LONG_MAX__ - 1L), \
+    long long: ((b) == -1 && (a) == -__LONG_LONG_MAX__ - 1LL), \
+    __int128: ((b) == -1 && (a) == (__int128)((unsigned __int128)1 << 127)), default: 0))
+#define __CAPE_STMT_DIV if (__CAPE_DIV_TRAPS(*__cape_a, __cape_b) && __cape_combine_undefined()) \
+    return; \
+    *__cape_a = (__typeof__(*__cape_a))(*__cape_a / __cape_b);
 #define __CAPE_STMT_MAX if (__cape_b > *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_MIN if (__cape_b < *__cape_a) *__cape_a = (__typeof__(*__cape_a))__cape_b;
 #define __CAPE_STMT_AND *__cape_a = (__typeof__(*__cape_a))(*__cape_a & __cape_b);
@@ -246,7 +261,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     int: __cape_combine_##op##_##tn##_i, \
     unsigned int: __cape_combine_##op##_##tn##_ui, long: __cape_combine_##op##_##tn##_l, \
     unsigned long: __cape_combine_##op##_##tn##_ul, long long: __cape_combine_##op##_##tn##_ll, \
-    unsigned long long: __cape_combine_##op##_##tn##_ull
+    unsigned long long: __cape_combine_##op##_##tn##_ull, __int128: __cape_combine_##op##_##tn##_i128, \
+    unsigned __int128: __cape_combine_##op##_##tn##_u128
 #define __CAPE_PICK_REAL(op, tn, e) __CAPE_PICK_INT(op, tn, e), float: __cape_combine_##op##_##tn##_f, \
     double: __cape_combine_##op##_##tn##_d, long double: __cape_combine_##op##_##tn##_ld
 #define __CAPE_PICK_NARROW_REAL(op, tn, T, e) __CAPE_PICK_REAL(op, tn, e), T: __cape_combine_##op##_##tn##_##tn)
@@ -259,7 +275,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __CAPE_PICK_NARROW_##K(op, us, unsigned short, e), \
     int: __CAPE_PICK_##K(op, i, e)), unsigned int: __CAPE_PICK_##K(op, ui, e)), \
     long: __CAPE_PICK_##K(op, l, e)), unsigned long: __CAPE_PICK_##K(op, ul, e)), \
-    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e))
+    long long: __CAPE_PICK_##K(op, ll, e)), unsigned long long: __CAPE_PICK_##K(op, ull, e)), \
+    __int128: __CAPE_PICK_##K(op, i128, e)), unsigned __int128: __CAPE_PICK_##K(op, u128, e))
 #define __CAPE_REAL_COMBINER(op, x, e) __extension__ _Generic((x), __CAPE_SELECT(REAL, op, x, e), \
     float: __CAPE_PICK_REAL(op, f, e)), double: __CAPE_PICK_REAL(op, d, e)), \
     long double: __CAPE_PICK_REAL(op, ld, e)))
@@ -270,7 +287,8 @@ void __cape_combine_no_such_operand_type(void *, const void *);
     unsigned short: __cape_combine_##op##_us_ll, int: __cape_combine_##op##_i_ll, \
     unsigned int: __cape_combine_##op##_ui_ll, long: __cape_combine_##op##_l_ll, \
     unsigned long: __cape_combine_##op##_ul_ll, long long: __cape_combine_##op##_ll_ll, \
-    unsigned long long: __cape_combine_##op##_ull_ll)
+    unsigned long long: __cape_combine_##op##_ull_ll, __int128: __cape_combine_##op##_i128_ll, \
+    unsigned __int128: __cape_combine_##op##_u128_ll)
 #define __CAPE_COMBINER_ADD(x, e) __CAPE_REAL_COMBINER(ADD, x, e)
 #define __CAPE_COMBINER_SUB(x, e) __CAPE_REAL_COMBINER(SUB, x, e)
 #define __CAPE_COMBINER_MUL(x, e) __CAPE_REAL_COMBINER(MUL, x, e)
@@ -323,22 +341,25 @@ double best;
 /* capecc: data of the #pragma omp parallel for at lock_pairs.c:10 */
 struct __cape_data_1 {
     void *lock;
+    void *other;
 };
 static void __cape_fn_1(void *__cape_arg);
 int __cape_user_main(void)
 {
-    omp_lock_t lock;
+    omp_lock_t lock, other;
     {
         /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
         {
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_1[] = {
             { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t lock", "lock_pairs.c:9" },
+            { (const void *)&other, sizeof other, { 0, 0, 0 }, 0, "other", "omp_lock_t other", "lock_pairs.c:9" },
             };
-            __cape_region_objects("parallel for at lock_pairs.c:10", __cape_objects_1, 1);
+            __cape_region_objects("parallel for at lock_pairs.c:10", __cape_objects_1, 2);
         }
         struct __cape_data_1 __cape_data = {
             .lock = (void *)&lock,
+            .other = (void *)&other,
         };
         __cape_parallel(__cape_fn_1, &__cape_data, 0, 1,
                         __CAPE_STACK_POINTER());
@@ -357,6 +378,8 @@ static void __cape_fn_1(void *__cape_arg)
 {
     struct __cape_data_1 *__cape_d = (struct __cape_data_1 *)__cape_arg;
     omp_lock_t (*__cape_shared_lock) = __cape_d->lock;
+    omp_lock_t (*__cape_shared_other) = __cape_d->other;
+    (void)__cape_shared_other; /* every use was lowered away (a lock pair) */
     { /* capecc: #pragma omp parallel for at lock_pairs.c:10 */
         int i;
         __typeof__(i) __cape_lb0 = (0);
@@ -377,15 +400,23 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k < __cape_end;
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 {
-                    { /* capecc: #pragma omp critical for the lock `&lock` at lock_pairs.c:12: mergeable updates */
-                { __typeof__(__CAPE_OPERAND_ADD(total, i)) __cape_v = (__typeof__(__cape_v))(i); __typeof__(&(total)) __cape_x = &(total); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 1)) __cape_v = (__typeof__(__cape_v))(1); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
-                { __typeof__(__CAPE_OPERAND_MAX(best, i * 0.5)) __cape_v = (__typeof__(__cape_v))(i * 0.5); __typeof__(&(best)) __cape_x = &(best); if (!__CAPE_FETCH_MAX(__cape_x, __cape_v)) __cape_atomic_apply(__cape_x, sizeof *__cape_x, &__cape_v, sizeof __cape_v, __CAPE_COMBINER_MAX(*__cape_x, __cape_v), __CAPE_FOLDS_MAX(__cape_x, __cape_v)); }
+
+                    { /* capecc: #pragma omp critical for the lock `&other` at lock_pairs.c:13: mergeable updates */
+                { __typeof__(__CAPE_OPERAND_ADD(hits[i % 4], 2)) __cape_v = (__typeof__(__cape_v))(2); __typeof__(&(hits[i % 4])) __cape_x = &(hits[i % 4]); if (!__CAPE_FETCH_ADD(__cape_x, __cape_v)) __cape_atomic_apply((void *)__cape_x, sizeof *__cape_x, (const void *)&__cape_v, sizeof __cape_v, __CAPE_COMBINER_ADD(*__cape_x, __cape_v), __CAPE_FOLDS_ADD(__cape_x, __cape_v)); }
     }
-                    { /* capecc: a lock pair at lock_pairs.c:18: any code, under a lock shared by the ranks */
+
+                    { /* capecc: a lock pair at lock_pairs.c:17: any code, under a lock shared by the ranks */
+                __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
+    (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))+= i;
+                    (*(__typeof__(&(hits[i % 4])))__cape_store_report((void *)&(hits[i % 4]), sizeof(hits[i % 4])))++;
+                    if (i * 0.5 > best)
+                        (*(__typeof__(&(best)))__cape_store_report((void *)&(best), sizeof(best)))= i * 0.5;
+                __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
+    }
+                    { /* capecc: a lock pair at lock_pairs.c:23: any code, under a lock shared by the ranks */
                 __cape_lock_set((void *)(&(*__cape_shared_lock)), 0);
     if (total < 3)
-                        (*(__typeof__(&(total)))__cape_store_report(&(total), sizeof(total)))= 0;
+                        (*(__typeof__(&(total)))__cape_store_report((void *)&(total), sizeof(total)))= 0;
                 __cape_lock_unset((void *)(&(*__cape_shared_lock)), 0);
     }
                 }
@@ -413,7 +444,7 @@ int tested;
 #pragma GCC diagnostic ignored "-Wunused-macros"
 #pragma GCC diagnostic ignored "-Wredundant-decls"
 #pragma GCC diagnostic ignored "-Wnested-externs"
-/* capecc: data of the #pragma omp parallel at lock_pairs.c:31 */
+/* capecc: data of the #pragma omp parallel at lock_pairs.c:36 */
 struct __cape_data_2 {
     void *lock;
 };
@@ -421,13 +452,13 @@ static void __cape_fn_2(void *__cape_arg);
 void try_lock(omp_lock_t *lock)
 {
     {
-        /* capecc: #pragma omp parallel at lock_pairs.c:31 */
+        /* capecc: #pragma omp parallel at lock_pairs.c:36 */
         {
             /* the shared objects the region uses, named in the runtime's reports */
             const struct __cape_object __cape_objects_2[] = {
-            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t *lock", "lock_pairs.c:29" },
+            { (const void *)&lock, sizeof lock, { 0, 0, 0 }, 0, "lock", "omp_lock_t *lock", "lock_pairs.c:34" },
             };
-            __cape_region_objects("parallel at lock_pairs.c:31", __cape_objects_2, 1);
+            __cape_region_objects("parallel at lock_pairs.c:36", __cape_objects_2, 1);
         }
         struct __cape_data_2 __cape_data = {
             .lock = (void *)&lock,
@@ -442,17 +473,17 @@ void try_lock(omp_lock_t *lock)
 #pragma GCC diagnostic ignored "-Wconversion"
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 
-/* capecc: #pragma omp parallel at lock_pairs.c:31 */
+/* capecc: #pragma omp parallel at lock_pairs.c:36 */
 static void __cape_fn_2(void *__cape_arg)
 {
     struct __cape_data_2 *__cape_d = (struct __cape_data_2 *)__cape_arg;
     omp_lock_t *(*__cape_shared_lock) = __cape_d->lock;
     __typeof__(*__cape_shared_lock) __cape_value_lock = *__cape_shared_lock; /* the region only reads it */
     {
-        /* capecc: a lock test at lock_pairs.c:33: the block runs under a lock shared by the ranks */
+        /* capecc: a lock test at lock_pairs.c:38: the block runs under a lock shared by the ranks */
 if (__cape_lock_test((void *)(__cape_value_lock), 0))
 {
-            (*(__typeof__(&(tested)))__cape_store_report(&(tested), sizeof(tested)))++;
+            (*(__typeof__(&(tested)))__cape_store_report((void *)&(tested), sizeof(tested)))++;
             __cape_lock_unset((void *)(__cape_value_lock), 0);
         }
 else
@@ -486,7 +517,7 @@ __attribute__((constructor)) static void __cape_file_objects(void)
         { (const void *)&total, sizeof total, { 0, 0, 0 }, 0, "total", "int total", "lock_pairs.c:4" },
         { (const void *)&hits, sizeof hits, { sizeof (hits)[0], 0, 0 }, 0, "hits", "int hits[4]", "lock_pairs.c:4" },
         { (const void *)&best, sizeof best, { 0, 0, 0 }, 0, "best", "double best", "lock_pairs.c:5" },
-        { (const void *)&tested, sizeof tested, { 0, 0, 0 }, 0, "tested", "int tested", "lock_pairs.c:27" },
+        { (const void *)&tested, sizeof tested, { 0, 0, 0 }, 0, "tested", "int tested", "lock_pairs.c:32" },
     };
     __cape_objects(__cape_file_objects_table, 4);
 }
