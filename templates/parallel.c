@@ -81,4 +81,9 @@ static void __cape_fn_{{id}}(void *__cape_arg)
 /*@ reduction_init */
     __CAPE_COPY_BEGIN __typeof__({{of}}) {{var}} __attribute__((unused)) = {{identity}}; __CAPE_COPY_END
 /*@ reduction_out */
-    __cape_reduce((void *)__cape_d->{{field}}, (const void *)&{{var}}, sizeof {{var}}, {{combine}});
+    { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+         backend keeps it in a register across the loop (stores through pointers of its type
+         cannot be taken for stores to it) */
+        __typeof__({{var}}) __cape_partial_{{var}} = {{var}};
+        __cape_reduce((void *)__cape_d->{{field}}, (const void *)&__cape_partial_{{var}}, sizeof {{var}}, {{combine}});
+    }

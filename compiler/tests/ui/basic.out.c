@@ -245,7 +245,12 @@ static void __cape_fn_2(void *__cape_arg)
                     g[i] = i;
                 }
             }
-        __cape_reduce((void *)__cape_orig_s, (const void *)&s, sizeof s, __cape_combine_3_s);
+        { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+             backend keeps it in a register across the loop (stores through pointers of its type
+             cannot be taken for stores to it) */
+            __typeof__(s) __cape_partial_s = s;
+            __cape_reduce((void *)__cape_orig_s, (const void *)&__cape_partial_s, sizeof s, __cape_combine_3_s);
+        }
         __cape_loop_end(&__cape_l, 1);
     }
 

@@ -342,7 +342,12 @@ static void __cape_fn_3(void *__cape_arg)
             u = (__typeof__(u))((unsigned long long)__cape_lb0 + __cape_n0 * (unsigned long long)__cape_step0);
             __CAPE_CLAUSE_COPY(__cape_orig_u, &u, sizeof u);
         }
-        __cape_reduce((void *)__cape_orig_total, (const void *)&total, sizeof total, __cape_combine_4_total);
+        { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+             backend keeps it in a register across the loop (stores through pointers of its type
+             cannot be taken for stores to it) */
+            __typeof__(total) __cape_partial_total = total;
+            __cape_reduce((void *)__cape_orig_total, (const void *)&__cape_partial_total, sizeof total, __cape_combine_4_total);
+        }
         __cape_loop_end(&__cape_l, 1);
     }
 

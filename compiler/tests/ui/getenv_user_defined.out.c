@@ -133,7 +133,12 @@ static void __cape_fn_1(void *__cape_arg)
                  __cape_k++, i += (__typeof__(i - i))__cape_step0) {
                 sum += i;
             }
-        __cape_reduce((void *)__cape_orig_sum, (const void *)&sum, sizeof sum, __cape_combine_2_sum);
+        { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+             backend keeps it in a register across the loop (stores through pointers of its type
+             cannot be taken for stores to it) */
+            __typeof__(sum) __cape_partial_sum = sum;
+            __cape_reduce((void *)__cape_orig_sum, (const void *)&__cape_partial_sum, sizeof sum, __cape_combine_2_sum);
+        }
         __cape_loop_end(&__cape_l, 1);
     }
 

@@ -242,7 +242,12 @@ static void __cape_fn_2(void *__cape_arg)
             if (__cape_loop_is_last(&__cape_l)) {
                 __CAPE_CLAUSE_COPY(__cape_orig_last, &last, sizeof last);
             }
-            __cape_reduce((void *)__cape_orig_reduced, (const void *)&reduced, sizeof reduced, __cape_combine_3_reduced);
+            { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+                 backend keeps it in a register across the loop (stores through pointers of its type
+                 cannot be taken for stores to it) */
+                __typeof__(reduced) __cape_partial_reduced = reduced;
+                __cape_reduce((void *)__cape_orig_reduced, (const void *)&__cape_partial_reduced, sizeof reduced, __cape_combine_3_reduced);
+            }
             __cape_loop_end(&__cape_l, 0);
         }
         __cape_value_x[0] += (*__cape_shared_reduced) + (*__cape_shared_last) + __cape_value_n;

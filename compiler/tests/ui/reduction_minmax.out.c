@@ -181,8 +181,18 @@ static void __cape_fn_1(void *__cape_arg)
                         lo = v;
                 }
             }
-        __cape_reduce((void *)__cape_orig_hi, (const void *)&hi, sizeof hi, __cape_combine_2_hi);
-        __cape_reduce((void *)__cape_orig_lo, (const void *)&lo, sizeof lo, __cape_combine_3_lo);
+        { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+             backend keeps it in a register across the loop (stores through pointers of its type
+             cannot be taken for stores to it) */
+            __typeof__(hi) __cape_partial_hi = hi;
+            __cape_reduce((void *)__cape_orig_hi, (const void *)&__cape_partial_hi, sizeof hi, __cape_combine_2_hi);
+        }
+        { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+             backend keeps it in a register across the loop (stores through pointers of its type
+             cannot be taken for stores to it) */
+            __typeof__(lo) __cape_partial_lo = lo;
+            __cape_reduce((void *)__cape_orig_lo, (const void *)&__cape_partial_lo, sizeof lo, __cape_combine_3_lo);
+        }
         __cape_loop_end(&__cape_l, 1);
     }
 
@@ -203,7 +213,12 @@ static void __cape_fn_4(void *__cape_arg)
     int (*__cape_shared_count) = __cape_d->count;
     __CAPE_COPY_BEGIN __typeof__(*__cape_shared_count) count __attribute__((unused)) = 0; __CAPE_COPY_END
     count++;
-    __cape_reduce((void *)__cape_d->count, (const void *)&count, sizeof count, __cape_combine_5_count);
+    { /* a copy's address goes to the runtime: the private copy's never escapes, so the
+         backend keeps it in a register across the loop (stores through pointers of its type
+         cannot be taken for stores to it) */
+        __typeof__(count) __cape_partial_count = count;
+        __cape_reduce((void *)__cape_d->count, (const void *)&__cape_partial_count, sizeof count, __cape_combine_5_count);
+    }
 }
 #pragma GCC diagnostic pop
 #pragma GCC diagnostic pop
