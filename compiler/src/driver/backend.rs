@@ -39,23 +39,7 @@ impl Driver {
             let translated_path = match input.kind {
                 InputKind::Linker | InputKind::Assembly => continue,
                 InputKind::C if is_emitted_file(&input.path) => input.path.clone(),
-                InputKind::C | InputKind::Preprocessed => {
-                    let preprocessed = if input.kind == InputKind::C {
-                        let path = self.intermediate(index, &input.path, "i");
-                        self.preprocess(input, &path, None)?;
-                        path
-                    } else {
-                        input.path.clone()
-                    };
-                    let options = TranslateOptions {
-                        line_markers: true,
-                        collapse_system_headers: true,
-                    };
-                    let translated = self.translate_file(&preprocessed, &options)?;
-                    let path = self.intermediate(index, &input.path, "cape.c");
-                    self.write_file(&path, &translated)?;
-                    path
-                }
+                InputKind::C | InputKind::Preprocessed => self.translated(index, input, None)?,
             };
             let mut argv = self.cc.clone();
             argv.extend([
@@ -105,28 +89,35 @@ impl Driver {
                 Ok(true)
             }
             InputKind::C | InputKind::Preprocessed => {
-                let preprocessed = if input.kind == InputKind::C {
-                    let path = self.intermediate(index, &input.path, "i");
-                    let deps = (!self.plan.dep_args.is_empty()).then_some(output);
-                    self.preprocess(input, &path, deps)?;
-                    path
-                } else {
-                    input.path.clone()
-                };
-                // System headers collapsed back to `#include` lines: capert.h (included first by
-                // the translated file) and expanded glibc headers would clash (anonymous struct
-                // typedefs declared twice); re-read headers keep their include guards.
-                let options = TranslateOptions {
-                    line_markers: true,
-                    collapse_system_headers: true,
-                };
-                let translated = self.translate_file(&preprocessed, &options)?;
-                let translated_path = self.intermediate(index, &input.path, "cape.c");
-                self.write_file(&translated_path, &translated)?;
+                let deps = (!self.plan.dep_args.is_empty()).then_some(output);
+                let translated_path = self.translated(index, input, deps)?;
                 self.compile_translated(&translated_path, output, None)?;
                 Ok(true)
             }
         }
+    }
+
+    /// A C (or preprocessed) input, preprocessed (dependencies written for `deps`) and
+    /// translated into an intermediate file, whose path is returned.
+    fn translated(&self, index: usize, input: &Input, deps: Option<&Path>) -> Step<PathBuf> {
+        let preprocessed = if input.kind == InputKind::C {
+            let path = self.intermediate(index, &input.path, "i");
+            self.preprocess(input, &path, deps)?;
+            path
+        } else {
+            input.path.clone()
+        };
+        // System headers collapsed back to `#include` lines: capert.h (included first by the
+        // translated file) and expanded glibc headers would clash (anonymous struct typedefs
+        // declared twice); re-read headers keep their include guards.
+        let options = TranslateOptions {
+            line_markers: true,
+            collapse_system_headers: true,
+        };
+        let translated = self.translate_file(&preprocessed, &options)?;
+        let path = self.intermediate(index, &input.path, "cape.c");
+        self.write_file(&path, &translated)?;
+        Ok(path)
     }
 
     /// `cc -c` (or `-S`) of translated C, then the section renaming for objects. The user's

@@ -449,59 +449,30 @@ fn strip_prefix<'s>(digits: &'s str, prefix: &str) -> &'s str {
 
 /// The first place in `body` that assigns, increments or decrements variable `var`.
 pub(crate) fn modification_of(cx: &Context, body: &Node<Statement>, var: VarId) -> Option<Span> {
-    struct Finder<'c, 'p, 'a> {
-        cx: &'c Context<'p, 'a>,
-        var: usize,
-        found: Option<Span>,
-    }
-    impl<'ast> Visit<'ast> for Finder<'_, '_, '_> {
-        fn visit_binary_operator_expression(
-            &mut self,
-            e: &'ast BinaryOperatorExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            let assigns = is_assignment(&e.operator.node);
-            if assigns && self.found.is_none() && identifier_of(self.cx, &e.lhs) == Some(self.var) {
-                self.found = Some(span_of(*span));
-            }
-            visit::visit_binary_operator_expression(self, e, span);
-        }
-
-        fn visit_unary_operator_expression(
-            &mut self,
-            e: &'ast UnaryOperatorExpression,
-            span: &'ast lang_c::span::Span,
-        ) {
-            use UnaryOperator::*;
-            let changes = matches!(
-                e.operator.node,
-                PostIncrement | PostDecrement | PreIncrement | PreDecrement
-            );
-            if changes
-                && self.found.is_none()
-                && identifier_of(self.cx, &e.operand) == Some(self.var)
-            {
-                self.found = Some(span_of(*span));
-            }
-            visit::visit_unary_operator_expression(self, e, span);
-        }
-    }
-    let mut finder = Finder {
-        cx,
-        var,
-        found: None,
-    };
-    finder.visit_statement(&body.node, &body.span);
-    finder.found
+    modifications(cx, body, var).first().map(|m| m.expression)
 }
 
 /// The identifiers through which `body` assigns, increments or decrements `var` (each
 /// modification's left operand), in source order.
 pub(crate) fn modifications_of(cx: &Context, body: &Node<Statement>, var: VarId) -> Vec<Span> {
+    modifications(cx, body, var)
+        .into_iter()
+        .map(|m| m.operand)
+        .collect()
+}
+
+/// An assignment, increment or decrement of a variable: the whole expression, and the operand
+/// it modifies.
+struct Modification {
+    expression: Span,
+    operand: Span,
+}
+
+fn modifications(cx: &Context, body: &Node<Statement>, var: VarId) -> Vec<Modification> {
     struct Finder<'c, 'p, 'a> {
         cx: &'c Context<'p, 'a>,
         var: usize,
-        found: Vec<Span>,
+        found: Vec<Modification>,
     }
     impl<'ast> Visit<'ast> for Finder<'_, '_, '_> {
         fn visit_binary_operator_expression(
@@ -510,7 +481,10 @@ pub(crate) fn modifications_of(cx: &Context, body: &Node<Statement>, var: VarId)
             span: &'ast lang_c::span::Span,
         ) {
             if is_assignment(&e.operator.node) && identifier_of(self.cx, &e.lhs) == Some(self.var) {
-                self.found.push(span_of(e.lhs.span));
+                self.found.push(Modification {
+                    expression: span_of(*span),
+                    operand: span_of(e.lhs.span),
+                });
             }
             visit::visit_binary_operator_expression(self, e, span);
         }
@@ -526,7 +500,10 @@ pub(crate) fn modifications_of(cx: &Context, body: &Node<Statement>, var: VarId)
                 PostIncrement | PostDecrement | PreIncrement | PreDecrement
             );
             if changes && identifier_of(self.cx, &e.operand) == Some(self.var) {
-                self.found.push(span_of(e.operand.span));
+                self.found.push(Modification {
+                    expression: span_of(*span),
+                    operand: span_of(e.operand.span),
+                });
             }
             visit::visit_unary_operator_expression(self, e, span);
         }
