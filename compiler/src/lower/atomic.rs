@@ -200,10 +200,27 @@ pub fn lower(
         if let Some(c) = d.clauses.iter().find(|c| c.kind == ClauseKind::Capture) {
             return lower_capture(cx, out, d, c.span, stmt, env);
         }
-        if d.clauses
+        if let Some(c) = d
+            .clauses
             .iter()
-            .any(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
+            .find(|c| matches!(c.kind, ClauseKind::Read | ClauseKind::Write))
         {
+            let read = c.kind == ClauseKind::Read;
+            if !is_read_or_write(stmt, read) {
+                let (form, wanted) = if read {
+                    (
+                        "read",
+                        "`v = x;` (`x` an lvalue: a variable, an element, a member, `*p`)",
+                    )
+                } else {
+                    ("write", "`x = expr;` (`x` an lvalue)")
+                };
+                return Err(vec![Diagnostic::error(format!(
+                    "this statement is not an `atomic {form}`"
+                ))
+                .with_primary(span_of(stmt.span), format!("expected {wanted}"))
+                .with_secondary(c.span, form)]);
+            }
             let span = span_of(stmt.span);
             let mut body = emit_span(cx, out, span, env);
             if !cx.line_markers {
@@ -646,4 +663,28 @@ fn lower_capture(
         ],
     )
     .map_err(|e| vec![e])
+}
+
+/// `v = x;` for `atomic read` (`x` an lvalue), `x = expr;` for `atomic write`: the forms gcc
+/// takes (an atomic read of `x + 1` is refused there, not read plainly).
+fn is_read_or_write(stmt: &Node<Statement>, read: bool) -> bool {
+    let Statement::Expression(Some(e)) = &stmt.node else {
+        return false;
+    };
+    let Expression::BinaryOperator(assign) = &e.node else {
+        return false;
+    };
+    let assign = &assign.node;
+    assign.operator.node == BinaryOperator::Assign
+        && is_lvalue(&assign.lhs.node)
+        && (!read || is_lvalue(&assign.rhs.node))
+}
+
+fn is_lvalue(e: &Expression) -> bool {
+    match e {
+        Expression::Identifier(_) | Expression::Member(_) => true,
+        Expression::BinaryOperator(b) => b.node.operator.node == BinaryOperator::Index,
+        Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+        _ => false,
+    }
 }

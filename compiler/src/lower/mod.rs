@@ -762,6 +762,9 @@ fn lower_directive(
     if let Err(e) = nesting::check_closely_nested(cx, d) {
         structure.push(e);
     }
+    if let Err(e) = nesting::check_critical_in_same_name(cx, d) {
+        structure.push(e);
+    }
     if !structure.is_empty() {
         out.errors.append(&mut structure);
         return None;

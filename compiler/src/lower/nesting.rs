@@ -56,6 +56,32 @@ pub fn check_closely_nested(cx: &Context, d: &Directive) -> Result<(), Diagnosti
     ))
 }
 
+/// A `critical` inside a `critical` of the same name in the same function (at any depth):
+/// the thread would wait for the lock it holds. gcc refuses it.
+pub fn check_critical_in_same_name(cx: &Context, d: &Directive) -> Result<(), Diagnostic> {
+    if d.kind != DirectiveKind::Critical {
+        return Ok(());
+    }
+    let tree = cx.constructs();
+    let mut outer = tree.enclosing(cx, d);
+    while let Some(e) = outer {
+        if e.kind == DirectiveKind::Critical && e.name_arg == d.name_arg {
+            let name = match &d.name_arg {
+                Some(n) => format!("a `critical({n})`"),
+                None => "an unnamed `critical`".to_string(),
+            };
+            return Err(Diagnostic::error(format!(
+                "{name} region may not be nested inside a `critical` region with the same name"
+            ))
+            .with_primary(d.name_span, "this `#pragma omp critical`")
+            .with_secondary(e.name_span, "inside this one, which holds the same lock")
+            .with_note("the thread would wait forever for the lock it holds; give one of them another name"));
+        }
+        outer = tree.enclosing(cx, e);
+    }
+    Ok(())
+}
+
 /// A jump out of `d`'s structured block `stmt`: `return`, a `goto` to a label outside it,
 /// and `break` (also `continue`, except in a loop construct's own body) that leaves it.
 pub fn check_branches(d: &Directive, stmt: &Node<Statement>) -> Vec<Diagnostic> {
