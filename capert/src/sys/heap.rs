@@ -257,6 +257,11 @@ impl Heap {
         };
         let cur_end = self.claimed_end();
         let cur_size = cur_end - self.base;
+        // a request the arena cannot hold claims nothing (the allocation fails, and the
+        // claimed part, which the tracker follows, stays as it was)
+        if cur_end.checked_add(need).is_none_or(|end| end > self.limit) {
+            return Err(exhausted);
+        }
         let want = cur_size
             .max(MIN_GROWTH)
             .max(need)
