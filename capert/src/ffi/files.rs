@@ -15,6 +15,7 @@
 
 use super::guard;
 use crate::region::with_state;
+use crate::sys::signals::{errno, set_errno};
 use crate::sys::streams;
 use libc::{c_char, c_int, c_void, FILE};
 use std::ffi::CStr;
@@ -53,15 +54,6 @@ fn share(mine: (i64, i64)) -> (i64, i64) {
             .map_or(0, i64::from_le_bytes)
     };
     (word(0), word(8))
-}
-
-fn errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-fn set_errno(value: i32) {
-    // SAFETY: __errno_location returns this thread's errno slot; always valid.
-    unsafe { *libc::__errno_location() = value };
 }
 
 /// `fopen`: a file that sequential code opens for writing only (`w`/`a`, no `+`) while several

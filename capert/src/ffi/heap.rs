@@ -8,6 +8,7 @@ use crate::region::{threads, with_state};
 use crate::region_heap;
 use crate::runtime;
 use crate::sys::heap::Heap;
+use crate::sys::signals::set_errno;
 use std::ffi::{c_char, c_int, c_void};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -457,10 +458,4 @@ pub extern "C" fn __cape_strndup(s: *const c_char, n: usize) -> *mut c_char {
         }
         p
     })
-}
-
-/// Sets this thread's `errno`, as the libc function a `__cape_` one stands for would.
-fn set_errno(code: c_int) {
-    // SAFETY: `__errno_location` returns the calling thread's errno, always valid.
-    unsafe { *libc::__errno_location() = code }
 }
