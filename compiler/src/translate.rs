@@ -325,7 +325,7 @@ fn translate_renamed(
     // (after the prelude's first line, the comment that marks a translated file)
     let after_marker = prelude.find('\n').map_or(0, |i| i + 1);
     prelude.insert_str(after_marker, &feature_test_macros(preprocessed, lines));
-    prelude.insert_str(after_marker, &generated_push());
+    prelude.insert_str(after_marker, &generated_push_in_full());
     prelude.push_str("#pragma GCC diagnostic pop\n");
     edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
@@ -420,13 +420,27 @@ const GENERATED_IGNORED: [&str; 10] = [
     "-Wnested-externs",
 ];
 
-/// `#pragma GCC diagnostic push` and the [`GENERATED_IGNORED`] warnings, one line each.
-fn generated_push() -> String {
+/// The prelude's `#pragma GCC diagnostic push` and the [`GENERATED_IGNORED`] warnings, one
+/// line each, then the same as one macro ([`generated_push`]) for the rest of the file.
+fn generated_push_in_full() -> String {
     let mut text = String::from("\n#pragma GCC diagnostic push\n");
+    let mut pragmas = String::from("_Pragma(\"GCC diagnostic push\")");
     for warning in GENERATED_IGNORED {
         text.push_str(&format!("#pragma GCC diagnostic ignored \"{warning}\"\n"));
+        pragmas.push_str(&format!(
+            " \\\n    _Pragma(\"GCC diagnostic ignored \\\"{warning}\\\"\")"
+        ));
     }
+    text.push_str(&format!("#define {GENERATED_BEGIN} {pragmas}\n"));
     text
+}
+
+/// The macro the prelude defines for the push of [`GENERATED_IGNORED`].
+const GENERATED_BEGIN: &str = "__CAPE_GENERATED_BEGIN";
+
+/// The push of [`GENERATED_IGNORED`] after the prelude (its macro, on a line of its own).
+fn generated_push() -> String {
+    format!("\n{GENERATED_BEGIN}\n")
 }
 
 /// Before the outlined functions of a user function's regions.

@@ -11,6 +11,17 @@
 #pragma GCC diagnostic ignored "-Wunused-macros"
 #pragma GCC diagnostic ignored "-Wredundant-decls"
 #pragma GCC diagnostic ignored "-Wnested-externs"
+#define __CAPE_GENERATED_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wpragmas\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-qual\"") \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-declarations\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdeclaration-after-statement\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-align\"") \
+    _Pragma("GCC diagnostic ignored \"-Wswitch-default\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdouble-promotion\"") \
+    _Pragma("GCC diagnostic ignored \"-Wunused-macros\"") \
+    _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"") \
+    _Pragma("GCC diagnostic ignored \"-Wnested-externs\"")
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -65,17 +76,7 @@ static int next_id(void)
     return ++(*(__typeof__(&(id)))__cape_store_report((void *)&(id), sizeof(id)));
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -134,17 +135,7 @@ static void __cape_fn_1(void *__cape_arg)
 #pragma GCC diagnostic pop
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
 /* capecc: the lock word of `critical` sections named "" in teams of one rank, one for

@@ -11,6 +11,17 @@
 #pragma GCC diagnostic ignored "-Wunused-macros"
 #pragma GCC diagnostic ignored "-Wredundant-decls"
 #pragma GCC diagnostic ignored "-Wnested-externs"
+#define __CAPE_GENERATED_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wpragmas\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-qual\"") \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-declarations\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdeclaration-after-statement\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-align\"") \
+    _Pragma("GCC diagnostic ignored \"-Wswitch-default\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdouble-promotion\"") \
+    _Pragma("GCC diagnostic ignored \"-Wunused-macros\"") \
+    _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"") \
+    _Pragma("GCC diagnostic ignored \"-Wnested-externs\"")
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -324,17 +335,7 @@ int total, hits[4];
 double best;
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -433,17 +434,7 @@ int omp_test_lock(omp_lock_t *);
 int tested;
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 /* capecc: data of the #pragma omp parallel at lock_pairs.c:36 */
 struct __cape_data_2 {
     void *lock;
@@ -496,17 +487,7 @@ else
 #pragma GCC diagnostic pop
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 /* capecc: this file has critical sections under locks shared by the ranks */
 static void __attribute__((constructor)) __cape_critical_used_here(void) { __cape_critical_used(); }
 

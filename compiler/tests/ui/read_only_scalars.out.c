@@ -11,6 +11,17 @@
 #pragma GCC diagnostic ignored "-Wunused-macros"
 #pragma GCC diagnostic ignored "-Wredundant-decls"
 #pragma GCC diagnostic ignored "-Wnested-externs"
+#define __CAPE_GENERATED_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wpragmas\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-qual\"") \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-declarations\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdeclaration-after-statement\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-align\"") \
+    _Pragma("GCC diagnostic ignored \"-Wswitch-default\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdouble-promotion\"") \
+    _Pragma("GCC diagnostic ignored \"-Wunused-macros\"") \
+    _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"") \
+    _Pragma("GCC diagnostic ignored \"-Wnested-externs\"")
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -34,17 +45,7 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 static void bump(int *p) { *p += 1; }
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 /* capecc: data of the #pragma omp parallel for at read_only_scalars.c:12 */
 struct __cape_data_1 {
     void *x;
@@ -257,15 +258,5 @@ static void __cape_fn_2(void *__cape_arg)
 #pragma GCC diagnostic pop
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 #pragma GCC diagnostic pop

@@ -11,6 +11,17 @@
 #pragma GCC diagnostic ignored "-Wunused-macros"
 #pragma GCC diagnostic ignored "-Wredundant-decls"
 #pragma GCC diagnostic ignored "-Wnested-externs"
+#define __CAPE_GENERATED_BEGIN _Pragma("GCC diagnostic push") \
+    _Pragma("GCC diagnostic ignored \"-Wpragmas\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-qual\"") \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-declarations\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdeclaration-after-statement\"") \
+    _Pragma("GCC diagnostic ignored \"-Wcast-align\"") \
+    _Pragma("GCC diagnostic ignored \"-Wswitch-default\"") \
+    _Pragma("GCC diagnostic ignored \"-Wdouble-promotion\"") \
+    _Pragma("GCC diagnostic ignored \"-Wunused-macros\"") \
+    _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"") \
+    _Pragma("GCC diagnostic ignored \"-Wnested-externs\"")
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
@@ -37,17 +48,7 @@ void *__cape_unchecked_copy(void *__cape_to, const void *__cape_from, unsigned l
 
 int table[64];
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 static void sort(int *a, int lo, int hi)
 {
     if (hi - lo < 2)
@@ -76,17 +77,7 @@ static void sort(int *a, int lo, int hi)
 
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 static void halves(int *a, int n)
 {
     if (__cape_task_begin(0)) {
@@ -112,17 +103,7 @@ static void fill(int *p, int k)
     p[k] = k;
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -250,17 +231,7 @@ static void __cape_fn_1(void *__cape_arg)
 #pragma GCC diagnostic pop
 
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
+__CAPE_GENERATED_BEGIN
 
 /* capecc: the names of this file's shared objects, for the runtime's reports */
 __attribute__((constructor)) static void __cape_file_objects(void)
