@@ -29,20 +29,20 @@ static void __cape_fn_{{id}}(void *__cape_arg);
     /* capecc: #pragma omp {{construct}} at {{location}} */
 {{objects}}    struct __cape_data_{{id}} __cape_data = {
 {{field_inits}}    };
-    /* what the region may write besides the stack */
+    /* what the region may write */
     const struct __cape_span __cape_scope_{{id}}[] = {
 {{spans}}    };
-    __cape_parallel_scoped(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
-                           __CAPE_STACK_POINTER(), __cape_scope_{{id}}, {{count}});
+    __cape_parallel_in_scope(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                             __CAPE_STACK_POINTER(), __cape_scope_{{id}}, {{count}});
 }
-/*@ call_stack_only */
+/*@ call_private_only */
 {
     /* capecc: #pragma omp {{construct}} at {{location}} */
 {{objects}}    struct __cape_data_{{id}} __cape_data = {
 {{field_inits}}    };
-    /* the region writes private and stack memory only */
-    __cape_parallel_scoped(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
-                           __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+    /* the region writes private memory only */
+    __cape_parallel_in_scope(__cape_fn_{{id}}, &__cape_data, {{num_threads}}, {{if_clause}},
+                             __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
 }
 /*@ span_variable */
         { (const void *)&{{var}}, sizeof {{var}} },

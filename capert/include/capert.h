@@ -131,7 +131,7 @@ typedef struct RegionCall {
    */
   size_t args[7];
   /*
-   0: `__cape_parallel`, 1: `__cape_parallel_scoped`.
+   0: `__cape_parallel`, 1: `__cape_parallel_in_scope`.
    */
   size_t scoped;
   /*
@@ -150,8 +150,9 @@ typedef struct RegionCall {
 
 /*
  One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
- `len == 0`: the heap block holding `addr` (all globals for an address in them; nothing
- for NULL or memory the runtime does not track).
+ `len == 0`: the heap block holding `addr` (all globals for an address in them, the whole
+ stack above the region's stack pointer for an address there; nothing for NULL or memory
+ the runtime does not track).
  */
 typedef struct __cape_span {
   const void *addr;
@@ -605,18 +606,19 @@ void __cape_loop_end(struct __cape_loop *l, int nowait);
 void __cape_parallel(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer);
 
 /*
- The runtime side of `__cape_parallel` and `__cape_parallel_scoped` (x86-64): `call` is the
+ The runtime side of `__cape_parallel` and `__cape_parallel_in_scope` (x86-64): `call` is the
  trampoline's block with the arguments and the caller's registers.
  */
 void __cape_region_entry(struct RegionCall *call);
 
 /*
  [`__cape_parallel`] for a region whose writes to shared memory the compiler proved to lie
- inside the stack above `stack_pointer` and the `count` spans of `scope` (together with
- everything the functions it calls write): the runtime then looks for written pages there
- only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline, as above.)
+ inside the `count` spans of `scope` (together with everything the functions it calls
+ write; the shared locals it writes by name are spans too): the runtime then looks for
+ written pages there only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline,
+ as above.)
  */
-void __cape_parallel_scoped(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
+void __cape_parallel_in_scope(void (*func)(void*), void *data, int num_threads, int if_clause, void *stack_pointer, const struct __cape_span *scope, size_t count);
 
 /*
  [`__cape_parallel`] for a region whose threads wait for each other through shared flags

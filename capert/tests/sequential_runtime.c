@@ -115,7 +115,7 @@ void __cape_parallel(void (*fn)(void *), void *data, int num_threads, int if_cla
     in_parallel = 0;
 }
 
-void __cape_parallel_scoped(void (*fn)(void *), void *data, int num_threads, int if_clause,
+void __cape_parallel_in_scope(void (*fn)(void *), void *data, int num_threads, int if_clause,
                             void *sp, const struct __cape_span *scope, size_t count)
 {
     (void)scope;

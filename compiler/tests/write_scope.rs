@@ -38,7 +38,7 @@ fn scopes(program: &str) -> Vec<Option<Vec<String>>> {
                 (Some(var), s) if s == format!("sizeof {var}") => var.to_string(),
                 _ => format!("block {address}"),
             });
-        } else if line.starts_with("__cape_parallel_scoped(") {
+        } else if line.starts_with("__cape_parallel_in_scope(") {
             found.push(Some(std::mem::take(&mut spans)));
         } else if line.starts_with("__cape_parallel(") {
             found.push(None);
@@ -85,8 +85,9 @@ fn private_pointers_point_where_their_values_come_from() {
 fn firstprivate_and_linear_pointers_start_from_the_original() {
     let p = "void f(double *p, int n) {\n#pragma omp parallel firstprivate(p)\n{ p += 1; p[0] = 1; }\n}\n";
     assert_eq!(scopes(p), known(&["block p"]));
+    // the original `p` (a parameter) gets the last value: its own bytes are written too
     let linear = "void f(double *p, int n) {\n#pragma omp parallel for linear(p:1)\nfor (int i = 0; i < n; i++) { p[0] = i; p++; }\n}\n";
-    assert_eq!(scopes(linear), known(&["block p"]));
+    assert_eq!(scopes(linear), known(&["p", "block p"]));
 }
 
 #[test]
@@ -129,9 +130,29 @@ fn calls_make_the_scope_unknown_except_known_libc_functions() {
 }
 
 #[test]
-fn private_and_stack_writes_need_no_span() {
-    let p = "void f(void) {\n double local[4];\n int t;\n#pragma omp parallel private(t)\n{ int k = 1; k++; t = k; local[0] = k; }\n}\n";
+fn private_writes_need_no_span() {
+    let p =
+        "void f(void) {\n int t;\n#pragma omp parallel private(t)\n{ int k = 1; k++; t = k; }\n}\n";
     assert_eq!(scopes(p), known(&[]));
+}
+
+#[test]
+fn shared_locals_written_are_spans_of_their_own() {
+    // the stack is scanned only where the region can write it
+    let named = "struct ab { int a, b; };\nvoid f(int n) {\n double local[4];\n struct ab s;\n int t;\n#pragma omp parallel private(t)\n{ int k = 1; t = k; local[0] = k; s.b = n; }\n}\n";
+    assert_eq!(scopes(named), known(&["local", "s"]));
+    let reduced = "void f(int n) {\n double sum = 0, last;\n#pragma omp parallel for reduction(+:sum) lastprivate(last)\nfor (int i = 0; i < n; i++) { sum += i; last = i; }\n}\n";
+    assert_eq!(scopes(reduced), known(&["sum", "last"]));
+    let private_pointer = "void f(void) {\n double local[4];\n#pragma omp parallel\n{ double *q = &local[1]; q[0] = 2; }\n}\n";
+    assert_eq!(scopes(private_pointer), known(&["local"]));
+    // a pointer into the stack reaches the whole shared stack: the runtime resolves it
+    let shared_pointer = "void f(void) {\n double local[4];\n double *p = local;\n#pragma omp parallel\n{ p[1] = 2; }\n}\n";
+    assert_eq!(scopes(shared_pointer), known(&["block p"]));
+    // an array parameter is a pointer: what it points to is written, not the parameter
+    let param = "void f(double a[8], int n) {\n#pragma omp parallel for\nfor (int i = 0; i < n; i++) a[i] = i;\n}\n";
+    assert_eq!(scopes(param), known(&["block a"]));
+    let param_struct = "struct v { double x[2]; };\nvoid f(struct v s) {\n#pragma omp parallel\n{ s.x[1] = 3; }\n}\n";
+    assert_eq!(scopes(param_struct), known(&["s"]));
 }
 
 #[test]

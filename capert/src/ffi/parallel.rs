@@ -1,4 +1,4 @@
-//! `__cape_parallel`, `__cape_parallel_scoped`: a parallel region.
+//! `__cape_parallel`, `__cape_parallel_in_scope`: a parallel region.
 
 use super::guard;
 use super::inputs::__cape_stdin_sync;
@@ -30,7 +30,7 @@ pub extern "C" fn __cape_parallel(
     guard(|| run(func, data, num_threads, if_clause, stack_pointer, None))
 }
 
-/// The runtime side of `__cape_parallel` and `__cape_parallel_scoped` (x86-64): `call` is the
+/// The runtime side of `__cape_parallel` and `__cape_parallel_in_scope` (x86-64): `call` is the
 /// trampoline's block with the arguments and the caller's registers.
 #[cfg(target_arch = "x86_64")]
 #[no_mangle]
@@ -54,8 +54,9 @@ pub extern "C" fn __cape_region_entry(call: *mut RegionCall) {
 }
 
 /// One entry of a region's write scope: `len > 0`: the bytes `[addr, addr + len)`;
-/// `len == 0`: the heap block holding `addr` (all globals for an address in them; nothing
-/// for NULL or memory the runtime does not track).
+/// `len == 0`: the heap block holding `addr` (all globals for an address in them, the whole
+/// stack above the region's stack pointer for an address there; nothing for NULL or memory
+/// the runtime does not track).
 #[repr(C)]
 #[allow(non_camel_case_types)]
 pub struct __cape_span {
@@ -64,12 +65,13 @@ pub struct __cape_span {
 }
 
 /// [`__cape_parallel`] for a region whose writes to shared memory the compiler proved to lie
-/// inside the stack above `stack_pointer` and the `count` spans of `scope` (together with
-/// everything the functions it calls write): the runtime then looks for written pages there
-/// only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline, as above.)
+/// inside the `count` spans of `scope` (together with everything the functions it calls
+/// write; the shared locals it writes by name are spans too): the runtime then looks for
+/// written pages there only. `scope` may be NULL when `count` is 0. (x86-64: the trampoline,
+/// as above.)
 #[cfg(not(target_arch = "x86_64"))]
 #[no_mangle]
-pub extern "C" fn __cape_parallel_scoped(
+pub extern "C" fn __cape_parallel_in_scope(
     func: Option<extern "C" fn(*mut c_void)>,
     data: *mut c_void,
     num_threads: c_int,

@@ -16,16 +16,17 @@ pub struct WriteSpan {
 }
 
 /// Resolves `spans` for a region entered with stack pointer `sp` into `out`: sorted,
-/// disjoint, page-aligned ranges that also hold the shared stack (always in scope: shared
-/// locals of the enclosing functions are reached through it).
+/// disjoint, page-aligned ranges. The compiler lists the shared locals a region writes by
+/// name as exact spans; a pointer into the stack may reach any of the enclosing functions'
+/// locals, so it takes the whole shared stack (above `sp`).
 pub(super) fn resolve(rt: &Runtime, spans: &[WriteSpan], sp: usize, out: &mut Vec<(usize, usize)>) {
     out.clear();
-    if sp >= rt.stack_lo && sp < rt.stack_top {
-        out.push((sp, rt.stack_top));
-    }
+    let shared_stack = (sp >= rt.stack_lo && sp < rt.stack_top).then_some((sp, rt.stack_top));
     for span in spans {
         if span.len > 0 {
             out.push((span.addr, span.addr.saturating_add(span.len)));
+        } else if span.addr >= rt.stack_lo && span.addr <= rt.stack_top {
+            out.extend(shared_stack);
         } else if rt.arena.contains(span.addr) {
             rt.arena.reach(span.addr, out);
         } else if rt
@@ -35,7 +36,7 @@ pub(super) fn resolve(rt: &Runtime, spans: &[WriteSpan], sp: usize, out: &mut Ve
         {
             out.extend_from_slice(&rt.globals);
         }
-        // anything else (NULL, the stack, memory nobody tracks) adds nothing
+        // anything else (NULL, memory nobody tracks) adds nothing
     }
     pages(out);
 }

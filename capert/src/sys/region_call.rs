@@ -1,5 +1,5 @@
 //! The region call as the generated code makes it: `__cape_parallel` and
-//! `__cape_parallel_scoped` are small assembly trampolines that keep the caller's
+//! `__cape_parallel_in_scope` are small assembly trampolines that keep the caller's
 //! callee-saved registers (and floating-point control words) in a block on their own frame,
 //! call the runtime with that block, and load the registers from it before returning. A
 //! snapshot records them with the user stack; a restart from the snapshot writes the recorded
@@ -13,7 +13,7 @@ use std::cell::Cell;
 pub struct RegionCall {
     /// The call's arguments: rdi, rsi, rdx, rcx, r8, r9 and the seventh (on the stack).
     pub args: [usize; 7],
-    /// 0: `__cape_parallel`, 1: `__cape_parallel_scoped`.
+    /// 0: `__cape_parallel`, 1: `__cape_parallel_in_scope`.
     pub scoped: usize,
     /// rbx, rbp, r12, r13, r14, r15 of the caller.
     regs: [u64; 6],
@@ -189,7 +189,7 @@ macro_rules! trampoline {
 std::arch::global_asm!(
     trampoline!("__cape_parallel", "0", "mov qword ptr [rsp + 48], 0\n"),
     trampoline!(
-        "__cape_parallel_scoped",
+        "__cape_parallel_in_scope",
         "1",
         "mov rax, [rsp + 144]\nmov [rsp + 48], rax\n"
     ),

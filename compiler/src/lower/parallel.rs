@@ -649,7 +649,7 @@ fn render_region(
     let section = match scope {
         _ if waits => "call_cooperative",
         Scope::Unknown => "call",
-        Scope::Known(objects) if objects.is_empty() => "call_stack_only",
+        Scope::Known(objects) if objects.is_empty() => "call_private_only",
         Scope::Known(_) => {
             values.extend([("spans", spans.as_str()), ("count", count.as_str())]);
             "call_scoped"
@@ -679,6 +679,7 @@ fn scope_spans(cx: &Context, env: &Env, objects: &[Object]) -> Result<String, Ve
                     render(PARALLEL, "span_variable", &[("var", &var)])
                 }
             }
+            Object::Local(v) => render(PARALLEL, "span_variable", &[("var", &spelled(cx, env, v))]),
             Object::BlockOf(p) => {
                 render(PARALLEL, "span_block", &[("pointer", &spelled(cx, env, p))])
             }

@@ -1,14 +1,15 @@
 //! The write scope of a parallel region: the shared objects its code (every function it calls
-//! included) can write, so that the runtime looks for written pages there only. Besides the
-//! stack above the encountering function's stack pointer (shared locals, always scanned), a
-//! region writes either inside the listed objects or anywhere ([`Scope::Unknown`]).
+//! included) can write, so that the runtime looks for written pages there only. A region
+//! writes either inside the listed objects (globals, shared locals of the encountering
+//! function, heap blocks) or anywhere ([`Scope::Unknown`]); a region that writes no shared
+//! local has no stack page scanned.
 //!
 //! Soundness is the whole point: a store outside the scope would never be merged. So anything
 //! the analysis does not follow makes the scope unknown: a call to a function that is not a
 //! known non-writing libc/math/`omp_*` one, a pointer loaded from memory, a pointer changed by
 //! the region, `asm`, `copyin`/`copyprivate`, threadprivate and thread-local variables.
-//! A written lvalue is classified by its root: a global (or static) variable reached without a
-//! pointer dereference is written whole; memory reached through a pointer variable whose value
+//! A written lvalue is classified by its root: a global (or static) variable or a shared local
+//! reached without a pointer dereference is written whole; memory reached through a pointer variable whose value
 //! cannot change during the region is the heap block (or the globals) it points into; a
 //! pointer private to the region contributes the roots of every value assigned to it.
 
@@ -28,7 +29,7 @@ use crate::diag::Span;
 use crate::directive::{ClauseArgs, ClauseKind, Directive, ReductionOp};
 use crate::resolve::{derivation_steps, Step, Storage, VarId};
 
-/// Where a region may write shared memory besides the encountering function's stack.
+/// Where a region may write shared memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
     /// anywhere: the runtime looks at all tracked memory
@@ -42,6 +43,9 @@ pub enum Scope {
 pub enum Object {
     /// a global or static variable, all of its bytes
     Variable(VarId),
+    /// a local (or parameter) of the encountering function that the region shares, all of
+    /// its bytes; the runtime scans only the stack pages such variables lie on
+    Local(VarId),
     /// the heap block (or the globals) that this pointer variable points into; its value does
     /// not change while the region runs
     BlockOf(VarId),
@@ -484,7 +488,7 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
             || self.private.iter().any(|&(p, _)| p == v)
     }
 
-    /// Where a direct write of `v` lands: `None` for the stack (private or shared locals).
+    /// Where a direct write of `v` lands: `None` for the region's private memory.
     fn home(&self, v: VarId) -> Found<Option<Object>> {
         if self.is_region_private(v) && !self.is_thread_specific(v) {
             return Ok(None);
@@ -510,10 +514,10 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
             // a static or extern declared inside: not visible where the scope is built
             return Err(Unknown);
         }
-        Ok(match var.storage {
-            Storage::Global | Storage::Static | Storage::Extern => Some(Object::Variable(v)),
-            Storage::Auto | Storage::Param => None,
-        })
+        Ok(Some(match var.storage {
+            Storage::Global | Storage::Static | Storage::Extern => Object::Variable(v),
+            Storage::Auto | Storage::Param => Object::Local(v),
+        }))
     }
 
     fn var_type(&self, v: VarId) -> Ty {

@@ -357,13 +357,15 @@ int __cape_user_main(void)
             .v = (void *)&v,
             .u = (void *)&u,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)&x, sizeof x },
             { (const void *)&a, sizeof a },
+            { (const void *)&v, sizeof v },
+            { (const void *)&u, sizeof u },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 2);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 4);
     }
     return v + u;
 }

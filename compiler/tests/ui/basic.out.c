@@ -80,12 +80,12 @@ static void scale(double *a, int n, double f)
             .f = (void *)&f,
             .i = (void *)&i,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)a, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
 #pragma GCC diagnostic push
@@ -171,12 +171,13 @@ int __cape_user_main(int argc, char **argv)
             .s = (void *)&s,
             .k = (void *)&k,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_2[] = {
             { (const void *)&g, sizeof g },
+            { (const void *)&s, sizeof s },
         };
-        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+        __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_2, 2);
     }
     printf("%f %d\n", s, g[100 - 1]);
     __cape_free(a);

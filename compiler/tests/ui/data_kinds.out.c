@@ -86,12 +86,12 @@ static void rows(int n, int m, double grid[n][m], double out[])
             .out = (void *)&out,
             .calls = (void *)&calls,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)out, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
 #pragma GCC diagnostic push
@@ -203,9 +203,12 @@ int __cape_user_main(void)
                 .z = (void *)&z,
                 .n = (void *)&n,
             };
-            /* the region writes private and stack memory only */
-            __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                                   __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+            /* what the region may write */
+            const struct __cape_span __cape_scope_2[] = {
+                { (const void *)&out, sizeof out },
+            };
+            __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                     __CAPE_STACK_POINTER(), __cape_scope_2, 1);
         }
     }
     {
@@ -227,12 +230,13 @@ int __cape_user_main(void)
             .out = (void *)&out,
             .u = (void *)&u,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_3[] = {
             { (const void *)&total, sizeof total },
+            { (const void *)&u, sizeof u },
         };
-        __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_3, 1);
+        __cape_parallel_in_scope(__cape_fn_3, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_3, 2);
     }
     printf("%f %lu\n", total, (unsigned long)u);
     __cape_free(a);

@@ -82,9 +82,12 @@ int __cape_user_main(void)
             .size = (void *)&size,
             .sum = (void *)&sum,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&sum, sizeof sum },
+        };
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
     printf("%d %s\n", sum, lookup("HOME") ? "home" : "no home");
     return 0;

@@ -80,12 +80,12 @@ static void through_pointers(double (*p)[48], double (*q)[48], int k)
             .q = (void *)&q,
             .k = (void *)&k,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)p, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
 }
 #pragma GCC diagnostic push
@@ -201,12 +201,12 @@ int __cape_user_main(void)
             struct __cape_data_2 __cape_data = {
                 .k = (void *)&k,
             };
-            /* what the region may write besides the stack */
+            /* what the region may write */
             const struct __cape_span __cape_scope_2[] = {
                 { (const void *)&A, sizeof A },
             };
-            __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                                   __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+            __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                     __CAPE_STACK_POINTER(), __cape_scope_2, 1);
         }
         {
             /* capecc: #pragma omp parallel for at invariant_loads.c:45 */
@@ -220,12 +220,12 @@ int __cape_user_main(void)
             struct __cape_data_3 __cape_data = {
                 .k = (void *)&k,
             };
-            /* what the region may write besides the stack */
+            /* what the region may write */
             const struct __cape_span __cape_scope_3[] = {
                 { (const void *)&B, sizeof B },
             };
-            __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, 1,
-                                   __CAPE_STACK_POINTER(), __cape_scope_3, 1);
+            __cape_parallel_in_scope(__cape_fn_3, &__cape_data, 0, 1,
+                                     __CAPE_STACK_POINTER(), __cape_scope_3, 1);
         }
         {
             /* capecc: #pragma omp parallel for at invariant_loads.c:49 */
@@ -239,12 +239,12 @@ int __cape_user_main(void)
             struct __cape_data_4 __cape_data = {
                 .k = (void *)&k,
             };
-            /* what the region may write besides the stack */
+            /* what the region may write */
             const struct __cape_span __cape_scope_4[] = {
                 { (const void *)&C, sizeof C },
             };
-            __cape_parallel_scoped(__cape_fn_4, &__cape_data, 0, 1,
-                                   __CAPE_STACK_POINTER(), __cape_scope_4, 1);
+            __cape_parallel_in_scope(__cape_fn_4, &__cape_data, 0, 1,
+                                     __CAPE_STACK_POINTER(), __cape_scope_4, 1);
         }
     }
     {
@@ -253,12 +253,12 @@ int __cape_user_main(void)
         struct __cape_data_5 __cape_data = {
             .__cape_none = 0,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_5[] = {
             { (const void *)&C, sizeof C },
         };
-        __cape_parallel_scoped(__cape_fn_5, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_5, 1);
+        __cape_parallel_in_scope(__cape_fn_5, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_5, 1);
     }
     int k = 7;
     {
@@ -273,12 +273,12 @@ int __cape_user_main(void)
         struct __cape_data_6 __cape_data = {
             .k = (void *)&k,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_6[] = {
             { (const void *)&B, sizeof B },
         };
-        __cape_parallel_scoped(__cape_fn_6, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_6, 1);
+        __cape_parallel_in_scope(__cape_fn_6, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_6, 1);
     }
     through_pointers(A, A, 3);
 
@@ -295,12 +295,12 @@ int __cape_user_main(void)
         struct __cape_data_7 __cape_data = {
             .far = (void *)&far,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_7[] = {
             { (const void *)&A, sizeof A },
         };
-        __cape_parallel_scoped(__cape_fn_7, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_7, 1);
+        __cape_parallel_in_scope(__cape_fn_7, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_7, 1);
     }
     printf("A %.10e\nB %.10e\nC %.10e\n", checksum(A), checksum(B), checksum(C));
     return 0;

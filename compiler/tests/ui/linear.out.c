@@ -79,12 +79,14 @@ int __cape_user_main(void)
             .n = (void *)&n,
             .p = (void *)&p,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)&a, sizeof a },
+            { (const void *)&j, sizeof j },
+            { (const void *)&p, sizeof p },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 3);
     }
     {
         /* capecc: #pragma omp parallel at linear.c:12 */
@@ -100,12 +102,13 @@ int __cape_user_main(void)
             .j = (void *)&j,
             .n = (void *)&n,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_2[] = {
             { (const void *)&a, sizeof a },
+            { (const void *)&j, sizeof j },
         };
-        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+        __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_2, 2);
     }
     return j;
 }

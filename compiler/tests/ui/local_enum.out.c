@@ -70,9 +70,12 @@ int __cape_user_main(void)
             .k = (void *)&k,
             .a = (void *)&a,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&a, sizeof a },
+        };
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
     return a[N - 1];
 }

@@ -82,9 +82,12 @@ int __cape_user_main(void)
             .fp = (void *)&fp,
             .sum = (void *)&sum,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, (int)(4), 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&sum, sizeof sum },
+        };
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, (int)(4), 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
     {
         /* capecc: #pragma omp parallel masked at parallel_master.c:14 */
@@ -100,12 +103,12 @@ int __cape_user_main(void)
             .sum = (void *)&sum,
             .f = (void *)&f,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_3[] = {
             { (const void *)&a, sizeof a },
         };
-        __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, !!(sum > 10),
-                               __CAPE_STACK_POINTER(), __cape_scope_3, 1);
+        __cape_parallel_in_scope(__cape_fn_3, &__cape_data, 0, !!(sum > 10),
+                                 __CAPE_STACK_POINTER(), __cape_scope_3, 1);
     }
     return sum + a[0];
 }

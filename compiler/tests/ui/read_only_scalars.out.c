@@ -129,12 +129,14 @@ void kernel(double *x, int n, double scale, int limit)
             .reduced = (void *)&reduced,
             .last = (void *)&last,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_2[] = {
+            { (const void *)&reduced, sizeof reduced },
+            { (const void *)&last, sizeof last },
             { (const void *)x, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+        __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_2, 3);
     }
 }
 #pragma GCC diagnostic push

@@ -99,9 +99,13 @@ int __cape_user_main(void)
             .hi = (void *)&hi,
             .lo = (void *)&lo,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_1[] = {
+            { (const void *)&hi, sizeof hi },
+            { (const void *)&lo, sizeof lo },
+        };
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 2);
     }
     {
         /* capecc: #pragma omp parallel at reduction_minmax.c:15 */
@@ -115,9 +119,12 @@ int __cape_user_main(void)
         struct __cape_data_4 __cape_data = {
             .count = (void *)&count,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_4, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_4[] = {
+            { (const void *)&count, sizeof count },
+        };
+        __cape_parallel_in_scope(__cape_fn_4, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_4, 1);
     }
     printf("%g %g %d\n", hi, lo, count);
     return 0;

@@ -63,12 +63,12 @@ int __cape_user_main(void)
         struct __cape_data_1 __cape_data = {
             .__cape_none = 0,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)&a, sizeof a },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 1);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 1);
     }
     printf("%f\n", a[0] + a[63]);
     return 0;

@@ -27,7 +27,7 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
     /* memset writes its destination */
 #pragma omp parallel
     memset(a, 0, 8 * sizeof *a);
-    /* private and stack memory only */
+    /* private memory and a shared local */
 #pragma omp parallel
     {
         int k = 1;

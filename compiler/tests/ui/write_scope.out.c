@@ -108,14 +108,15 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
             .n = (void *)&n,
             .local = (void *)&local,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_1[] = {
             { (const void *)&g, sizeof g },
+            { (const void *)&local, sizeof local },
             { (const void *)a, 0 },
             { (const void *)m, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_1, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_1, 3);
+        __cape_parallel_in_scope(__cape_fn_1, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_1, 4);
     }
 
     {
@@ -131,12 +132,12 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
         struct __cape_data_2 __cape_data = {
             .a = (void *)&a,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_2[] = {
             { (const void *)a, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_2, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_2, 1);
+        __cape_parallel_in_scope(__cape_fn_2, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_2, 1);
     }
 
     {
@@ -152,12 +153,12 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
         struct __cape_data_3 __cape_data = {
             .a = (void *)&a,
         };
-        /* what the region may write besides the stack */
+        /* what the region may write */
         const struct __cape_span __cape_scope_3[] = {
             { (const void *)a, 0 },
         };
-        __cape_parallel_scoped(__cape_fn_3, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), __cape_scope_3, 1);
+        __cape_parallel_in_scope(__cape_fn_3, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_3, 1);
     }
 
     {
@@ -172,9 +173,12 @@ void kernels(double *a, double (*m)[64], double **rows, int n)
         struct __cape_data_4 __cape_data = {
             .local = (void *)&local,
         };
-        /* the region writes private and stack memory only */
-        __cape_parallel_scoped(__cape_fn_4, &__cape_data, 0, 1,
-                               __CAPE_STACK_POINTER(), (const struct __cape_span *)0, 0);
+        /* what the region may write */
+        const struct __cape_span __cape_scope_4[] = {
+            { (const void *)&local, sizeof local },
+        };
+        __cape_parallel_in_scope(__cape_fn_4, &__cape_data, 0, 1,
+                                 __CAPE_STACK_POINTER(), __cape_scope_4, 1);
     }
 
     {
