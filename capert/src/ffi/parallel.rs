@@ -109,6 +109,9 @@ pub extern "C" fn __cape_parallel_cooperative(
         let Some(func) = func else {
             runtime::fatal("`__cape_parallel_cooperative` called without a function");
         };
+        if num_threads < 0 {
+            region::refuse_negative_num_threads(num_threads);
+        }
         if crate::io::stdin_reader() && !crate::arena::in_active_region() {
             __cape_stdin_sync();
         }
@@ -145,6 +148,9 @@ fn run(
     let Some(func) = func else {
         runtime::fatal("`__cape_parallel` called without a function");
     };
+    if num_threads < 0 {
+        region::refuse_negative_num_threads(num_threads);
+    }
     if crate::io::stdin_reader() && !crate::arena::in_active_region() {
         __cape_stdin_sync();
     }

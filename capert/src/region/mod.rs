@@ -232,6 +232,19 @@ pub fn parallel(
     parallel_running(site, run, num_threads, if_clause, sp, scope)
 }
 
+/// A `num_threads` clause whose value is negative (libgomp stops there too, out of memory):
+/// every rank evaluates it alike, so rank 0 prints one line naming the region.
+pub fn refuse_negative_num_threads(num_threads: i32) -> ! {
+    let rank = try_with_state(|s| s.rank_size().0).unwrap_or(0);
+    crate::runtime::fatal_at_merge(
+        rank,
+        &format!(
+            "the {} has `num_threads({num_threads})`: the number of threads must be positive",
+            crate::objects::region_what()
+        ),
+    )
+}
+
 /// [`parallel`] with the rank's share given as code: `run(threads)` runs it on this rank's
 /// threads of the team (a closure that cannot run on several threads must be given a team
 /// of one thread per rank).
