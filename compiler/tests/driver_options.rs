@@ -337,3 +337,33 @@ fn generated_code_adds_no_warning_under_werror() {
         assert!(output.status.success(), "{flag}: {}", stderr(&output));
     }
 }
+
+#[test]
+fn backend_messages_name_the_users_main() {
+    if !have_mpicc() || !runtime_available() {
+        return;
+    }
+    let scratch = scratch("main_name");
+    let dir = scratch.path();
+    write(
+        dir,
+        "warn.c",
+        "#include <stdio.h>\nint main(void) {\n    int x;\n    printf(\"%d\\n\", x);\n    return 0;\n}\n",
+    );
+    let out = capecc(dir, &["-Wall", "warn.c", "-o", "warn"]);
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(err.contains("In function") && err.contains("main"), "{err}");
+    assert!(!err.contains("__cape_user_main"), "{err}");
+    // the linker's messages too
+    write(
+        dir,
+        "undefined.c",
+        "void missing_function(void);\nint main(void) {\n    missing_function();\n    return 0;\n}\n",
+    );
+    let out = capecc(dir, &["undefined.c", "-o", "undefined"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("missing_function"), "{err}");
+    assert!(!err.contains("__cape_user_main"), "{err}");
+}

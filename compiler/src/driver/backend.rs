@@ -288,3 +288,43 @@ fn without_forced_includes(cpp_args: &[String]) -> Vec<String> {
     }
     kept
 }
+
+/// One line of the backend's diagnostics as the user should read it: the translation renames
+/// the program's `main` to `__cape_user_main` (the runtime's `main` calls it), so gcc and the
+/// linker would say "In function `__cape_user_main`" of the user's own code.
+pub(super) fn user_names(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    const RENAMED: &[u8] = b"__cape_user_main";
+    if !line.windows(RENAMED.len()).any(|w| w == RENAMED) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = Vec::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.windows(RENAMED.len()).position(|w| w == RENAMED) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(b"main");
+        rest = &rest[at + RENAMED.len()..];
+    }
+    out.extend_from_slice(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::user_names;
+
+    #[test]
+    fn the_users_main_keeps_its_name_in_backend_messages() {
+        let gcc = "m.c: In function \u{2018}__cape_user_main\u{2019}:\n";
+        assert_eq!(
+            user_names(gcc.as_bytes()).as_ref(),
+            "m.c: In function \u{2018}main\u{2019}:\n".as_bytes()
+        );
+        let ld = b"/usr/bin/ld: m.o: in function `__cape_user_main':\n";
+        assert_eq!(
+            user_names(ld).as_ref(),
+            b"/usr/bin/ld: m.o: in function `main':\n"
+        );
+        let other = b"m.c:4:5: warning: 'x' is used uninitialized\n";
+        assert_eq!(user_names(other).as_ref(), other);
+    }
+}

@@ -21,7 +21,7 @@ pub mod runtime;
 pub mod same_file;
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -329,15 +329,17 @@ impl Driver {
             }
         };
         let mut printed = 0u64;
-        if let Some(mut errors) = child.stderr.take() {
+        if let Some(errors) = child.stderr.take() {
             let mut stderr = std::io::stderr();
-            let mut buffer = [0u8; 8192];
+            let mut errors = std::io::BufReader::new(errors);
+            let mut line = Vec::new();
             loop {
-                match errors.read(&mut buffer) {
+                line.clear();
+                match errors.read_until(b'\n', &mut line) {
                     Ok(0) => break,
                     Ok(n) => {
                         printed += n as u64;
-                        let _ = stderr.write_all(&buffer[..n]);
+                        let _ = stderr.write_all(&backend::user_names(&line));
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                     Err(_) => break,
