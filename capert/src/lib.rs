@@ -13,6 +13,7 @@ pub mod ffi;
 pub mod io;
 pub mod lazy;
 pub mod objects;
+pub mod omp_env;
 pub mod pool;
 pub mod region;
 pub mod region_heap;

@@ -140,6 +140,11 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
     let mut comm = Comm::init(true).unwrap_or_else(|e| fatal(&e));
     let after_init = crate::ft::unix_now();
     agree_on_settings(&cfg, &mut comm);
+    if comm.rank() == 0 {
+        for line in crate::omp_env::invalid_values(|name| std::env::var(name).ok()) {
+            eprint_line(&format!("capert: warning: {line}"));
+        }
+    }
     comm.set_merge_chunk(cfg.merge_chunk);
     crate::sys::mpi_lock::open(&comm, cfg.critical_log).unwrap_or_else(|e| fatal(&e));
     let (rank, size) = (comm.rank(), comm.size());

@@ -216,6 +216,13 @@ if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/many_regions.want" &&
 else bad "many_regions P=2 CAPE_MERGE=lazy reader prefetch (exit $rc)"; grep "stats: total" "$work/err"; fi
 run_np 1 basic CAPE_MERGE_CHUNK=0
 if [ "$rc" != 0 ] && grep -q "capert: error: \`CAPE_MERGE_CHUNK=0\` is not a size" "$work/err"; then ok "bad CAPE_MERGE_CHUNK is one clear error"; else bad "bad CAPE_MERGE_CHUNK (exit $rc)"; head -3 "$work/err"; fi
+# an OpenMP variable capert does not act on, set to a value libgomp refuses: libgomp's warning,
+# once (from rank 0), and the run goes on
+run_np 3 basic OMP_PROC_BIND=maybe
+if [ "$rc" = 0 ] && cmp -s "$work/out" "$work/basic.want" &&
+    [ "$(grep -c "capert: warning: \`OMP_PROC_BIND=maybe\` is not a valid value" "$work/err")" = 1 ]; then
+    ok "an invalid OMP_PROC_BIND is one warning"
+else bad "an invalid OMP_PROC_BIND (exit $rc)"; head -3 "$work/err"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
