@@ -119,15 +119,16 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         TrackerChoice::Mprotect => Some(TrackerKind::Mprotect),
     };
     crate::sys::stack::install_alt_stack().unwrap_or_else(|e| fatal(&e));
-    let (tracker, why) = Tracker::new(want).unwrap_or_else(|e| fatal(&e.to_string()));
-    let arena = Arena::map(cfg.arena_base, cfg.arena_size).unwrap_or_else(|e| fatal(&e));
+    // failures every rank meets alike: one line for the job (`refuse_config`), not one a rank
+    let (tracker, why) = Tracker::new(want).unwrap_or_else(|e| refuse_config(&e.to_string()));
+    let arena = Arena::map(cfg.arena_base, cfg.arena_size).unwrap_or_else(|e| refuse_config(&e));
     if tracker.kind() == TrackerKind::Uffd {
         arena.allow_huge_pages();
     }
     let (stack_base, stack_size) = (cfg.stack_base as usize, cfg.stack_size as usize);
     mem::map_fixed(stack_base, stack_size, "user stack", "CAPE_STACK_BASE")
-        .unwrap_or_else(|e| fatal(&e));
-    mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| fatal(&e));
+        .unwrap_or_else(|e| refuse_config(&e));
+    mem::protect_none(stack_base, PAGE_SIZE).unwrap_or_else(|e| refuse_config(&e));
     let (stack_lo, stack_top) = (stack_base + PAGE_SIZE, stack_base + stack_size);
 
     // MPI_THREAD_SERIALIZED: the fetch thread of the demand-driven merge calls MPI while the
@@ -375,7 +376,8 @@ fn agree_on_settings(cfg: &Config, comm: &mut Comm) {
     }
 }
 
-/// A `CAPE_*`/`OMP_*` value this rank cannot use: one line for the job, not one per rank. MPI
+/// A `CAPE_*`/`OMP_*` value this rank cannot use (or memory it cannot map where the settings
+/// put it): one line for the job, not one per rank. MPI
 /// is started only to take part in the start-up exchange of the settings (every rank that
 /// read its settings is on its way there) and to leave it cleanly: rank 0 prints the error
 /// (its own, else the first rank's that has one), every rank exits with status 1.

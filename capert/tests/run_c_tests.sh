@@ -173,7 +173,8 @@ if build big_alloc; then
         bad "arena exhaustion (exit $rc)"; head -5 "$work/err"
     fi
     run_np 2 big_alloc CAPE_ARENA_BASE=0x400000
-    if [ "$rc" != 0 ] && grep -q "capert: error: cannot map the application heap arena at 0x400000.*already mapped.*CAPE_ARENA_BASE" "$work/err"; then
+    if [ "$rc" != 0 ] && grep -q "capert: error: cannot map the application heap arena at 0x400000.*already mapped.*CAPE_ARENA_BASE" "$work/err" &&
+        [ "$(grep -c "capert: error" "$work/err")" = 1 ]; then
         ok "arena collision is one clear error"
     else
         bad "arena collision (exit $rc)"; head -5 "$work/err"
