@@ -9,7 +9,10 @@
 # environment: BENCH_MIB, BENCH_PAGES, BENCH_PROCS (lists overriding those), BENCH_REGIONS
 #              (default 3000), CAPECC (default target/release/capecc), BASELINE (optional: a
 #              directory with an earlier capecc and libcapert.a, whose build runs beside ours),
-#              BENCH_RT=0 to run without real-time priority.
+#              BENCH_RT=0 to run without real-time priority, BENCH_RUNS (default 1): runs per
+#              configuration and build, interleaved; the table gives the median of their
+#              medians and, with more than one, their range (on a VM one binary's median can
+#              move by a factor of two from one run to the next).
 # When run as root the ranks get real-time priority (chrt -f 10), so that other jobs on the
 # machine do not preempt them; the kernel still leaves 5 % of each second to other tasks.
 set -euo pipefail
@@ -23,6 +26,7 @@ MIBS=${BENCH_MIB:-1 64 256 1024}
 PAGES=${BENCH_PAGES:-0 1 64 4096}
 PROCS=${BENCH_PROCS:-2 4}
 REGIONS=${BENCH_REGIONS:-3000}
+RUNS=${BENCH_RUNS:-1}
 BASELINE=${BASELINE:-}
 OUT=$ROOT/bench-out/region
 mkdir -p "$OUT"
@@ -41,6 +45,12 @@ if [ "$(id -u)" = 0 ] && [ "${BENCH_RT:-1}" = 1 ] && command -v chrt >/dev/null;
     rt=(chrt -f 10)
 fi
 median_of() { sed -n 's/.*median_us \([0-9.]*\).*/\1/p'; }
+# the median of the numbers on stdin, and with more than one their range: "m (lo-hi)"
+summary() {
+    sort -g | awk '{ a[NR] = $1 } END {
+        m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+        if (NR > 1) printf "%.2f (%.2f-%.2f)", m, a[1], a[NR]; else printf "%.2f", m }'
+}
 
 echo "load before: $(uptime)"
 printf '| P | empty MPI_Allreduce (us) |\n|---:|---:|\n'
@@ -60,13 +70,17 @@ for np in $PROCS; do
     for mib in $MIBS; do
         for pages in $PAGES; do
             declare -A t=()
-            for b in "${builds[@]}"; do
-                t[$b]=$("${rt[@]}" mpirun -np "$np" "$OUT/$b" "$mib" "$pages" "$REGIONS" | median_of)
+            for ((r = 0; r < RUNS; r++)); do
+                for b in "${builds[@]}"; do
+                    t[$b]+="$("${rt[@]}" mpirun -np "$np" "$OUT/$b" "$mib" "$pages" "$REGIONS" | median_of) "
+                done
             done
-            row="| $np | $mib | $pages | ${t[region_cost]} |"
+            mine=$(tr ' ' '\n' <<<"${t[region_cost]}" | grep . | summary)
+            row="| $np | $mib | $pages | $mine |"
             if [ -n "$BASELINE" ]; then
-                ratio=$(awk -v a="${t[region_cost]}" -v b="${t[region_cost.base]}" 'BEGIN { printf "%.3f", a / b }')
-                row+=" ${t[region_cost.base]} | $ratio |"
+                base=$(tr ' ' '\n' <<<"${t[region_cost.base]}" | grep . | summary)
+                ratio=$(awk -v a="${mine%% *}" -v b="${base%% *}" 'BEGIN { printf "%.3f", a / b }')
+                row+=" $base | $ratio |"
             fi
             echo "$row"
         done
