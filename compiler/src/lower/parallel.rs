@@ -679,7 +679,6 @@ fn scope_spans(cx: &Context, env: &Env, objects: &[Object]) -> Result<String, Ve
                     render(PARALLEL, "span_variable", &[("var", &var)])
                 }
             }
-            Object::Local(v) => render(PARALLEL, "span_variable", &[("var", &spelled(cx, env, v))]),
             Object::BlockOf(p) => {
                 render(PARALLEL, "span_block", &[("pointer", &spelled(cx, env, p))])
             }

@@ -8,10 +8,11 @@
 //! the analysis does not follow makes the scope unknown: a call to a function that is not a
 //! known non-writing libc/math/`omp_*` one, a pointer loaded from memory, a pointer changed by
 //! the region, `asm`, `copyin`/`copyprivate`, threadprivate and thread-local variables.
-//! A written lvalue is classified by its root: a global (or static) variable or a shared local
-//! reached without a pointer dereference is written whole; memory reached through a pointer variable whose value
-//! cannot change during the region is the heap block (or the globals) it points into; a
-//! pointer private to the region contributes the roots of every value assigned to it.
+//! A written lvalue is classified by its root: a global, static or shared local variable
+//! reached without a pointer dereference is written whole; memory reached through a pointer
+//! variable whose value cannot change during the region is the heap block (or the globals)
+//! it points into; a pointer private to the region contributes the roots of every value
+//! assigned to it.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -41,11 +42,10 @@ pub enum Scope {
 /// One shared object a region may write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Object {
-    /// a global or static variable, all of its bytes
+    /// a global or static variable, or a local (or parameter) of the encountering function
+    /// that the region shares, all of its bytes (for a local: the stack pages it lies on,
+    /// which are all the runtime scans of the stack)
     Variable(VarId),
-    /// a local (or parameter) of the encountering function that the region shares, all of
-    /// its bytes; the runtime scans only the stack pages such variables lie on
-    Local(VarId),
     /// the heap block (or the globals) that this pointer variable points into; its value does
     /// not change while the region runs
     BlockOf(VarId),
@@ -514,10 +514,7 @@ impl<'w, 'c, 'p, 'a, 'n> Facts<'w, 'c, 'p, 'a, 'n> {
             // a static or extern declared inside: not visible where the scope is built
             return Err(Unknown);
         }
-        Ok(Some(match var.storage {
-            Storage::Global | Storage::Static | Storage::Extern => Object::Variable(v),
-            Storage::Auto | Storage::Param => Object::Local(v),
-        }))
+        Ok(Some(Object::Variable(v)))
     }
 
     fn var_type(&self, v: VarId) -> Ty {
