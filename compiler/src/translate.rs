@@ -325,7 +325,7 @@ fn translate_renamed(
     // (after the prelude's first line, the comment that marks a translated file)
     let after_marker = prelude.find('\n').map_or(0, |i| i + 1);
     prelude.insert_str(after_marker, &feature_test_macros(preprocessed, lines));
-    prelude.insert_str(after_marker, &generated_push_in_full());
+    prelude.insert_str(after_marker, &define_generated_push());
     prelude.push_str("#pragma GCC diagnostic pop\n");
     edits.push(Edit::insert(0, prelude));
     if let Some(main) = program
@@ -420,19 +420,16 @@ const GENERATED_IGNORED: [&str; 10] = [
     "-Wnested-externs",
 ];
 
-/// The prelude's `#pragma GCC diagnostic push` and the [`GENERATED_IGNORED`] warnings, one
-/// line each, then the same as one macro ([`generated_push`]) for the rest of the file.
-fn generated_push_in_full() -> String {
-    let mut text = String::from("\n#pragma GCC diagnostic push\n");
+/// The prelude's definition of the macro that pushes the [`GENERATED_IGNORED`] warnings
+/// (every site of generated code uses it: [`generated_push`]), and its first use.
+fn define_generated_push() -> String {
     let mut pragmas = String::from("_Pragma(\"GCC diagnostic push\")");
     for warning in GENERATED_IGNORED {
-        text.push_str(&format!("#pragma GCC diagnostic ignored \"{warning}\"\n"));
         pragmas.push_str(&format!(
             " \\\n    _Pragma(\"GCC diagnostic ignored \\\"{warning}\\\"\")"
         ));
     }
-    text.push_str(&format!("#define {GENERATED_BEGIN} {pragmas}\n"));
-    text
+    format!("\n#define {GENERATED_BEGIN} {pragmas}{}", generated_push())
 }
 
 /// The macro the prelude defines for the push of [`GENERATED_IGNORED`].

@@ -1,16 +1,5 @@
 /* Translated by capecc: OpenMP regions call the capert runtime (capert.h). */
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpragmas"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wmissing-declarations"
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wswitch-default"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-macros"
-#pragma GCC diagnostic ignored "-Wredundant-decls"
-#pragma GCC diagnostic ignored "-Wnested-externs"
 #define __CAPE_GENERATED_BEGIN _Pragma("GCC diagnostic push") \
     _Pragma("GCC diagnostic ignored \"-Wpragmas\"") \
     _Pragma("GCC diagnostic ignored \"-Wcast-qual\"") \
@@ -22,6 +11,7 @@
     _Pragma("GCC diagnostic ignored \"-Wunused-macros\"") \
     _Pragma("GCC diagnostic ignored \"-Wredundant-decls\"") \
     _Pragma("GCC diagnostic ignored \"-Wnested-externs\"")
+__CAPE_GENERATED_BEGIN
 #include <capert.h>
 int omp_get_thread_num(void);
 /* The copies of data-sharing clauses (firstprivate in, lastprivate out); a check build
