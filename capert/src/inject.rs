@@ -20,8 +20,12 @@ pub trait Target {
 /// back once.
 pub fn inject_others<M: Target>(mem: &mut M, me: u32, merged: &ChangeSet<'_>) -> u64 {
     let mut injected = 0;
-    let mut stage = [0u8; PAGE_SIZE];
     let mut records = merged.records().filter(|r| r.rank != me).peekable();
+    if records.peek().is_none() {
+        // nothing from the others (a region that wrote nothing): no page-sized stage to clear
+        return 0;
+    }
+    let mut stage = [0u8; PAGE_SIZE];
     while let Some(record) = records.next() {
         if let Some(next) = records.peek() {
             mem.prefetch(next.page as usize, next.lines);
