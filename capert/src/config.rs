@@ -133,6 +133,8 @@ pub struct Config {
     pub tracker: TrackerChoice,
     /// `CAPE_WP_ELISION`: pages changed in the last two regions stay writable (uffd tracker).
     pub wp_elision: bool,
+    /// `CAPE_KEEP_WRITABLE`: at most this many pages stay writable between regions (uffd).
+    pub keep_writable: usize,
     /// `CAPE_WRITE_SCOPE`: what the compiler's write scope of a region is used for.
     pub write_scope: WriteScopeMode,
     pub verbose: bool,
@@ -172,6 +174,7 @@ impl Default for Config {
             stack_size: DEFAULT_STACK_SIZE,
             tracker: TrackerChoice::Auto,
             wp_elision: true,
+            keep_writable: crate::track::KEEP_MAX_PAGES,
             write_scope: WriteScopeMode::Scan,
             verbose: false,
             check_races: false,
@@ -299,6 +302,18 @@ impl Config {
         }
         if let Some(v) = get("CAPE_WP_ELISION") {
             cfg.wp_elision = parse_bool("CAPE_WP_ELISION", &v)?;
+        }
+        if let Some(v) = get("CAPE_KEEP_WRITABLE") {
+            cfg.keep_writable = v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&n| n <= 1 << 20)
+                .ok_or_else(|| {
+                    ConfigError(format!(
+                        "`CAPE_KEEP_WRITABLE={v}` is not a number of pages from 0 to 1048576"
+                    ))
+                })?;
         }
         if let Some(v) = get("CAPE_WRITE_SCOPE") {
             cfg.write_scope = match v.trim().to_ascii_lowercase().as_str() {
@@ -719,6 +734,7 @@ mod tests {
             ("CAPE_STACK_SIZE", "8M"),
             ("CAPE_TRACKER", "mprotect"),
             ("CAPE_WP_ELISION", "0"),
+            ("CAPE_KEEP_WRITABLE", "0"),
             ("CAPE_VERBOSE", "1"),
             ("CAPE_CHECK", "races,divergence"),
             ("CAPE_STATS", "yes"),
@@ -738,6 +754,7 @@ mod tests {
         assert_eq!(c.stack_size, 8 << 20);
         assert_eq!(c.tracker, TrackerChoice::Mprotect);
         assert!(!c.wp_elision && Config::default().wp_elision);
+        assert_eq!(c.keep_writable, 0);
         assert!(c.verbose && c.check_races && c.check_divergence);
         assert_eq!(c.stats, 1);
         assert_eq!(c.output, OutputMode::All);
@@ -779,6 +796,7 @@ mod tests {
             ("CAPE_ARENA_SIZE", "4K"),
             ("CAPE_TRACKER", "magic"),
             ("CAPE_WP_ELISION", "sometimes"),
+            ("CAPE_KEEP_WRITABLE", "all"),
             ("CAPE_WRITE_SCOPE", "narrow"),
             ("CAPE_VERBOSE", "maybe"),
             ("CAPE_CHECK", "everything"),

@@ -17,6 +17,7 @@ pub mod omp_env;
 pub mod pool;
 pub mod region;
 pub mod region_heap;
+pub mod runs;
 pub mod runtime;
 pub mod settings;
 pub mod symbols;

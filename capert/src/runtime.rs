@@ -170,6 +170,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
 
     let mut tracker = tracker;
     tracker.set_write_fault_elision(cfg.wp_elision);
+    tracker.set_kept_pages_max(cfg.keep_writable);
     if ft.as_ref().is_some_and(|f| f.rank0()) {
         tracker.record_dirty_pages();
     }

@@ -14,7 +14,9 @@
 //!   changed (`unchanged`, or `commit`'s own comparison): a predicted page that did not change
 //!   counts as not written. Predicting every page written in one of
 //!   the last two regions diffed twice the pages of a two-array stencil, which cost more than
-//!   the faults it saved.
+//!   the faults it saved. A small set of predicted pages (also pages injected into after the
+//!   region before the last) is kept writable between regions (`kept`): copied into the twins
+//!   at region begin and reported at region end, neither scanned nor protected.
 //! - `Mprotect`: ranges are read-only during a region; the SIGSEGV handler copies the page into
 //!   its twin and unprotects it. Outside regions everything is writable, so kernel writes work
 //!   there; a kernel write into a not-yet-written tracked page *inside* a region fails with EFAULT.
@@ -33,10 +35,13 @@ use crate::sys::uffd::{PagemapScan, Uffd};
 
 mod injection;
 mod invalid;
+mod kept;
 mod kind;
 mod pairs;
 mod prediction;
 mod probe;
+mod uffd_scans;
+pub use kept::KEEP_MAX_PAGES;
 use kind::{err, protect_error};
 pub use kind::{TrackError, TrackerKind};
 pub use pairs::PagePair;
@@ -107,6 +112,8 @@ pub struct Tracker {
     /// uffd: the memory the scans look at (sorted, disjoint, page aligned), set per region
     /// from the compiler's write scope; everything by default. See [`Tracker::set_scope`].
     scope: Vec<(usize, usize)>,
+    /// uffd: the pages kept writable between regions (`track/kept.rs`).
+    kept: kept::Kept,
     /// uffd with invalid pages served: the tracked memory registered in missing mode, where
     /// pages are invalidated by dropping them (`track/invalid.rs`); None before.
     missing: Option<Vec<(usize, usize)>>,
@@ -128,18 +135,7 @@ const MIN_ELIDED_RUN: usize = 2;
 /// The scope that covers all memory.
 const EVERYTHING: (usize, usize) = (0, usize::MAX);
 
-/// The pieces of `[start, end)` inside `scope` (sorted, disjoint), ascending.
-fn clipped(
-    start: usize,
-    end: usize,
-    scope: &[(usize, usize)],
-) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let first = scope.partition_point(|&(_, e)| e <= start);
-    scope[first..]
-        .iter()
-        .take_while(move |&&(s, _)| s < end)
-        .map(move |&(s, e)| (s.max(start), e.min(end)))
-}
+use crate::runs::clipped;
 
 impl fmt::Debug for Tracker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -182,6 +178,7 @@ impl Tracker {
                         injected: Vec::new(),
                         protected_since_scan: false,
                         scope: vec![EVERYTHING],
+                        kept: kept::Kept::default(),
                         missing: None,
                     };
                     let why = format!(
@@ -212,6 +209,7 @@ impl Tracker {
             injected: Vec::new(),
             protected_since_scan: false,
             scope: vec![EVERYTHING],
+            kept: kept::Kept::default(),
             missing: None,
         };
         let why = match uffd_failure {
@@ -418,45 +416,7 @@ impl Tracker {
         self.injected.clear();
         self.protected_since_scan = false;
         match &mut self.backend {
-            Backend::Uffd { scan, uffd } => {
-                let mut dirty = self.dirty.as_mut();
-                let mut first = 0;
-                while first < self.ranges.len() {
-                    let count = adjacent(&self.ranges[first..]);
-                    let group = &mut self.ranges[first..first + count];
-                    first += group.len();
-                    let (start, end) = (group[0].start(), group[group.len() - 1].end());
-                    for (lo, hi) in clipped(start, end, &self.scope) {
-                        scan.written(lo, hi, true, |from, to| {
-                            for range in group.iter_mut() {
-                                let (a, b) = (from.max(range.start()), to.min(range.end()));
-                                if a < b {
-                                    invalid::sync_valid_twins(range, a, b);
-                                }
-                            }
-                            if let Some(d) = dirty.as_mut() {
-                                d.extend((from..to).step_by(PAGE_SIZE));
-                            }
-                        })
-                        .map_err(|e| err(format!("PAGEMAP_SCAN failed at region begin: {e}")))?;
-                    }
-                }
-                // After the scan: predicted pages (in the scope) are synced (twin == memory)
-                // and stay writable.
-                let ranges = &self.ranges;
-                if let Some(prediction) = self.prediction.as_mut() {
-                    let plan = prediction.plan(|a, b| same_range(ranges, a, b), MIN_ELIDED_RUN);
-                    for &(from, to) in plan {
-                        for (lo, hi) in clipped(from, to, &self.scope) {
-                            uffd.unprotect(lo, hi - lo).map_err(|e| {
-                                err(format!(
-                                    "cannot unprotect predicted pages at region begin: {e}"
-                                ))
-                            })?;
-                        }
-                    }
-                }
-            }
+            Backend::Uffd { .. } => self.begin_uffd()?,
             Backend::Mprotect => {
                 for range in &self.ranges {
                     for word in range.written.iter() {
@@ -467,7 +427,7 @@ impl Tracker {
                 // only now is it known) and marked written, as the signal handler would.
                 let ranges = &self.ranges;
                 let writable = match self.prediction.as_mut() {
-                    Some(p) => p.plan(|a, b| same_range(ranges, a, b), 1),
+                    Some(p) => p.plan(|a, b| same_range(ranges, a, b), 1, false),
                     None => &[],
                 };
                 {
@@ -538,20 +498,7 @@ impl Tracker {
 
     fn scan_written(&mut self, written: &mut Vec<usize>) -> Result<(), TrackError> {
         match &mut self.backend {
-            Backend::Uffd { scan, .. } => {
-                let mut first = 0;
-                while first < self.ranges.len() {
-                    let group = &self.ranges[first..first + adjacent(&self.ranges[first..])];
-                    first += group.len();
-                    let (start, end) = (group[0].start(), group[group.len() - 1].end());
-                    for (lo, hi) in clipped(start, end, &self.scope) {
-                        scan.written(lo, hi, true, |from, to| {
-                            written.extend((from..to).step_by(PAGE_SIZE));
-                        })
-                        .map_err(|e| err(format!("PAGEMAP_SCAN failed at region end: {e}")))?;
-                    }
-                }
-            }
+            Backend::Uffd { .. } => self.scan_written_uffd(written)?,
             Backend::Mprotect => {
                 // Stay armed until finish_region: unwritten pages remain read-only, so a write
                 // between end and finish would still be caught, but none is expected.
@@ -758,7 +705,11 @@ impl Tracker {
 
     /// Starts recording the pages that may change (see [`Tracker::take_dirty`]).
     pub fn record_dirty_pages(&mut self) {
-        self.dirty.get_or_insert_with(Vec::new);
+        let dirty = self.dirty.get_or_insert_with(Vec::new);
+        // sequential writes into kept pages were seen by no scan
+        for &(from, to) in &self.kept.runs {
+            dirty.extend((from..to).step_by(PAGE_SIZE));
+        }
     }
 
     /// The pages that may have changed since the last call (unsorted, maybe repeated), or

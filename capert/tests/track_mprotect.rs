@@ -19,12 +19,12 @@ fn exact_pages_seed_2() {
 
 #[test]
 fn elision_seed_1_commit() {
-    elision::elision_over_many_regions(KIND, 1, false);
+    elision::elision_over_many_regions(KIND, 1, false, true);
 }
 
 #[test]
 fn elision_seed_2_diff_updates_twins() {
-    elision::elision_over_many_regions(KIND, 2, true);
+    elision::elision_over_many_regions(KIND, 2, true, true);
 }
 
 #[test]

@@ -27,12 +27,27 @@ fn exact_pages_seed_2() {
 
 #[test]
 fn elision_seed_1_commit() {
-    elision::elision_over_many_regions(KIND, 1, false);
+    elision::elision_over_many_regions(KIND, 1, false, true);
 }
 
 #[test]
 fn elision_seed_2_diff_updates_twins() {
-    elision::elision_over_many_regions(KIND, 2, true);
+    elision::elision_over_many_regions(KIND, 2, true, true);
+}
+
+#[test]
+fn elision_seed_3_none_kept() {
+    elision::elision_over_many_regions(KIND, 3, true, false);
+}
+
+#[test]
+fn kept_pages() {
+    elision::kept_pages(KIND, 6);
+}
+
+#[test]
+fn kept_pages_limit_and_scope() {
+    elision::kept_pages_limit_and_scope(KIND, 7);
 }
 
 #[test]

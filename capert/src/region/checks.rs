@@ -52,7 +52,7 @@ pub(super) fn region_begin(
 fn compared_pieces(rt: &Runtime, excluded: &[(usize, usize)], sp: usize) -> Vec<(usize, usize)> {
     let mut ranges = Vec::new();
     for &(s, e) in &rt.globals {
-        super::epoch::subtract(s, e, excluded, &mut ranges);
+        crate::runs::subtract_from(s, e, excluded, &mut ranges);
     }
     ranges.push(rt.arena.used_range());
     ranges.extend(objects::region_objects_in(sp, rt.stack_top));

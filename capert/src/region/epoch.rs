@@ -12,6 +12,7 @@ use crate::allreduce::allreduce;
 use crate::config::WriteScopeMode;
 use crate::diff::diff_page;
 use crate::merge::merge;
+use crate::runs::subtract_from;
 use crate::runtime::{self, Runtime};
 use crate::sys::raw::SameProgram;
 use crate::tickpt::Stamp;
@@ -99,7 +100,7 @@ pub(super) fn diff_written_page(
     pieces.clear();
     let first = ranges.partition_point(|&(_, e)| e <= page);
     for &(s, e) in ranges[first..].iter().take_while(|&&(s, _)| s < page_end) {
-        subtract(s.max(page), e.min(page_end), excluded, pieces);
+        subtract_from(s.max(page), e.min(page_end), excluded, pieces);
     }
     let allowed = (pieces.as_slice() != [(page, page_end)]).then(|| allowed_lines(page, pieces));
     diff_page(mem, twin, page as u64, rank, allowed.as_ref(), out)
@@ -135,31 +136,6 @@ pub(super) fn shared_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
     ranges.retain(|&(s, e)| e > s);
     ranges.sort_unstable();
     ranges
-}
-
-/// `[lo, hi)` minus the excluded ranges (sorted), as ascending pieces.
-pub(super) fn subtract(
-    lo: usize,
-    hi: usize,
-    excluded: &[(usize, usize)],
-    out: &mut Vec<(usize, usize)>,
-) {
-    let mut cur = lo;
-    for &(s, e) in excluded {
-        if e <= cur || s >= hi {
-            continue;
-        }
-        if s > cur {
-            out.push((cur, s));
-        }
-        cur = cur.max(e);
-        if cur >= hi {
-            return;
-        }
-    }
-    if cur < hi {
-        out.push((cur, hi));
-    }
 }
 
 /// The merge message id of an epoch: ranks in different epochs must never pair up.
@@ -431,22 +407,4 @@ fn accumulate(
         Some(acc) => merge(&acc, &step, None),
         None => step,
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn subtract_ranges() {
-        let mut out = Vec::new();
-        subtract(0, 100, &[(10, 20), (30, 40), (95, 200)], &mut out);
-        assert_eq!(out, vec![(0, 10), (20, 30), (40, 95)]);
-        out.clear();
-        subtract(10, 20, &[(0, 30)], &mut out);
-        assert!(out.is_empty());
-        out.clear();
-        subtract(10, 20, &[], &mut out);
-        assert_eq!(out, vec![(10, 20)]);
-    }
 }

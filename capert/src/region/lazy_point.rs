@@ -3,9 +3,9 @@
 //! its served buffers, invalidated elsewhere after the merge); every other written page goes
 //! through the eager merge of `epoch.rs`, which is phase 2.
 
-use super::epoch::subtract;
 use super::ActiveRegion;
 use crate::diff::{changed_lines, copy_lines, diff_into};
+use crate::runs::subtract_from;
 use crate::runtime::Runtime;
 use crate::tickpt::{Stamp, Tickpt};
 use crate::track::PAGE_SIZE;
@@ -42,7 +42,7 @@ fn whole_page(page: usize, ranges: &[(usize, usize)], excluded: &[(usize, usize)
         return false;
     }
     let mut pieces = Vec::new();
-    subtract(page, end, excluded, &mut pieces);
+    subtract_from(page, end, excluded, &mut pieces);
     pieces == [(page, end)]
 }
 

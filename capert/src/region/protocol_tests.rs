@@ -2,7 +2,7 @@
 //! own simulated memory, run an epoch's end (diff -> records -> allreduce -> inject -> apply)
 //! and a replayed region's delivery through the same functions as the real program.
 
-use super::epoch::{allowed_lines, apply_records, inject_others, subtract, EPOCH_SHIFT};
+use super::epoch::{allowed_lines, apply_records, inject_others, EPOCH_SHIFT};
 use super::memory::Memory;
 use super::records::{self, capture_slots, Applied, Record};
 use super::replay::{inject_replayed, ReplayError};
@@ -158,7 +158,7 @@ fn rank_epoch(mut link: ChannelTransport, epoch: u64) -> (SimMemory, Applied) {
     let mut w = Writer::new(ex.local(), epoch, [stamp]);
     let mut pieces = Vec::new();
     let excluded = [(REDUCED, CAPTURED), (STORED, STORED + 8)];
-    subtract(BASE, BASE + LEN, &excluded, &mut pieces);
+    crate::runs::subtract_from(BASE, BASE + LEN, &excluded, &mut pieces);
     let allowed = allowed_lines(BASE, &pieces);
     let mut twin = twin;
     diff_page(&mem.0, &mut twin, BASE as u64, me, Some(&allowed), &mut w);

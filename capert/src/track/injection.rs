@@ -2,7 +2,7 @@
 //! unprotected before and protected again after, so that injecting takes no write fault and
 //! the next region begin copies nothing twice.
 
-use super::{prediction, same_range, Backend, Phase, Tracker, PAGE_SIZE};
+use super::{kept, prediction, same_range, Backend, Phase, Tracker, PAGE_SIZE};
 
 /// Below this many injected pages, [`Tracker::settle_injected`] leaves them to the next begin
 /// scan: copying them then (the scan protects them in the same walk) costs less than the
@@ -39,7 +39,20 @@ impl Tracker {
                     Some(&last) if last >= first => last + PAGE_SIZE,
                     _ => first,
                 };
-                self.injected.extend((from..at + count).step_by(PAGE_SIZE));
+                // kept pages are writable and stay so
+                let kept = &self.kept.runs;
+                self.injected.extend(
+                    (from..at + count)
+                        .step_by(PAGE_SIZE)
+                        .filter(|&p| !kept::holds(kept, p)),
+                );
+                if let Some(prediction) = self.prediction.as_mut() {
+                    for page in (first..at + count).step_by(PAGE_SIZE) {
+                        if prediction.injected.last() != Some(&page) {
+                            prediction.injected.push(page);
+                        }
+                    }
+                }
             }
             // mprotect: pages not marked written use memory as twin; marked ones (no commit yet)
             // keep a real twin that must follow.
@@ -125,7 +138,8 @@ impl Tracker {
             page = from;
             while page < addr + len {
                 let outside_stack = page + PAGE_SIZE <= stack_lo || page >= stack_hi;
-                if outside_stack && self.range_of(page).is_some() {
+                let kept = kept::holds(&self.kept.runs, page);
+                if outside_stack && !kept && self.range_of(page).is_some() {
                     self.injected.push(page);
                 }
                 page += PAGE_SIZE;
@@ -133,7 +147,8 @@ impl Tracker {
         }
         // Runs, joined across short gaps (pages nothing writes until protect_injected: safe to
         // unprotect and protect again), as the elision does: one ioctl per run.
-        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut runs = std::mem::take(&mut self.kept.spare);
+        runs.clear();
         for &page in &self.injected[first_new..] {
             match runs.last_mut() {
                 Some((from, to))
@@ -147,11 +162,16 @@ impl Tracker {
             }
         }
         self.injected.truncate(first_new);
-        for &(from, to) in &runs {
+        // a gap must not reach into kept pages, which stay writable
+        let mut pieces = std::mem::take(&mut self.kept.pieces);
+        kept::subtract(&runs, &self.kept.runs, &mut pieces);
+        for &(from, to) in &pieces {
             self.injected.extend((from..to).step_by(PAGE_SIZE));
             // On failure the pages stay protected: inject faults there, as before.
             let _ = uffd.unprotect(from, to - from);
         }
+        self.kept.spare = runs;
+        self.kept.pieces = pieces;
     }
 
     /// The tracked memory contiguous with the stack this code runs on ((0, 0): none).

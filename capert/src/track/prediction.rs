@@ -13,11 +13,15 @@ pub(super) struct Prediction {
     pub(super) reported: Vec<usize>,
     /// Reported pages the caller found unchanged, in any order.
     pub(super) unchanged: Vec<usize>,
+    /// uffd: pages the merge injected since the last `update`, in any order, maybe repeated.
+    pub(super) injected: Vec<usize>,
     /// The previous `pages`, kept for its allocation.
     spare: Vec<(usize, u8)>,
-    /// The runs left writable in the current region (`plan`): predicted pages, and the pages
-    /// of short gaps between them.
+    /// The runs left writable in the current region (`plan`, `widen`): predicted pages, and
+    /// the pages of short gaps between them.
     writable: Vec<(usize, usize)>,
+    /// The previous `writable`, kept for its allocation.
+    spare_writable: Vec<(usize, usize)>,
 }
 
 /// Gaps of up to this many pages between predicted pages are left writable too: one ioctl (or
@@ -26,6 +30,9 @@ pub(super) const MAX_GAP_PAGES: usize = 4;
 
 const CHANGED_LAST: u8 = 1;
 const PREDICTED: u8 = 2;
+/// Injected after the region before the last one (the merge injects after `update`): like
+/// `PREDICTED`, this covers pages other ranks write in every region and in alternate ones.
+const INJECTED_BEFORE: u8 = 4;
 
 impl Prediction {
     /// Was `page` left writable in the current region?
@@ -39,14 +46,20 @@ impl Prediction {
     /// At region begin: the runs to leave writable, joining runs of predicted pages across gaps
     /// of up to `MAX_GAP_PAGES` when `same_range(from, last)` says both ends lie in one range.
     /// Only runs of at least `min_pages` pages are kept (the others stay protected and take a
-    /// fault if written).
+    /// fault if written). `injected`: pages predicted to be injected count as predicted too.
     pub(super) fn plan(
         &mut self,
         same_range: impl Fn(usize, usize) -> bool,
         min_pages: usize,
+        injected: bool,
     ) -> &[(usize, usize)] {
         self.writable.clear();
-        let predicted = self.pages.iter().filter(|&&(_, h)| h & PREDICTED != 0);
+        let wanted = if injected {
+            PREDICTED | INJECTED_BEFORE
+        } else {
+            PREDICTED
+        };
+        let predicted = self.pages.iter().filter(|&&(_, h)| h & wanted != 0);
         for &(page, _) in predicted {
             match self.writable.last_mut() {
                 Some((from, to))
@@ -62,35 +75,54 @@ impl Prediction {
         &self.writable
     }
 
+    /// After `plan`: `extra` (sorted, disjoint runs) is left writable as well.
+    pub(super) fn widen(&mut self, extra: &[(usize, usize)]) {
+        let mut joined = std::mem::take(&mut self.spare_writable);
+        crate::runs::union(&self.writable, extra, &mut joined);
+        self.spare_writable = std::mem::replace(&mut self.writable, joined);
+    }
+
     /// After a region: every history shifts by one region. A reported page that was protected
     /// was written (it faulted), even with the values it had (jacobi writes 0.0 over 0.0 in
     /// most of its grid for many sweeps); one left writable was written unless the caller
     /// called it unchanged.
+    /// Pages injected since the last update (`injected`) get `INJECTED_BEFORE` instead.
     pub(super) fn update(&mut self) {
         self.unchanged.sort_unstable();
+        self.injected.sort_unstable();
+        self.injected.dedup();
         let mut next = std::mem::take(&mut self.spare);
         next.clear();
-        let mut reported = self.reported.iter().copied().peekable();
         let written =
             |page: usize| !self.left_writable(page) || self.unchanged.binary_search(&page).is_err();
-        let mut push = |page: usize, history: u8| {
+        // every page of the three ascending lists, once, ascending, with its new history
+        let mut old = self.pages.iter().copied().peekable();
+        let mut reported = self.reported.iter().copied().peekable();
+        let mut injected = self.injected.iter().copied().peekable();
+        loop {
+            let page = [
+                old.peek().map(|&(p, _)| p),
+                reported.peek().copied(),
+                injected.peek().copied(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let Some(page) = page else { break };
+            let history = old.next_if(|&(p, _)| p == page).map_or(0, |(_, h)| h);
+            let now = reported.next_if_eq(&page).is_some_and(written);
+            let injected_now = injected.next_if_eq(&page).is_some();
+            let history = (history & CHANGED_LAST) << 1
+                | u8::from(now)
+                | if injected_now { INJECTED_BEFORE } else { 0 };
             if history != 0 {
                 next.push((page, history));
             }
-        };
-        for &(page, history) in &self.pages {
-            while let Some(r) = reported.next_if(|&r| r < page) {
-                push(r, u8::from(written(r)));
-            }
-            let now = reported.next_if_eq(&page).is_some_and(written);
-            push(page, (history & CHANGED_LAST) << 1 | u8::from(now));
-        }
-        for r in reported {
-            push(r, u8::from(written(r)));
         }
         self.spare = std::mem::replace(&mut self.pages, next);
         self.reported.clear();
         self.unchanged.clear();
+        self.injected.clear();
         self.writable.clear();
     }
 }
@@ -108,7 +140,7 @@ mod tests {
         p.reported.extend_from_slice(reported);
         p.unchanged.extend_from_slice(unchanged);
         p.update();
-        p.plan(|_, _| true, 1).to_vec()
+        p.plan(|_, _| true, 1, true).to_vec()
     }
 
     #[test]
@@ -156,7 +188,20 @@ mod tests {
         // ends in different ranges are not joined
         region(&mut p, &[A, C], &[]);
         region(&mut p, &[], &[]);
-        assert_eq!(p.plan(|_, _| false, 1), [(A, B), (C, C + PAGE_SIZE)]);
+        assert_eq!(p.plan(|_, _| false, 1, true), [(A, B), (C, C + PAGE_SIZE)]);
+    }
+
+    #[test]
+    fn pages_injected_after_the_region_before_are_predicted() {
+        let mut p = Prediction::default();
+        // injected after a region, so recorded before the next region's update
+        p.injected.extend_from_slice(&[B, A, B]);
+        assert_eq!(region(&mut p, &[], &[]), [(A, C)]);
+        assert_eq!(p.plan(|_, _| true, 1, false), []);
+        assert_eq!(p.plan(|_, _| true, 1, true), [(A, C)]);
+        // reported because left writable, unchanged, not injected again: no longer predicted
+        assert_eq!(region(&mut p, &[A, B], &[A, B]), []);
+        assert!(p.pages.is_empty());
     }
 
     #[test]
@@ -165,7 +210,7 @@ mod tests {
         let far = C + (MAX_GAP_PAGES + 2) * PAGE_SIZE;
         region(&mut p, &[A, B, far], &[]);
         region(&mut p, &[], &[]);
-        assert_eq!(p.plan(|_, _| true, 2), [(A, C)]);
+        assert_eq!(p.plan(|_, _| true, 2, true), [(A, C)]);
         assert!(p.left_writable(A) && !p.left_writable(far));
     }
 }

@@ -12,6 +12,8 @@ const RANDOM: std::ops::Range<usize> = 24..32;
 /// Written by read(2) in even rounds (uffd only: mprotect refuses kernel writes into pages it
 /// protects; with mprotect the kernel writes into a predicted page of `EVERY` instead).
 const KERNEL_PAGE: usize = 40;
+/// Where other ranks' bytes are injected besides `EVERY`.
+const INJECTED: std::ops::Range<usize> = 46..64;
 /// The last round that writes `STOPPED`.
 const STOP_AFTER: usize = 5;
 
@@ -26,11 +28,20 @@ fn minor_faults() -> i64 {
 
 /// Sixteen regions over the page groups above. `diff_updates_twins`: the caller diffs through
 /// `pair_mut`, names unchanged pages and calls `commit_diffed` (the data path); otherwise
-/// `commit` (callers that do not diff).
-pub fn elision_over_many_regions(kind: TrackerKind, seed: u64, diff_updates_twins: bool) {
+/// `commit` (callers that do not diff). `keep`: predicted pages may stay writable between
+/// regions (uffd; otherwise every written page is protected at every region end).
+pub fn elision_over_many_regions(
+    kind: TrackerKind,
+    seed: u64,
+    diff_updates_twins: bool,
+    keep: bool,
+) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let mut tracker = new_tracker(kind);
+    if !keep {
+        tracker.set_kept_pages_max(0);
+    }
     let elision = tracker.write_fault_elision();
     assert!(elision, "elision is on by default");
     let map = Mapping::new(64);
@@ -172,9 +183,16 @@ pub fn elision_over_many_regions(kind: TrackerKind, seed: u64, diff_updates_twin
         );
         tracker.finish_region();
         // Other ranks' bytes, sometimes into predicted pages; sequential writes between regions.
+        // Injected pages are predicted too (kept writable and reported): they go where that
+        // cannot reach the groups whose reports are checked above (EVERY is reported anyway,
+        // and INJECTED lies further from the others than the gaps the prediction bridges).
         for _ in 0..rng.below(4) {
             let len = 1 + rng.below(PAGE_SIZE);
-            let offset = rng.below(map.len - len);
+            let offset = if rng.below(2) == 0 {
+                rng.below(EVERY.end * PAGE_SIZE - len)
+            } else {
+                INJECTED.start * PAGE_SIZE + rng.below(INJECTED.len() * PAGE_SIZE - len)
+            };
             let bytes = random_bytes(&mut rng, len);
             tracker.inject(map.base + offset, &bytes);
             model[offset..offset + len].copy_from_slice(&bytes);
@@ -209,6 +227,8 @@ pub fn injected_pages_protected_again(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let (mut tracker, map, mut model) = filled_and_tracked(kind, 16, &mut rng);
+    // pages protected at every region end (none kept writable: see `kept_pages`)
+    tracker.set_kept_pages_max(0);
     for round in 0..9 {
         tracker.begin_region().expect("begin_region");
         assert_twins(
@@ -291,6 +311,8 @@ pub fn few_injected_pages_left_to_the_scan(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let (mut tracker, map, mut model) = filled_and_tracked(kind, 128, &mut rng);
+    // pages protected at every region end (none kept writable: see `kept_pages`)
+    tracker.set_kept_pages_max(0);
     for round in 0..6 {
         tracker.begin_region().expect("begin_region");
         assert_twins(
@@ -338,6 +360,8 @@ pub fn single_predicted_pages_stay_protected(kind: TrackerKind, seed: u64) {
     let _serial = serial();
     let mut rng = Rng::new(seed);
     let (mut tracker, map, mut model) = filled_and_tracked(kind, 16, &mut rng);
+    // pages protected at every region end (none kept writable: see `kept_pages`)
+    tracker.set_kept_pages_max(0);
     for round in 0..6 {
         tracker.begin_region().expect("begin_region");
         let faults = minor_faults();
@@ -355,4 +379,145 @@ pub fn single_predicted_pages_stay_protected(kind: TrackerKind, seed: u64) {
             assert_eq!(run, 0, "round {round}: the run of two");
         }
     }
+}
+
+/// uffd: pages written in every region (alone or in a run) and pages the merge injects into
+/// after every region stay writable once predicted: no write fault in the region, in `inject`
+/// or in sequential code, no protecting ioctl. Their twins are synced at every begin, so a
+/// sequential write between regions is in the before-image (twins equal memory at every begin)
+/// and every byte the region changed is on a reported page.
+pub fn kept_pages(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let (mut tracker, map, mut model) = filled_and_tracked(kind, 16, &mut rng);
+    for round in 0..10 {
+        tracker.begin_region().expect("begin_region");
+        assert_twins(
+            &tracker,
+            &map,
+            &model,
+            &format!("round {round} after begin"),
+        );
+        let before = model.clone();
+        let faults = minor_faults();
+        scribble(&mut rng, &map, &mut model, &[1, 12, 13].into());
+        let region_faults = minor_faults() - faults;
+        let mut written = Vec::new();
+        tracker.end_region(&mut written).expect("end_region");
+        for p in 0..16 {
+            let range = p * PAGE_SIZE..(p + 1) * PAGE_SIZE;
+            if !written.contains(&map.page(p)) {
+                assert!(
+                    model[range.clone()] == before[range],
+                    "round {round}: page {p} changed unreported"
+                );
+            }
+        }
+        let mut unchanged = Vec::new();
+        for &page in &written {
+            let (memory, twin) = tracker.pair_mut(page);
+            if memory == &twin[..] {
+                unchanged.push(page);
+            } else {
+                twin.copy_from_slice(memory);
+            }
+        }
+        tracker.unchanged(&unchanged);
+        tracker.commit_diffed(&written);
+        tracker.finish_region();
+        let runs = [(map.page(5) + 8, 100), (map.page(8), 16)];
+        tracker.expect_injections(runs.into_iter());
+        let faults = minor_faults();
+        for &(addr, len) in &runs {
+            let bytes = random_bytes(&mut rng, len);
+            tracker.inject(addr, &bytes);
+            let at = addr - map.base;
+            model[at..at + len].copy_from_slice(&bytes);
+        }
+        let inject_faults = minor_faults() - faults;
+        tracker.settle_injected();
+        // sequential code writes kept pages and one that is not kept
+        let faults = minor_faults();
+        scribble(&mut rng, &map, &mut model, &[1, 5].into());
+        let sequential_faults = minor_faults() - faults;
+        if round % 3 == 0 {
+            scribble(&mut rng, &map, &mut model, &[10].into());
+        }
+        if kind == TrackerKind::Uffd && round >= 3 {
+            assert_eq!(region_faults, 0, "round {round}: writes in the region");
+            assert_eq!(inject_faults, 0, "round {round}: inject");
+            assert_eq!(sequential_faults, 0, "round {round}: sequential writes");
+            for p in [1, 5, 8, 12, 13] {
+                assert!(
+                    written.contains(&map.page(p)),
+                    "round {round}: kept page {p} reported"
+                );
+            }
+        }
+    }
+}
+
+/// uffd: a region whose predicted pages are more than the tracker keeps writable protects them
+/// at its end as before (a sequential write after it faults); within the limit they stay
+/// writable. A kept page outside a later region's scope is neither scanned nor reported there,
+/// and its twin is synced when a region's scope holds it again.
+pub fn kept_pages_limit_and_scope(kind: TrackerKind, seed: u64) {
+    let _serial = serial();
+    let mut rng = Rng::new(seed);
+    let (mut tracker, map, mut model) = filled_and_tracked(kind, 32, &mut rng);
+    let run: BTreeSet<usize> = (0..6).collect();
+    for (limit, expected) in [(4, 1), (8, 0)] {
+        tracker.set_kept_pages_max(limit);
+        for round in 0..4 {
+            tracker.begin_region().expect("begin_region");
+            assert_twins(
+                &tracker,
+                &map,
+                &model,
+                &format!("limit {limit} round {round}"),
+            );
+            scribble(&mut rng, &map, &mut model, &run);
+            let mut written = Vec::new();
+            tracker.end_region(&mut written).expect("end_region");
+            tracker.commit(&written);
+            tracker.finish_region();
+            let faults = minor_faults();
+            scribble(&mut rng, &map, &mut model, &[2].into());
+            if kind == TrackerKind::Uffd && round >= 2 {
+                assert_eq!(
+                    minor_faults() - faults,
+                    expected,
+                    "limit {limit} round {round}: sequential write after the region"
+                );
+            }
+        }
+    }
+    // pages 0..6 are kept now; a region scoped elsewhere
+    tracker.set_scope(Some(&[(map.page(16), map.page(24))]));
+    tracker.begin_region().expect("begin_region");
+    scribble(&mut rng, &map, &mut model, &[20].into());
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert!(written.contains(&map.page(20)), "{written:x?}");
+    if kind == TrackerKind::Uffd {
+        assert!(written.iter().all(|&p| p >= map.page(16)), "{written:x?}");
+    }
+    tracker.commit(&written);
+    tracker.finish_region();
+    scribble(&mut rng, &map, &mut model, &[3].into());
+    tracker.set_scope(Some(&[(map.page(0), map.page(8))]));
+    tracker.begin_region().expect("begin_region");
+    assert_twins(&tracker, &map, &model, "scope back on the kept pages");
+    let before = model.clone();
+    scribble(&mut rng, &map, &mut model, &[4].into());
+    let mut written = Vec::new();
+    tracker.end_region(&mut written).expect("end_region");
+    assert!(written.contains(&map.page(4)), "{written:x?}");
+    assert_eq!(
+        tracker.twin(map.page(3)),
+        &before[3 * PAGE_SIZE..4 * PAGE_SIZE]
+    );
+    tracker.commit(&written);
+    tracker.finish_region();
+    tracker.set_scope(None);
 }
