@@ -350,7 +350,7 @@ pub(super) fn merge_point(
 fn check_write_scope(rt: &Runtime, local: &ChangeSet<'_>) -> Result<(), String> {
     match local
         .records()
-        .find(|r| !super::scope::holds(&rt.write_scope, r.page as usize))
+        .find(|r| !crate::runs::holds(&rt.write_scope, r.page as usize))
     {
         None => Ok(()),
         Some(r) => Err(scope_error(rt, r.page as usize)),

@@ -258,6 +258,6 @@ pub(super) fn published_outside_scope(rt: &Runtime, decided: &Decided) -> Option
     decided
         .single
         .iter()
-        .find(|&&(page, writer)| writer == me && !super::scope::holds(&rt.write_scope, page))
+        .find(|&&(page, writer)| writer == me && !crate::runs::holds(&rt.write_scope, page))
         .map(|&(page, _)| page)
 }

@@ -77,15 +77,10 @@ fn pages(ranges: &mut Vec<(usize, usize)>) {
     ranges.truncate(joined);
 }
 
-/// Does the sorted, disjoint `scope` hold the page at `page`?
-pub(super) fn holds(scope: &[(usize, usize)], page: usize) -> bool {
-    let i = scope.partition_point(|&(_, e)| e <= page);
-    scope.get(i).is_some_and(|&(s, _)| s <= page)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runs::holds;
 
     #[test]
     fn ranges_become_sorted_joined_pages() {

@@ -26,6 +26,22 @@ fn minor_faults() -> i64 {
     usage.ru_minflt
 }
 
+/// The data path's diff of `written`: each twin brought up to date through `pair_mut`, the
+/// unchanged pages named, then `commit_diffed`.
+fn diff_and_commit(tracker: &mut Tracker, written: &[usize]) {
+    let mut unchanged = Vec::new();
+    for &page in written {
+        let (memory, twin) = tracker.pair_mut(page);
+        if memory == &twin[..] {
+            unchanged.push(page);
+        } else {
+            twin.copy_from_slice(memory);
+        }
+    }
+    tracker.unchanged(&unchanged);
+    tracker.commit_diffed(written);
+}
+
 /// Sixteen regions over the page groups above. `diff_updates_twins`: the caller diffs through
 /// `pair_mut`, names unchanged pages and calls `commit_diffed` (the data path); otherwise
 /// `commit` (callers that do not diff). `keep`: predicted pages may stay writable between
@@ -161,17 +177,7 @@ pub fn elision_over_many_regions(
         }
 
         if diff_updates_twins {
-            let mut unchanged = Vec::new();
-            for &page in &written {
-                let (memory, twin) = tracker.pair_mut(page);
-                if memory == &twin[..] {
-                    unchanged.push(page);
-                } else {
-                    twin.copy_from_slice(memory);
-                }
-            }
-            tracker.unchanged(&unchanged);
-            tracker.commit_diffed(&written);
+            diff_and_commit(&mut tracker, &written);
         } else {
             tracker.commit(&written);
         }
@@ -413,17 +419,7 @@ pub fn kept_pages(kind: TrackerKind, seed: u64) {
                 );
             }
         }
-        let mut unchanged = Vec::new();
-        for &page in &written {
-            let (memory, twin) = tracker.pair_mut(page);
-            if memory == &twin[..] {
-                unchanged.push(page);
-            } else {
-                twin.copy_from_slice(memory);
-            }
-        }
-        tracker.unchanged(&unchanged);
-        tracker.commit_diffed(&written);
+        diff_and_commit(&mut tracker, &written);
         tracker.finish_region();
         let runs = [(map.page(5) + 8, 100), (map.page(8), 16)];
         tracker.expect_injections(runs.into_iter());
