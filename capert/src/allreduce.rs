@@ -106,28 +106,28 @@ fn pow2_floor(size: usize) -> usize {
 /// ranks (rank >= p2) into rank - p2 first (they SendTo, partner RecvFrom), then log2(p2)
 /// Exchange rounds among the first p2 ranks (partner = rank ^ mask), then the partners SendTo
 /// back the final result. Empty when `rank >= size`.
-pub fn steps(size: usize, rank: usize) -> Vec<Step> {
-    if rank >= size {
-        return Vec::new();
-    }
-    let p2 = pow2_floor(size);
-    if rank >= p2 {
-        return vec![Step::SendTo(rank - p2), Step::RecvFrom(rank - p2)];
-    }
-    let extra = rank + p2 < size;
-    let mut steps = Vec::with_capacity(p2.trailing_zeros() as usize + 2);
-    if extra {
-        steps.push(Step::RecvFrom(rank + p2));
-    }
-    let mut mask = 1;
-    while mask < p2 {
-        steps.push(Step::Exchange(rank ^ mask));
-        mask <<= 1;
-    }
-    if extra {
-        steps.push(Step::SendTo(rank + p2));
-    }
-    steps
+pub fn steps(size: usize, rank: usize) -> impl Iterator<Item = Step> {
+    let p2 = if rank < size { pow2_floor(size) } else { 0 };
+    let outsider = rank < size && rank >= p2;
+    let extra = rank < p2 && rank + p2 < size;
+    let (first, last) = if outsider {
+        (
+            Some(Step::SendTo(rank - p2)),
+            Some(Step::RecvFrom(rank - p2)),
+        )
+    } else if extra {
+        (
+            Some(Step::RecvFrom(rank + p2)),
+            Some(Step::SendTo(rank + p2)),
+        )
+    } else {
+        (None, None)
+    };
+    let rounds = if rank < p2 { p2.trailing_zeros() } else { 0 };
+    first
+        .into_iter()
+        .chain((0..rounds).map(move |k| Step::Exchange(rank ^ (1 << k))))
+        .chain(last)
 }
 
 #[derive(Debug)]
@@ -305,6 +305,10 @@ pub(crate) mod channels;
 mod tests {
     use super::channels::mesh;
     use super::*;
+
+    fn list(size: usize, rank: usize) -> Vec<Step> {
+        steps(size, rank).collect()
+    }
     use crate::tickpt::testutil::Rng;
     use crate::tickpt::Stamp;
     use cape_format::changeset::testutil::{
@@ -314,7 +318,7 @@ mod tests {
     #[test]
     fn steps_are_consistent_for_1_to_9_ranks() {
         for size in 1..=64 {
-            let all: Vec<Vec<Step>> = (0..size).map(|r| steps(size, r)).collect();
+            let all: Vec<Vec<Step>> = (0..size).map(|r| list(size, r)).collect();
             let p2 = pow2_floor(size);
             let rounds = p2.trailing_zeros() as usize;
             assert_eq!(1 << rounds, p2);
@@ -353,11 +357,11 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(steps(size, size), vec![]);
+            assert_eq!(list(size, size), vec![]);
         }
-        assert_eq!(steps(1, 0), vec![]);
+        assert_eq!(list(1, 0), vec![]);
         assert_eq!(
-            steps(5, 0),
+            list(5, 0),
             vec![
                 Step::RecvFrom(4),
                 Step::Exchange(1),
@@ -365,7 +369,7 @@ mod tests {
                 Step::SendTo(4)
             ]
         );
-        assert_eq!(steps(5, 3), vec![Step::Exchange(2), Step::Exchange(1)]);
+        assert_eq!(list(5, 3), vec![Step::Exchange(2), Step::Exchange(1)]);
     }
 
     fn involving(steps: &[Step], peer: usize) -> Vec<Step> {
@@ -381,7 +385,7 @@ mod tests {
     #[test]
     fn steps_complete_with_rendezvous_sends() {
         for size in 1..=33 {
-            let all: Vec<Vec<Step>> = (0..size).map(|r| steps(size, r)).collect();
+            let all: Vec<Vec<Step>> = (0..size).map(|r| list(size, r)).collect();
             let mut pc = vec![0usize; size];
             loop {
                 let mut progressed = false;

@@ -44,6 +44,8 @@ pub struct Runtime {
     pub exchange: crate::allreduce::Exchange,
     /// The pages written in the current epoch (reused).
     pub written_pages: Vec<usize>,
+    /// The shared ranges of the current merge point (reused).
+    pub shared_ranges: Vec<(usize, usize)>,
     /// The buffers of the diff's shares when it is split over the rank's threads.
     pub diff_shares: Vec<cape_format::changeset::Buf>,
     /// The current region's resolved write scope (page ranges, reused), valid while
@@ -216,6 +218,7 @@ pub fn start_up(args: &[Vec<u8>], same_program: SameProgram) -> (Runtime, usize)
         same_program,
         exchange: Default::default(),
         written_pages: Vec::new(),
+        shared_ranges: Vec::new(),
         diff_shares: Vec::new(),
         write_scope: Vec::new(),
         write_scope_known: false,

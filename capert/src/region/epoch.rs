@@ -97,8 +97,15 @@ pub(super) fn diff_written_page(
     out: &mut Writer<'_>,
 ) -> (usize, bool) {
     let page_end = page + PAGE_SIZE;
-    pieces.clear();
     let first = ranges.partition_point(|&(_, e)| e <= page);
+    let inside = ranges
+        .get(first)
+        .is_some_and(|&(s, e)| s <= page && page_end <= e);
+    if inside && !excluded.iter().any(|&(s, e)| s < page_end && page < e) {
+        // the whole page is shared: no pieces to compute
+        return diff_page(mem, twin, page as u64, rank, None, out);
+    }
+    pieces.clear();
     for &(s, e) in ranges[first..].iter().take_while(|&&(s, _)| s < page_end) {
         subtract_from(s.max(page), e.min(page_end), excluded, pieces);
     }
@@ -128,14 +135,21 @@ pub(super) fn allowed_lines(page: usize, pieces: &[(usize, usize)]) -> [u64; PAG
 /// is our own fixed mapping for application data only, so this admits no runtime or library
 /// memory; a logged region's payload must lie inside these ranges.
 pub(super) fn shared_ranges(rt: &Runtime, sp: usize) -> Vec<(usize, usize)> {
-    let mut ranges = rt.globals.clone();
+    let mut ranges = Vec::new();
+    shared_ranges_into(rt, sp, &mut ranges);
+    ranges
+}
+
+/// [`shared_ranges`] into `ranges` (cleared first), reusing its allocation.
+fn shared_ranges_into(rt: &Runtime, sp: usize, ranges: &mut Vec<(usize, usize)>) {
+    ranges.clear();
+    ranges.extend_from_slice(&rt.globals);
     ranges.push(rt.arena.used_range());
     if sp >= rt.stack_lo && sp < rt.stack_top {
         ranges.push((sp, rt.stack_top));
     }
     ranges.retain(|&(s, e)| e > s);
     ranges.sort_unstable();
-    ranges
 }
 
 /// The merge message id of an epoch: ranks in different epochs must never pair up.
@@ -172,7 +186,8 @@ pub(super) fn merge_point(
         order: r.epoch << EPOCH_SHIFT | order,
         rank: me,
     };
-    let ranges = shared_ranges(rt, r.sp);
+    let mut ranges = std::mem::take(&mut rt.shared_ranges);
+    shared_ranges_into(rt, r.sp, &mut ranges);
     let mut excluded = std::mem::take(&mut r.excluded);
     excluded.extend(threadprivates.ranges());
     excluded.sort_unstable();
@@ -244,6 +259,7 @@ pub(super) fn merge_point(
     rt.tracker.commit_diffed(&written);
     rt.tracker.finish_region();
     rt.written_pages = written;
+    rt.shared_ranges = ranges;
     let t2 = Instant::now();
 
     let check = rt.cfg.check_races;
