@@ -124,6 +124,11 @@ pub enum WriteScopeMode {
     Check,
 }
 
+/// The default of `CAPE_KEEP_WRITABLE`: copying the kept pages into their twins at every
+/// region begin and diffing them at every end must cost less than the protection changes it
+/// spares, which holds while memory and twins stay in the cache (docs/tracker.md).
+pub const KEEP_WRITABLE_PAGES: usize = 128;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     pub arena_base: u64,
@@ -174,7 +179,7 @@ impl Default for Config {
             stack_size: DEFAULT_STACK_SIZE,
             tracker: TrackerChoice::Auto,
             wp_elision: true,
-            keep_writable: crate::track::KEEP_MAX_PAGES,
+            keep_writable: KEEP_WRITABLE_PAGES,
             write_scope: WriteScopeMode::Scan,
             verbose: false,
             check_races: false,

@@ -20,10 +20,8 @@ use super::prediction::MAX_GAP_PAGES;
 use super::{same_range, Range, Tracker, PAGE_SIZE};
 pub(super) use crate::runs::{holds, intersect, subtract, subtract_from, union};
 
-/// The most pages kept writable in one region by default: copying them into their twins at
-/// every begin and diffing them at every end must cost less than the protection changes it
-/// spares, which holds while memory and twins stay in the cache.
-pub const KEEP_MAX_PAGES: usize = 128;
+/// The most pages kept writable in one region by default (`CAPE_KEEP_WRITABLE`).
+pub use crate::config::KEEP_WRITABLE_PAGES as KEEP_MAX_PAGES;
 
 /// Sorted, disjoint page runs `(from, to)`.
 pub(super) type Runs = Vec<(usize, usize)>;
