@@ -22,10 +22,13 @@ impl Tracker {
             first += group.len();
             let (start, end) = (group[0].start(), group[group.len() - 1].end());
             // the kept pages that stay kept are synced by a copy instead
-            self.kept.pieces.clear();
-            for (lo, hi) in clipped(start, end, &self.scope) {
-                kept::subtract_from(lo, hi, &self.kept.stay, &mut self.kept.pieces);
-            }
+            scanned_pieces(
+                start,
+                end,
+                &self.scope,
+                &self.kept.stay,
+                &mut self.kept.pieces,
+            );
             for &(lo, hi) in &self.kept.pieces {
                 scan.written(lo, hi, true, |from, to| {
                     for range in group.iter_mut() {
@@ -66,10 +69,13 @@ impl Tracker {
             first += group.len();
             let (start, end) = (group[0].start(), group[group.len() - 1].end());
             // kept pages are not scanned (that would protect them): all are reported
-            self.kept.pieces.clear();
-            for (lo, hi) in clipped(start, end, &self.scope) {
-                kept::subtract_from(lo, hi, &self.kept.runs, &mut self.kept.pieces);
-            }
+            scanned_pieces(
+                start,
+                end,
+                &self.scope,
+                &self.kept.runs,
+                &mut self.kept.pieces,
+            );
             for &(lo, hi) in &self.kept.pieces {
                 scan.written(lo, hi, true, |from, to| {
                     written.extend((from..to).step_by(PAGE_SIZE));
@@ -81,5 +87,19 @@ impl Tracker {
         kept::intersect(&kept.runs, &self.scope, &mut kept.spare);
         kept::merge_pages(written, first_new, &kept.spare, &mut kept.pages);
         Ok(())
+    }
+}
+
+/// `out` := the pieces of `[start, end)` inside `scope` and outside `kept`: what a scan covers.
+fn scanned_pieces(
+    start: usize,
+    end: usize,
+    scope: &[(usize, usize)],
+    kept: &[(usize, usize)],
+    out: &mut Vec<(usize, usize)>,
+) {
+    out.clear();
+    for (lo, hi) in clipped(start, end, scope) {
+        kept::subtract_from(lo, hi, kept, out);
     }
 }
